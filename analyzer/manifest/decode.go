@@ -1,0 +1,601 @@
+package manifest
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"reflect"
+	"strconv"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+	sigsjson "sigs.k8s.io/json"
+)
+
+// The typed decode goes YAML node tree -> JSON -> Go struct, with the
+// semantics kubectl gets from sigs.k8s.io/yaml and sigs.k8s.io/json:
+// YAML 1.1 booleans (yes/no/on/off) in plain scalars, case-sensitive field
+// names, unknown and duplicate fields reported strictly. The JSON encoder
+// below records where each node's JSON starts and ends, so a decode error
+// at a JSON offset maps back to its node.
+
+// encodeError is a problem found while converting nodes to JSON.
+type encodeError struct {
+	node *yaml.Node
+	msg  string
+}
+
+type jsonEncoder struct {
+	buf      []byte
+	spans    map[*yaml.Node][2]int // only when recording
+	errs     []encodeError
+	nodes    int // nodes emitted, aliases expanded
+	maxNodes int
+	maxDepth int
+	stopped  bool
+}
+
+// yaml11Bools are the plain scalars YAML 1.1 (and so kubectl) reads as
+// booleans, which yaml.v3 (YAML 1.2) reads as strings.
+var yaml11Bools = map[string]bool{
+	"y": true, "Y": true, "yes": true, "Yes": true, "YES": true, "on": true, "On": true, "ON": true,
+	"n": false, "N": false, "no": false, "No": false, "NO": false, "off": false, "Off": false, "OFF": false,
+}
+
+func (e *jsonEncoder) fail(n *yaml.Node, format string, args ...any) {
+	e.errs = append(e.errs, encodeError{n, fmt.Sprintf(format, args...)})
+}
+
+func (e *jsonEncoder) encode(n *yaml.Node, depth int) {
+	if e.stopped {
+		return
+	}
+	e.nodes++
+	if e.nodes > e.maxNodes {
+		e.fail(n, "alias expansion makes this object larger than %d nodes; refused (a \"billion laughs\" document?)", e.maxNodes)
+		e.stopped = true
+		return
+	}
+	if depth > e.maxDepth {
+		e.fail(n, "nesting deeper than %d levels (a recursive alias?)", e.maxDepth)
+		e.stopped = true
+		return
+	}
+	start := len(e.buf)
+	switch n.Kind {
+	case yaml.AliasNode:
+		if n.Alias == nil {
+			e.fail(n, "unknown alias %q", n.Value)
+			e.buf = append(e.buf, "null"...)
+		} else {
+			e.encode(n.Alias, depth+1)
+		}
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			e.buf = append(e.buf, "null"...)
+		} else {
+			e.encode(n.Content[0], depth)
+		}
+	case yaml.MappingNode:
+		e.encodeMapping(n, depth)
+	case yaml.SequenceNode:
+		e.buf = append(e.buf, '[')
+		for i, c := range n.Content {
+			if i > 0 {
+				e.buf = append(e.buf, ',')
+			}
+			e.encode(c, depth+1)
+		}
+		e.buf = append(e.buf, ']')
+	case yaml.ScalarNode:
+		e.encodeScalar(n)
+	default:
+		e.buf = append(e.buf, "null"...)
+	}
+	if e.spans != nil {
+		e.spans[n] = [2]int{start, len(e.buf)}
+	}
+}
+
+// mappingEntries lists a mapping's key/value pairs with "<<" merges
+// applied: explicit keys win over merged ones, earlier merges over later.
+func mappingEntries(n *yaml.Node) [][2]*yaml.Node {
+	var own, merged [][2]*yaml.Node
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Tag == "!!merge" {
+			continue
+		}
+		own = append(own, [2]*yaml.Node{k, v})
+		if k.Kind == yaml.ScalarNode {
+			seen[k.Value] = true
+		}
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Tag != "!!merge" {
+			continue
+		}
+		srcs := []*yaml.Node{deref(n.Content[i+1])}
+		if srcs[0] != nil && srcs[0].Kind == yaml.SequenceNode {
+			srcs = srcs[0].Content
+		}
+		for _, s := range srcs {
+			s = deref(s)
+			if s == nil || s.Kind != yaml.MappingNode {
+				continue
+			}
+			for _, kv := range mappingEntries(s) {
+				if kv[0].Kind == yaml.ScalarNode && !seen[kv[0].Value] {
+					seen[kv[0].Value] = true
+					merged = append(merged, kv)
+				}
+			}
+		}
+	}
+	return append(own, merged...)
+}
+
+func (e *jsonEncoder) encodeMapping(n *yaml.Node, depth int) {
+	e.buf = append(e.buf, '{')
+	first := map[string]*yaml.Node{}
+	for i, kv := range mappingEntries(n) {
+		k, v := kv[0], kv[1]
+		kd := deref(k)
+		if kd == nil || kd.Kind != yaml.ScalarNode {
+			e.fail(k, "a mapping key must be a scalar, found a %s", kindName(kd))
+			continue
+		}
+		if prev, dup := first[kd.Value]; dup {
+			e.fail(k, "duplicate key %q (first at line %d); Kubernetes keeps the last value", kd.Value, prev.Line)
+		} else {
+			first[kd.Value] = k
+		}
+		if i > 0 {
+			e.buf = append(e.buf, ',')
+		}
+		e.buf = strconv.AppendQuote(e.buf, kd.Value)
+		e.buf = append(e.buf, ':')
+		e.encode(v, depth+1)
+	}
+	e.buf = append(e.buf, '}')
+}
+
+func kindName(n *yaml.Node) string {
+	if n == nil {
+		return "nothing"
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "mapping"
+	case yaml.SequenceNode:
+		return "sequence"
+	case yaml.ScalarNode:
+		return "scalar"
+	}
+	return "node"
+}
+
+func (e *jsonEncoder) encodeScalar(n *yaml.Node) {
+	v := n.Value
+	plain := n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0
+	switch n.ShortTag() {
+	case "!!null":
+		e.buf = append(e.buf, "null"...)
+	case "!!bool":
+		b, err := strconv.ParseBool(strings.ToLower(v))
+		if err != nil {
+			b = yaml11Bools[v]
+		}
+		e.buf = strconv.AppendBool(e.buf, b)
+	case "!!int":
+		e.buf = append(e.buf, yamlIntToJSON(v)...)
+	case "!!float":
+		f, err := strconv.ParseFloat(strings.ReplaceAll(v, "_", ""), 64)
+		switch {
+		case strings.HasSuffix(strings.ToLower(v), "inf") || strings.HasSuffix(strings.ToLower(v), "nan"):
+			e.fail(n, "%s is not a number Kubernetes accepts (JSON has no NaN or infinity)", v)
+			e.buf = append(e.buf, "null"...)
+		case err != nil && isDigits(v):
+			e.buf = append(e.buf, v...) // an integer too large for int64: let the decoder say so
+		case err != nil:
+			e.fail(n, "%s is not a valid number", v)
+			e.buf = append(e.buf, "null"...)
+		default:
+			e.buf = strconv.AppendFloat(e.buf, f, 'g', -1, 64)
+		}
+	default:
+		if plain {
+			if b, ok := yaml11Bools[v]; ok {
+				e.buf = strconv.AppendBool(e.buf, b)
+				return
+			}
+		}
+		e.buf = appendJSONString(e.buf, v)
+	}
+}
+
+func isDigits(s string) bool {
+	s = strings.TrimLeft(s, "+-")
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// yamlIntToJSON renders a YAML integer (0x, 0o, 0b, underscores, signs)
+// as a decimal JSON number.
+func yamlIntToJSON(v string) string {
+	s := strings.ReplaceAll(v, "_", "")
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimLeft(s, "+-")
+	base := 10
+	switch {
+	case strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X"):
+		base, s = 16, s[2:]
+	case strings.HasPrefix(s, "0o") || strings.HasPrefix(s, "0O"):
+		base, s = 8, s[2:]
+	case strings.HasPrefix(s, "0b") || strings.HasPrefix(s, "0B"):
+		base, s = 2, s[2:]
+	case len(s) > 1 && s[0] == '0':
+		base = 8 // YAML 1.1 octal, as yaml.v3 reads it
+	}
+	z, ok := new(big.Int).SetString(s, base)
+	if !ok {
+		return strconv.Quote(v)
+	}
+	if neg {
+		z.Neg(z)
+	}
+	return z.String()
+}
+
+func appendJSONString(buf []byte, s string) []byte {
+	b, err := json.Marshal(s)
+	if err != nil {
+		return strconv.AppendQuote(buf, s)
+	}
+	return append(buf, b...)
+}
+
+// toJSON converts a node tree to JSON. With record set it also returns the
+// JSON span of every node.
+func toJSON(n *yaml.Node, lim Limits, record bool) ([]byte, map[*yaml.Node][2]int, []encodeError) {
+	e := &jsonEncoder{maxNodes: lim.MaxNodes, maxDepth: lim.MaxDepth}
+	if record {
+		e.spans = map[*yaml.Node][2]int{}
+	}
+	e.encode(n, 0)
+	return e.buf, e.spans, e.errs
+}
+
+// FieldError is a typed-decode problem at a node.
+type FieldError struct {
+	Node    *yaml.Node
+	Key     *yaml.Node // the key node, for unknown and duplicate fields
+	Path    Path
+	Message string
+}
+
+// decodeInto decodes the object node n into out (a pointer to a struct)
+// and returns every problem found, positioned at its node. out holds what
+// could be decoded even when problems are returned.
+func decodeInto(n *yaml.Node, out any, lim Limits, strictUnknown bool) []FieldError {
+	data, _, encErrs := toJSON(n, lim, false)
+	var errs []FieldError
+	for _, ee := range encErrs {
+		errs = append(errs, FieldError{Node: ee.node, Message: ee.msg})
+	}
+	if len(encErrs) > 0 && strings.Contains(encErrs[len(encErrs)-1].msg, "refused") {
+		return errs
+	}
+	opts := []sigsjson.StrictOption{sigsjson.DisallowDuplicateFields}
+	if strictUnknown {
+		opts = append(opts, sigsjson.DisallowUnknownFields)
+	}
+	strict, err := sigsjson.UnmarshalStrict(data, out, opts...)
+	if err != nil {
+		// Decode each field on its own to find every failing leaf.
+		errs = append(errs, locate(n, reflect.TypeOf(out), nil, lim)...)
+		if len(errs) == len(encErrs) {
+			errs = append(errs, FieldError{Node: n, Message: cleanJSONError(err)})
+		}
+		return errs
+	}
+	for _, se := range strict {
+		var fe sigsjson.FieldError
+		if !errors.As(se, &fe) {
+			continue
+		}
+		p := ParsePath(fe.FieldPath())
+		if strings.HasPrefix(se.Error(), "duplicate field") {
+			continue // reported by the encoder with both lines
+		}
+		key, _ := Lookup(n, p)
+		parent, _ := Nearest(n, p[:len(p)-1])
+		node := key
+		if node == nil {
+			node = parent
+		}
+		msg := fmt.Sprintf("unknown field %q", p.String())
+		if s := suggestField(reflect.TypeOf(out), p); s != "" {
+			msg += fmt.Sprintf(" (did you mean %q?)", s)
+		}
+		errs = append(errs, FieldError{Node: node, Key: key, Path: p, Message: msg})
+	}
+	return errs
+}
+
+var unmarshalerType = reflect.TypeOf((*json.Unmarshaler)(nil)).Elem()
+
+// locate decodes the subtrees of n one by one against type t to find the
+// leaves that fail, so every error gets its own position.
+func locate(n *yaml.Node, t reflect.Type, path Path, lim Limits) []FieldError {
+	n = deref(n)
+	if n == nil {
+		return nil
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	decodeLeaf := func() []FieldError {
+		data, _, _ := toJSON(n, lim, false)
+		v := reflect.New(t)
+		if err := sigsjson.UnmarshalCaseSensitivePreserveInts(data, v.Interface()); err != nil {
+			return []FieldError{{Node: n, Path: path, Message: leafMessage(path, n, t, err)}}
+		}
+		return nil
+	}
+	if reflect.PointerTo(t).Implements(unmarshalerType) || t.Implements(unmarshalerType) {
+		return decodeLeaf()
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		if n.Kind != yaml.MappingNode {
+			return decodeLeaf()
+		}
+		fields := jsonFields(t)
+		var out []FieldError
+		for _, kv := range mappingEntries(n) {
+			k := deref(kv[0])
+			if k == nil {
+				continue
+			}
+			ft, ok := fields[k.Value]
+			if !ok {
+				continue
+			}
+			out = append(out, locate(kv[1], ft, path.Append(Key(k.Value)), lim)...)
+		}
+		return out
+	case reflect.Slice:
+		if n.Kind != yaml.SequenceNode || t.Elem().Kind() == reflect.Uint8 {
+			if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" {
+				return nil
+			}
+			return decodeLeaf()
+		}
+		var out []FieldError
+		for i, c := range n.Content {
+			out = append(out, locate(c, t.Elem(), path.Append(Index(i)), lim)...)
+		}
+		return out
+	case reflect.Map:
+		if n.Kind != yaml.MappingNode {
+			if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" {
+				return nil
+			}
+			return decodeLeaf()
+		}
+		var out []FieldError
+		for _, kv := range mappingEntries(n) {
+			k := deref(kv[0])
+			if k == nil {
+				continue
+			}
+			out = append(out, locate(kv[1], t.Elem(), path.Append(Key(k.Value)), lim)...)
+		}
+		return out
+	case reflect.Interface:
+		return nil
+	}
+	return decodeLeaf()
+}
+
+// jsonFields maps the JSON names of a struct's fields (inline structs
+// flattened) to their types.
+func jsonFields(t reflect.Type) map[string]reflect.Type {
+	out := map[string]reflect.Type{}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		name, opts, _ := strings.Cut(tag, ",")
+		if tag == "-" || (!f.IsExported() && !f.Anonymous) {
+			continue
+		}
+		if f.Anonymous && name == "" || strings.Contains(opts, "inline") {
+			ft := f.Type
+			for ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			if ft.Kind() == reflect.Struct {
+				for k, v := range jsonFields(ft) {
+					if _, exists := out[k]; !exists {
+						out[k] = v
+					}
+				}
+				continue
+			}
+		}
+		if name == "" {
+			name = f.Name
+		}
+		out[name] = f.Type
+	}
+	return out
+}
+
+// suggestField proposes the known field closest to the unknown last step
+// of path, or "".
+func suggestField(t reflect.Type, path Path) string {
+	for _, e := range path[:len(path)-1] {
+		for t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		switch {
+		case e.IsIdx && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array):
+			t = t.Elem()
+		case !e.IsIdx && t.Kind() == reflect.Struct:
+			ft, ok := jsonFields(t)[e.Key]
+			if !ok {
+				return ""
+			}
+			t = ft
+		case !e.IsIdx && t.Kind() == reflect.Map:
+			t = t.Elem()
+		default:
+			return ""
+		}
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return ""
+	}
+	var names []string
+	for k := range jsonFields(t) {
+		names = append(names, k)
+	}
+	return Closest(path[len(path)-1].Key, names)
+}
+
+// Closest returns the candidate nearest to s by edit distance (ignoring
+// case), if it is near enough to be a likely typo; else "".
+func Closest(s string, candidates []string) string {
+	best, bestD := "", math.MaxInt
+	for _, c := range candidates {
+		d := editDistance(strings.ToLower(s), strings.ToLower(c))
+		if d < bestD || (d == bestD && c < best) {
+			best, bestD = c, d
+		}
+	}
+	limit := 2
+	if len(s) > 8 {
+		limit = 3
+	}
+	if bestD <= limit && bestD < len(s) {
+		return best
+	}
+	return ""
+}
+
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// leafMessage words a decode failure of one value for a person.
+func leafMessage(path Path, n *yaml.Node, t reflect.Type, err error) string {
+	what := describeNode(n)
+	want := typeName(t)
+	msg := fmt.Sprintf("%s: expected %s, found %s", path.String(), want, what)
+	if path.String() == "" {
+		msg = fmt.Sprintf("expected %s, found %s", want, what)
+	}
+	var ute *json.UnmarshalTypeError
+	if !errors.As(err, &ute) {
+		if s := cleanJSONError(err); s != "" {
+			msg = fmt.Sprintf("%s: %s", path.String(), s)
+		}
+	} else if strings.HasPrefix(ute.Value, "number") && (t.Kind() >= reflect.Int && t.Kind() <= reflect.Uint64) {
+		msg = fmt.Sprintf("%s: %s does not fit in %s", path.String(), n.Value, want)
+	}
+	return msg
+}
+
+func describeNode(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a sequence"
+	}
+	switch n.ShortTag() {
+	case "!!int", "!!float":
+		return "number " + n.Value
+	case "!!bool":
+		return "boolean " + n.Value
+	case "!!null":
+		return "null"
+	}
+	if _, ok := yaml11Bools[n.Value]; ok && n.Style == 0 {
+		return fmt.Sprintf("boolean %s (YAML 1.1 reads it as a boolean; quote it for a string)", n.Value)
+	}
+	return fmt.Sprintf("string %q", n.Value)
+}
+
+func typeName(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.String() {
+	case "resource.Quantity":
+		return "a quantity (such as 500m, 1, 2Gi)"
+	case "intstr.IntOrString":
+		return "an integer or a string"
+	case "v1.Duration":
+		return "a duration (such as 30s)"
+	case "v1.Time":
+		return "a timestamp"
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean (true or false)"
+	case reflect.Struct, reflect.Map:
+		return "a mapping"
+	case reflect.Slice, reflect.Array:
+		return "a sequence"
+	}
+	return t.String()
+}
+
+// cleanJSONError strips Go type names from a JSON error message.
+func cleanJSONError(err error) string {
+	s := err.Error()
+	s = strings.TrimPrefix(s, "json: ")
+	if i := strings.Index(s, "quantities must match"); i >= 0 {
+		return "not a valid quantity (such as 500m, 1, 2Gi)"
+	}
+	return s
+}

@@ -1,0 +1,24 @@
+// Package manifest turns the bytes of one file into positioned, typed
+// Kubernetes objects.
+//
+// Data flow:
+//
+//	bytes ─ split ─▶ documents (byte ranges; "---" lines, one per YAML document)
+//	      ─ sniff ─▶ apiVersion/kind read cheaply from each document's top-level lines
+//	      ─ parse ─▶ one go.yaml.in/yaml/v3 node tree per document that a rule reads
+//	                 (autoscalers, workloads, lists, and anything the sniffer cannot read);
+//	                 other documents are parsed lazily, only if a scale target names their kind
+//	      ─ decode ▶ typed structs (autoscaling/v2 HPA, KEDA ScaledObject/ScaledJob,
+//	                 apps/v1 workloads, Argo Rollout, LeaderWorkerSet) through JSON, with
+//	                 sigs.k8s.io/yaml semantics; a decode error is mapped back to its node
+//
+// Positions are byte offsets held as go/token positions: one token.File per
+// parsed file. yaml.v3 reports (line, column) with columns counted in code
+// points; they are converted to byte offsets exactly once, here
+// (File.Pos), and every consumer converts offsets to the column unit it
+// needs (code points for the CLI, UTF-16 for LSP). yaml.Node has no end
+// position; File.End computes it for scalars (plain, quoted, block) and
+// collections.
+//
+// Only keda.go imports github.com/kedacore/keda/v2.
+package manifest

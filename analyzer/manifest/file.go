@@ -1,0 +1,390 @@
+package manifest
+
+import (
+	"bytes"
+	"fmt"
+	"go/token"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unicode/utf8"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// File is one parsed file: its bytes, its position table and its documents.
+// A File is immutable once Parse returns, except that documents the parser
+// skipped are parsed on first use (Document.Objects), once, safely for
+// concurrent callers.
+type File struct {
+	Path    string // the path as given (relative stays relative)
+	Content []byte
+	Tok     *token.File
+	Docs    []*Document
+
+	// Template is set when the file holds Helm/Go template syntax and is
+	// not YAML: it was reported once (template-file) and not linted.
+	Template bool
+
+	opts      Options
+	yamlLines []int // line starts as yaml.v3 counts lines; built on first use
+
+	mu       sync.Mutex
+	problems []Problem // file-level problems (template-file, limits)
+}
+
+// Options tunes parsing. The zero value parses every document.
+type Options struct {
+	// Eager reports whether a document whose sniffed apiVersion and kind
+	// are given must be parsed now. Documents it declines are parsed on
+	// first use. Nil parses every document.
+	Eager func(apiVersion, kind string) bool
+	// Limits bound the work one file may cause; zero fields take defaults.
+	Limits Limits
+}
+
+// Limits bound what a hostile file can make the parser do.
+type Limits struct {
+	MaxFileSize  int // bytes; default 10 MiB
+	MaxDocuments int // default 10,000
+	MaxDepth     int // nesting of collections; default 256
+	MaxNodes     int // nodes emitted while expanding aliases for one object; default 1,000,000
+}
+
+func (l Limits) withDefaults() Limits {
+	if l.MaxFileSize <= 0 {
+		l.MaxFileSize = 10 << 20
+	}
+	if l.MaxDocuments <= 0 {
+		l.MaxDocuments = 10000
+	}
+	if l.MaxDepth <= 0 {
+		l.MaxDepth = 256
+	}
+	if l.MaxNodes <= 0 {
+		l.MaxNodes = 1000000
+	}
+	return l
+}
+
+// Problem is something wrong with the input itself, found while parsing
+// or decoding. The structural rules report problems as diagnostics.
+type Problem struct {
+	Rule       string    // yaml-syntax, invalid-field, invalid-annotation, template-file, input-limit
+	Pos, End   token.Pos // the offending text
+	Message    string
+	Object     *Object // the object it belongs to, if any
+	Suggestion string  // replacement text for a safe fix, if any
+}
+
+// Document is one YAML document of a file.
+type Document struct {
+	File       *File
+	Index      int    // 0-based position in the file
+	Start, End int    // byte range in the file, marker line included
+	Line       int    // first line
+	Source     string // path from a "# Source: path" comment (helm template output)
+	APIVersion string // sniffed or parsed
+	Kind       string
+
+	once     sync.Once
+	parsed   atomic.Bool
+	root     *yaml.Node // the document's content node; nil when empty or invalid
+	objects  []*Object
+	problems []Problem
+}
+
+// Parse parses the bytes of one file. It never panics and always returns a
+// File: errors are recorded as problems at their position.
+func Parse(fset *token.FileSet, path string, content []byte, opts Options) *File {
+	opts.Limits = opts.Limits.withDefaults()
+	f := &File{Path: path, Content: content, opts: opts}
+	f.Tok = fset.AddFile(path, -1, len(content))
+	f.Tok.SetLines(outputLineStarts(content))
+
+	if len(content) > opts.Limits.MaxFileSize {
+		f.addProblem(Problem{Rule: "input-limit", Pos: f.Tok.Pos(0), End: f.Tok.Pos(0),
+			Message: fmt.Sprintf("file is %d bytes, over the limit of %d; not linted", len(content), opts.Limits.MaxFileSize)})
+		return f
+	}
+	if msg, off := binaryContent(content); msg != "" {
+		f.addProblem(Problem{Rule: "yaml-syntax", Pos: f.Tok.Pos(off), End: f.Tok.Pos(off), Message: msg})
+		return f
+	}
+	chunks := splitDocuments(content)
+	if len(chunks) > opts.Limits.MaxDocuments {
+		c := chunks[opts.Limits.MaxDocuments]
+		f.addProblem(Problem{Rule: "input-limit", Pos: f.Tok.Pos(c.start), End: f.Tok.Pos(c.start),
+			Message: fmt.Sprintf("file has %d documents, over the limit of %d; the rest are not linted", len(chunks), opts.Limits.MaxDocuments)})
+		chunks = chunks[:opts.Limits.MaxDocuments]
+	}
+	for i, c := range chunks {
+		d := &Document{File: f, Index: i, Start: c.start, End: c.end, Line: c.line}
+		d.Source = sourceComment(content[c.start:c.end])
+		s := sniff(content[c.start:c.end])
+		d.APIVersion, d.Kind = s.apiVersion, s.kind
+		f.Docs = append(f.Docs, d)
+		if !s.ok || opts.Eager == nil || opts.Eager(s.apiVersion, s.kind) {
+			d.parse()
+		}
+	}
+	f.detectTemplate()
+	return f
+}
+
+// binaryContent reports why content is not text a YAML parser should see:
+// NUL bytes or a UTF-16/32 byte order mark. It returns "" for text.
+func binaryContent(content []byte) (string, int) {
+	switch {
+	case bytes.HasPrefix(content, []byte{0xFF, 0xFE}) || bytes.HasPrefix(content, []byte{0xFE, 0xFF}):
+		return "file is UTF-16 encoded; scalelint reads UTF-8 manifests (re-encode it as UTF-8)", 0
+	}
+	if i := bytes.IndexByte(content, 0); i >= 0 {
+		return "file contains a NUL byte: it is binary, not YAML", i
+	}
+	return "", 0
+}
+
+var sourceRe = regexp.MustCompile(`(?m)^#\s*Source:\s*(\S+)\s*$`)
+
+// sourceComment returns the path of the "# Source: path" comment that
+// helm template prints at the top of every document it renders.
+func sourceComment(doc []byte) string {
+	// Only the lines before the content count; helm puts the comment first.
+	end := len(doc)
+	for i := 0; i < len(doc); {
+		j := bytes.IndexByte(doc[i:], '\n')
+		next := len(doc)
+		if j >= 0 {
+			next = i + j + 1
+		}
+		line := doc[i:next]
+		if hasText(line) && !isMarker(bytes.TrimRight(line, "\r\n"), '-') {
+			end = i
+			break
+		}
+		i = next
+	}
+	if m := sourceRe.FindSubmatch(doc[:end]); m != nil {
+		return string(m[1])
+	}
+	return ""
+}
+
+func (f *File) addProblem(p Problem) {
+	f.mu.Lock()
+	f.problems = append(f.problems, p)
+	f.mu.Unlock()
+}
+
+// Problems returns the file's problems and those of every parsed document,
+// in document order.
+func (f *File) Problems() []Problem {
+	f.mu.Lock()
+	out := append([]Problem(nil), f.problems...)
+	f.mu.Unlock()
+	if f.Template {
+		return out
+	}
+	for _, d := range f.Docs {
+		if d.parsedNow() {
+			out = append(out, d.problems...)
+		}
+	}
+	return out
+}
+
+// Objects returns the objects of every document, parsing skipped
+// documents. Rules should prefer the workspace's index, which only parses
+// what it needs.
+func (f *File) Objects() []*Object {
+	if f.Template {
+		return nil
+	}
+	var out []*Object
+	for _, d := range f.Docs {
+		out = append(out, d.Objects()...)
+	}
+	return out
+}
+
+// parsedNow reports whether the document has been parsed, without
+// parsing it.
+func (d *Document) parsedNow() bool { return d.parsed.Load() }
+
+// Objects returns the document's objects (several for a List), parsing the
+// document first if the parser skipped it.
+func (d *Document) Objects() []*Object {
+	d.parse()
+	if d.File.Template {
+		return nil
+	}
+	return d.objects
+}
+
+// Root returns the document's content node, or nil.
+func (d *Document) Root() *yaml.Node {
+	d.parse()
+	return d.root
+}
+
+var yamlLineRe = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+func (d *Document) parse() {
+	d.once.Do(d.doParse)
+}
+
+func (d *Document) doParse() {
+	defer d.parsed.Store(true)
+	f := d.File
+	src := f.Content[d.Start:d.End]
+	var root yaml.Node
+	err := safeUnmarshal(src, &root)
+	if err != nil {
+		d.problems = append(d.problems, d.syntaxProblem(err))
+		return
+	}
+	if len(root.Content) == 0 {
+		return
+	}
+	shiftLines(&root, d.Line-1, 0, f.opts.Limits.MaxDepth)
+	d.root = root.Content[0]
+	if depthExceeds(d.root, f.opts.Limits.MaxDepth) {
+		d.problems = append(d.problems, Problem{Rule: "input-limit", Pos: f.Pos(d.root), End: f.Pos(d.root),
+			Message: fmt.Sprintf("document nests deeper than %d levels; not linted", f.opts.Limits.MaxDepth)})
+		d.root = nil
+		return
+	}
+	d.objects, d.problems = buildObjects(d, d.root, d.problems)
+	if len(d.objects) > 0 {
+		d.APIVersion, d.Kind = d.objects[0].APIVersion, d.objects[0].Kind
+		if len(d.objects) > 1 || d.objects[0].ListItem >= 0 {
+			d.APIVersion, d.Kind = scalarValue(mapValue(d.root, "apiVersion")), scalarValue(mapValue(d.root, "kind"))
+		}
+	}
+}
+
+// safeUnmarshal parses one YAML document into a node tree and turns a
+// parser panic into an error.
+func safeUnmarshal(src []byte, n *yaml.Node) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("yaml: the YAML parser failed on this document: %v", r)
+		}
+	}()
+	return yaml.Unmarshal(src, n)
+}
+
+// shiftLines makes the node lines of a document parsed on its own absolute
+// in the file.
+func shiftLines(n *yaml.Node, by, depth, max int) {
+	if n == nil || depth > max+1 {
+		return
+	}
+	if n.Line > 0 {
+		n.Line += by
+	}
+	for _, c := range n.Content {
+		shiftLines(c, by, depth+1, max)
+	}
+}
+
+func depthExceeds(n *yaml.Node, max int) bool {
+	var walk func(n *yaml.Node, d int) bool
+	walk = func(n *yaml.Node, d int) bool {
+		if d > max {
+			return true
+		}
+		for _, c := range n.Content {
+			if walk(c, d+1) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(n, 0)
+}
+
+// syntaxProblem positions a yaml.v3 error: its message names a line of the
+// document (line 1 when it names none); the problem spans that line's text.
+func (d *Document) syntaxProblem(err error) Problem {
+	f := d.File
+	msg := err.Error()
+	line := 1
+	if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		msg = m[2]
+	} else {
+		msg = strings.TrimPrefix(msg, "yaml: ")
+	}
+	abs := d.Line + line - 1
+	start, end := f.lineText(abs)
+	if strings.Contains(msg, "cannot start any token") && abs <= f.Tok.LineCount() {
+		ls := f.Tok.Offset(f.Tok.LineStart(abs))
+		if i := bytes.IndexAny(f.Content[ls:end], "\t@`"); i >= 0 {
+			start = ls + i
+			_, size := utf8.DecodeRune(f.Content[start:])
+			end = start + size
+		}
+	}
+	return Problem{Rule: "yaml-syntax", Pos: f.Tok.Pos(start), End: f.Tok.Pos(end), Message: msg}
+}
+
+// lineText returns the byte range of a line's text without indentation
+// and line break.
+func (f *File) lineText(line int) (int, int) {
+	if line < 1 {
+		line = 1
+	}
+	if line > f.Tok.LineCount() {
+		line = f.Tok.LineCount()
+	}
+	if line < 1 {
+		return 0, 0
+	}
+	start := f.Tok.Offset(f.Tok.LineStart(line))
+	end := start
+	for end < len(f.Content) && f.Content[end] != '\n' && f.Content[end] != '\r' {
+		end++
+	}
+	for start < end && (f.Content[start] == ' ' || f.Content[start] == '\t') {
+		start++
+	}
+	if line == 1 && bytes.HasPrefix(f.Content[start:], bom) {
+		start += len(bom)
+	}
+	return start, end
+}
+
+// LineText returns the text of a 1-based line, without its line break.
+func (f *File) LineText(line int) []byte {
+	if line < 1 || line > f.Tok.LineCount() {
+		return nil
+	}
+	start := f.Tok.Offset(f.Tok.LineStart(line))
+	end := start
+	for end < len(f.Content) && f.Content[end] != '\n' && f.Content[end] != '\r' {
+		end++
+	}
+	return f.Content[start:end]
+}
+
+// Position returns the 1-based line and column of pos, the column counted
+// in Unicode code points (a byte order mark on line 1 is not counted).
+func (f *File) Position(pos token.Pos) (line, col int) {
+	if !pos.IsValid() {
+		return 1, 1
+	}
+	p := f.Tok.Position(pos)
+	lineStart := f.Tok.Offset(f.Tok.LineStart(p.Line))
+	off := f.Tok.Offset(pos)
+	if p.Line == 1 && bytes.HasPrefix(f.Content, bom) && off >= len(bom) {
+		lineStart = len(bom)
+	}
+	if off < lineStart {
+		off = lineStart
+	}
+	return p.Line, utf8.RuneCount(f.Content[lineStart:off]) + 1
+}

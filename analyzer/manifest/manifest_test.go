@@ -1,0 +1,257 @@
+package manifest
+
+import (
+	"go/token"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func parse(t *testing.T, src string) *File {
+	t.Helper()
+	return Parse(token.NewFileSet(), "test.yaml", []byte(src), Options{})
+}
+
+// span returns the text a node covers, by its computed start and end.
+func span(f *File, o *Object, path string) string {
+	n := o.Get(ParsePath(path))
+	if n == nil {
+		return "<missing>"
+	}
+	return string(f.Content[f.Offset(n):f.EndOffset(n)])
+}
+
+func TestPositionsAndEnds(t *testing.T) {
+	src := "apiVersion: autoscaling/v2\n" +
+		"kind: HorizontalPodAutoscaler\n" +
+		"metadata:\n" +
+		"  name: \"日本😀\" # a comment\n" +
+		"  annotations: {a: 'it''s', b: \"x\\\"y\"}\n" +
+		"spec:\n" +
+		"  maxReplicas: 10\n" +
+		"  description: |\n" +
+		"    line one\n" +
+		"      line two\n" +
+		"\n" +
+		"  plain: a long\n" +
+		"    folded value\n" +
+		"  list: [1, 2 ,3 ]\n" +
+		"  anchored: &a !!str hello\n" +
+		"  empty:\n" +
+		"  last: 日本語\n"
+	f := parse(t, src)
+	o := f.Objects()[0]
+	for path, want := range map[string]string{
+		"metadata.name":              `"日本😀"`,
+		`metadata.annotations.a`:     `'it''s'`,
+		`metadata.annotations.b`:     `"x\"y"`,
+		"metadata.annotations":       `{a: 'it''s', b: "x\"y"}`,
+		"spec.maxReplicas":           "10",
+		"spec.description":           "|\n    line one\n      line two",
+		"spec.plain":                 "a long\n    folded value",
+		"spec.list":                  "[1, 2 ,3 ]",
+		"spec.list[2]":               "3",
+		"spec.anchored":              "&a !!str hello",
+		"spec.empty":                 "",
+		"spec.last":                  "日本語",
+		"spec":                       "maxReplicas: 10\n  description: |\n    line one\n      line two\n\n  plain: a long\n    folded value\n  list: [1, 2 ,3 ]\n  anchored: &a !!str hello\n  empty:\n  last: 日本語",
+	} {
+		if got := span(f, o, path); got != want {
+			t.Errorf("%s: span %q, want %q", path, got, want)
+		}
+	}
+	// Columns count code points: "  last: " is 8 of them before the value.
+	line, col := f.Position(f.Pos(o.Get(ParsePath("spec.last"))))
+	if line != 17 || col != 9 {
+		t.Errorf("spec.last at %d:%d, want 17:9", line, col)
+	}
+	// After the value's 3 CJK code points (9 bytes), the end column is 12.
+	_, col = f.Position(f.End(o.Get(ParsePath("spec.last"))))
+	if col != 12 {
+		t.Errorf("end column %d, want 12", col)
+	}
+}
+
+func TestMultibyteBeforeFieldColumn(t *testing.T) {
+	// An emoji (1 code point, 4 bytes, 2 UTF-16 units) and CJK text before a
+	// field on the same line, in flow style.
+	src := "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: \"😀日本\", namespace: x}\nspec: {maxReplicas: 5}\n"
+	f := parse(t, src)
+	o := f.Objects()[0]
+	n := o.Get(ParsePath("metadata.namespace"))
+	line, col := f.Position(f.Pos(n))
+	// `metadata: {name: "😀日本", namespace: ` is 35 code points (53 bytes);
+	// the value is the 36th.
+	if line != 3 || col != 36 {
+		t.Fatalf("namespace value at %d:%d, want 3:36", line, col)
+	}
+	if off := f.Offset(n); string(f.Content[off:off+1]) != "x" {
+		t.Fatalf("offset %d points at %q", off, f.Content[off:off+1])
+	}
+}
+
+func TestBOMAndCRLF(t *testing.T) {
+	src := "\ufeffapiVersion: apps/v1\r\nkind: Deployment\r\nmetadata:\r\n  name: web\r\nspec:\r\n  replicas: 3\r\n"
+	f := parse(t, src)
+	objs := f.Objects()
+	if len(objs) != 1 || objs[0].Name != "web" {
+		t.Fatalf("objects: %+v", objs)
+	}
+	n := objs[0].Get(ParsePath("spec.replicas"))
+	if got := span(f, objs[0], "spec.replicas"); got != "3" {
+		t.Errorf("replicas span %q", got)
+	}
+	line, col := f.Position(f.Pos(n))
+	if line != 6 || col != 13 {
+		t.Errorf("replicas at %d:%d, want 6:13", line, col)
+	}
+	// The BOM is not a column: apiVersion starts at 1:1.
+	line, col = f.Position(f.Pos(objs[0].Node.Content[0]))
+	if line != 1 || col != 1 {
+		t.Errorf("apiVersion key at %d:%d, want 1:1", line, col)
+	}
+}
+
+func TestMultiDocumentLinesAndLists(t *testing.T) {
+	src := "# leading comment\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: s\n---\n# Source: chart/templates/hpa.yaml\napiVersion: v1\nkind: List\nitems:\n- apiVersion: apps/v1\n  kind: Deployment\n  metadata:\n    name: a\n- apiVersion: apps/v1\n  kind: Deployment\n  metadata:\n    name: b\n  spec:\n    replicas: 2\n...\n---\n{\"apiVersion\": \"apps/v1\", \"kind\": \"StatefulSet\", \"metadata\": {\"name\": \"j\"}}\n"
+	f := parse(t, src)
+	if len(f.Docs) != 3 {
+		t.Fatalf("%d documents, want 3", len(f.Docs))
+	}
+	if f.Docs[1].Source != "chart/templates/hpa.yaml" {
+		t.Errorf("source %q", f.Docs[1].Source)
+	}
+	objs := f.Objects()
+	var names []string
+	for _, o := range objs {
+		names = append(names, o.Kind+"/"+o.Name)
+	}
+	if got := strings.Join(names, " "); got != "Service/s Deployment/a Deployment/b StatefulSet/j" {
+		t.Fatalf("objects %s", got)
+	}
+	b := objs[2]
+	line, col := f.Position(f.Pos(b.Get(ParsePath("spec.replicas"))))
+	if line != 21 || col != 15 {
+		t.Errorf("b replicas at %d:%d, want 21:15", line, col)
+	}
+	if b.ListItem != 1 {
+		t.Errorf("list item %d", b.ListItem)
+	}
+	w := b.Typed.(*Workload)
+	if w.Replicas == nil || *w.Replicas != 2 {
+		t.Errorf("typed replicas %v", w.Replicas)
+	}
+	j := objs[3]
+	if got := span(f, j, "metadata.name"); got != `"j"` {
+		t.Errorf("json name span %q", got)
+	}
+}
+
+func TestTypedDecodeErrorsArePositioned(t *testing.T) {
+	src := "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: h\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n  minReplicas: 1\n  maxReplicas: \"ten\"\n  behaviour:\n    scaleDown: {}\n  metrics:\n  - type: Resource\n    resource:\n      name: cpu\n      target: {type: Utilization, averageValue: lots}\n"
+	f := parse(t, src)
+	var msgs []string
+	for _, p := range f.Problems() {
+		line, col := f.Position(p.Pos)
+		msgs = append(msgs, p.Rule+"@"+strconv.Itoa(line)+":"+strconv.Itoa(col)+" "+p.Message)
+	}
+	got := strings.Join(msgs, "\n")
+	for _, want := range []string{
+		`invalid-field@8:16 spec.maxReplicas: expected an integer, found string "ten"`,
+		`invalid-field@15:49 spec.metrics[0].resource.target.averageValue: not a valid quantity`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in\n%s", want, got)
+		}
+	}
+	// Unknown fields are reported once the values decode.
+	src2 := strings.Replace(strings.Replace(src, `"ten"`, "10", 1), "averageValue: lots", "averageUtilization: 50", 1)
+	f2 := parse(t, src2)
+	ps := f2.Problems()
+	if len(ps) != 1 || !strings.Contains(ps[0].Message, `unknown field "spec.behaviour" (did you mean "behavior"?)`) {
+		t.Fatalf("problems %+v", ps)
+	}
+	if line, col := f2.Position(ps[0].Pos); line != 9 || col != 3 {
+		t.Errorf("unknown field at %d:%d, want 9:3", line, col)
+	}
+}
+
+func TestSyntaxErrorsArePositioned(t *testing.T) {
+	f := parse(t, "apiVersion: v1\nkind: ConfigMap\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n\tname: x\n")
+	ps := f.Problems()
+	if len(ps) != 1 || ps[0].Rule != "yaml-syntax" {
+		t.Fatalf("problems %+v", ps)
+	}
+	if line, col := f.Position(ps[0].Pos); line != 7 || col != 1 {
+		t.Errorf("syntax error at %d:%d, want 7:1", line, col)
+	}
+}
+
+func TestTemplateFile(t *testing.T) {
+	f := parse(t, "{{- if .Values.enabled }}\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}-web\n{{- end }}\n")
+	ps := f.Problems()
+	if !f.Template || len(ps) != 1 || ps[0].Rule != "template-file" {
+		t.Fatalf("template %v problems %+v", f.Template, ps)
+	}
+	// Template text inside a quoted string is valid YAML: linted as usual.
+	g := parse(t, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  annotations:\n    summary: \"{{ $labels.instance }} down\"\n")
+	if g.Template || len(g.Problems()) != 0 {
+		t.Fatalf("quoted template text flagged: %+v", g.Problems())
+	}
+}
+
+func TestLazyDocuments(t *testing.T) {
+	src := "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\n"
+	f := Parse(token.NewFileSet(), "x.yaml", []byte(src), Options{Eager: IsReadKind})
+	if f.Docs[0].parsedNow() || !f.Docs[1].parsedNow() {
+		t.Fatalf("eagerness: service parsed %v, deployment parsed %v", f.Docs[0].parsedNow(), f.Docs[1].parsedNow())
+	}
+	if f.Docs[0].Kind != "Service" {
+		t.Errorf("sniffed kind %q", f.Docs[0].Kind)
+	}
+	if objs := f.Docs[0].Objects(); len(objs) != 1 || objs[0].Name != "s" {
+		t.Fatalf("lazy objects %+v", objs)
+	}
+}
+
+func TestHPAVersionsConvert(t *testing.T) {
+	v1 := "apiVersion: autoscaling/v1\nkind: HorizontalPodAutoscaler\nmetadata: {name: a}\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n  maxReplicas: 4\n  targetCPUUtilizationPercentage: 70\n"
+	b1 := "apiVersion: autoscaling/v2beta1\nkind: HorizontalPodAutoscaler\nmetadata: {name: b}\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n  maxReplicas: 4\n  metrics:\n  - type: Resource\n    resource: {name: cpu, targetAverageUtilization: 70}\n"
+	for _, src := range []string{v1, b1} {
+		f := parse(t, src)
+		if ps := f.Problems(); len(ps) > 0 {
+			t.Fatalf("problems %+v", ps)
+		}
+		h := f.Objects()[0].Typed.(*HPA)
+		if len(h.Spec.Metrics) != 1 || *h.Spec.Metrics[0].Resource.Target.AverageUtilization != 70 || h.Spec.MaxReplicas != 4 {
+			t.Errorf("%s: converted %+v", f.Objects()[0].APIVersion, h.Spec)
+		}
+	}
+}
+
+func TestKEDAValues(t *testing.T) {
+	src := "apiVersion: keda.sh/v1alpha1\nkind: ScaledObject\nmetadata: {name: c}\nspec:\n  scaleTargetRef: {name: web}\n  triggers:\n  - type: kafka\n    metadata:\n      lagThreshold: 50\n"
+	f := parse(t, src)
+	ps := f.Problems()
+	// A number where KEDA's CRD wants a string is rejected by the API server.
+	if len(ps) != 1 || !strings.Contains(ps[0].Message, `spec.triggers[0].metadata.lagThreshold: expected a string, found number 50`) {
+		t.Fatalf("problems %+v", ps)
+	}
+	if KEDADefaultMaxReplicaCount() != 100 {
+		t.Errorf("KEDA default max %d, want 100 (keda GetHPAMaxReplicas)", KEDADefaultMaxReplicaCount())
+	}
+}
+
+func TestHostileAliasesAreRefused(t *testing.T) {
+	src := "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: x\n  labels:\n    a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n    b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\n    c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\n    d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\n    e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\n    f: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]\n    g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]\n    h: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]\n    i: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]\n"
+	f := parse(t, src)
+	ps := f.Problems()
+	if len(ps) == 0 || !strings.Contains(ps[0].Message, "billion laughs") {
+		t.Fatalf("problems %+v", ps)
+	}
+	rec := parse(t, "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: x\nspec: &s\n  template: *s\n")
+	if len(rec.Problems()) == 0 {
+		t.Fatalf("recursive alias not reported")
+	}
+}
+

@@ -1,0 +1,186 @@
+package manifest
+
+import (
+	"fmt"
+	"go/token"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// Object is one Kubernetes object: a document, or an item of a List.
+type Object struct {
+	Doc      *Document
+	Node     *yaml.Node // the object's mapping node
+	ListItem int        // index in the List's items, or -1
+
+	APIVersion, Kind string
+	Group, Version   string
+	Name, Namespace  string // Namespace is "" when the manifest sets none
+
+	// Typed is the decoded object for the kinds scalelint reads:
+	// *autoscalingv2.HorizontalPodAutoscaler (autoscaling v1, v2beta1 and
+	// v2beta2 converted to v2), *ScaledObject, *ScaledJob, *Workload.
+	// It is nil for other kinds, and holds what could be decoded when the
+	// object has invalid fields.
+	Typed any
+}
+
+// File returns the file the object comes from.
+func (o *Object) File() *File { return o.Doc.File }
+
+// Pos returns where node n (a node of this object) starts.
+func (o *Object) Pos(n *yaml.Node) token.Pos { return o.Doc.File.Pos(n) }
+
+// End returns where node n (a node of this object) ends.
+func (o *Object) End(n *yaml.Node) token.Pos { return o.Doc.File.End(n) }
+
+// Get returns the value node at path, or nil.
+func (o *Object) Get(path Path) *yaml.Node {
+	_, v := Lookup(o.Node, path)
+	return v
+}
+
+// GetKey returns the key node of the last step of path, or nil.
+func (o *Object) GetKey(path Path) *yaml.Node {
+	k, _ := Lookup(o.Node, path)
+	return k
+}
+
+// Nearest returns the value node at path, or at its deepest existing
+// prefix: where a diagnostic about a missing field (a default) belongs.
+func (o *Object) Nearest(path Path) *yaml.Node {
+	n, steps := Nearest(o.Node, path)
+	if steps < len(path) && steps > 0 {
+		// Point at the key of the deepest existing field, not its block.
+		if k, _ := Lookup(o.Node, path[:steps]); k != nil {
+			return k
+		}
+	}
+	return n
+}
+
+// KindNode returns the node of the object's "kind" value, where
+// object-level diagnostics are reported.
+func (o *Object) KindNode() *yaml.Node {
+	if n := mapValue(o.Node, "kind"); n != nil {
+		return n
+	}
+	return o.Node
+}
+
+// NameNode returns the node of metadata.name, or the kind node.
+func (o *Object) NameNode() *yaml.Node {
+	if n := o.Get(Path{Key("metadata"), Key("name")}); n != nil {
+		return n
+	}
+	return o.KindNode()
+}
+
+// String identifies the object for messages: Kind/namespace/name.
+func (o *Object) String() string {
+	if o.Namespace != "" {
+		return fmt.Sprintf("%s %s/%s", o.Kind, o.Namespace, o.Name)
+	}
+	return fmt.Sprintf("%s %s", o.Kind, o.Name)
+}
+
+// Annotations returns the key and value nodes of metadata.annotations, in
+// order.
+func (o *Object) Annotations() [][2]*yaml.Node {
+	m := deref(o.Get(Path{Key("metadata"), Key("annotations")}))
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil
+	}
+	return mappingEntries(m)
+}
+
+// SplitAPIVersion splits "apps/v1" into group "apps" and version "v1";
+// "v1" has the empty (core) group.
+func SplitAPIVersion(apiVersion string) (group, version string) {
+	if i := strings.LastIndexByte(apiVersion, '/'); i >= 0 {
+		return apiVersion[:i], apiVersion[i+1:]
+	}
+	return "", apiVersion
+}
+
+// buildObjects reads the objects of a document root: the root itself, or
+// the items of a List.
+func buildObjects(d *Document, root *yaml.Node, problems []Problem) ([]*Object, []Problem) {
+	root = deref(root)
+	if root == nil || root.Kind != yaml.MappingNode {
+		return nil, problems
+	}
+	kind := scalarValue(mapValue(root, "kind"))
+	items := deref(mapValue(root, "items"))
+	if (kind == "List" || strings.HasSuffix(kind, "List")) && items != nil && items.Kind == yaml.SequenceNode {
+		var objs []*Object
+		for i, it := range items.Content {
+			o := newObject(d, it, i)
+			if o == nil {
+				continue
+			}
+			objs = append(objs, o)
+			problems = append(problems, o.decode()...)
+		}
+		return objs, problems
+	}
+	o := newObject(d, root, -1)
+	if o == nil {
+		return nil, problems
+	}
+	return []*Object{o}, append(problems, o.decode()...)
+}
+
+func newObject(d *Document, n *yaml.Node, item int) *Object {
+	n = deref(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	o := &Object{Doc: d, Node: n, ListItem: item}
+	o.APIVersion = scalarValue(mapValue(n, "apiVersion"))
+	o.Kind = scalarValue(mapValue(n, "kind"))
+	o.Group, o.Version = SplitAPIVersion(o.APIVersion)
+	meta := mapValue(n, "metadata")
+	o.Name = scalarValue(mapValue(meta, "name"))
+	o.Namespace = scalarValue(mapValue(meta, "namespace"))
+	return o
+}
+
+// decode fills o.Typed for the kinds scalelint reads and returns the
+// invalid fields found, as problems.
+func (o *Object) decode() []Problem {
+	dec, ok := decoders[typeKey{o.Group, o.Kind}]
+	if !ok {
+		return nil
+	}
+	typed, errs := dec(o)
+	o.Typed = typed
+	var out []Problem
+	for _, e := range errs {
+		n := e.Node
+		if n == nil {
+			n = o.Node
+		}
+		out = append(out, Problem{Rule: "invalid-field", Pos: o.Pos(n), End: o.End(n), Message: e.Message, Object: o})
+	}
+	return out
+}
+
+type typeKey struct{ group, kind string }
+
+// decoders holds the typed decode of every kind scalelint reads, keyed by
+// group and kind (the version is handled inside).
+var decoders = map[typeKey]func(o *Object) (any, []FieldError){}
+
+func registerDecoder(group, kind string, f func(o *Object) (any, []FieldError)) {
+	decoders[typeKey{group, kind}] = f
+}
+
+// IsReadKind reports whether scalelint decodes objects of this group and
+// kind (autoscalers and scale targets): the documents to parse eagerly.
+func IsReadKind(apiVersion, kind string) bool {
+	g, _ := SplitAPIVersion(apiVersion)
+	_, ok := decoders[typeKey{g, kind}]
+	return ok || kind == "List" || strings.HasSuffix(kind, "List")
+}

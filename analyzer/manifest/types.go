@@ -1,0 +1,227 @@
+package manifest
+
+import (
+	appsv1 "k8s.io/api/apps/v1"
+	autoscalingv1 "k8s.io/api/autoscaling/v1"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// HPA is the autoscaling/v2 HorizontalPodAutoscaler every HPA version is
+// read into.
+type HPA = autoscalingv2.HorizontalPodAutoscaler
+
+// Workload is what scalelint reads of a scale target: its replica count
+// and the pod template whose containers the autoscaler counts.
+type Workload struct {
+	Replicas *int32
+	// Template is the pod template of the pods the HPA selects; nil when
+	// the object has none (an Argo Rollout with a workloadRef).
+	Template *corev1.PodTemplateSpec
+	// TemplatePath is where Template sits in the object.
+	TemplatePath Path
+}
+
+func init() {
+	registerDecoder("autoscaling", "HorizontalPodAutoscaler", decodeHPA)
+	for _, g := range []string{"apps", "extensions"} {
+		registerDecoder(g, "Deployment", decodeAppsWorkload[appsv1.Deployment])
+		registerDecoder(g, "ReplicaSet", decodeAppsWorkload[appsv1.ReplicaSet])
+	}
+	registerDecoder("apps", "StatefulSet", decodeAppsWorkload[appsv1.StatefulSet])
+	registerDecoder("argoproj.io", "Rollout", decodeRollout)
+	registerDecoder("leaderworkerset.x-k8s.io", "LeaderWorkerSet", decodeLWS)
+}
+
+func decodeHPA(o *Object) (any, []FieldError) {
+	lim := o.Doc.File.opts.Limits
+	switch o.Version {
+	case "v1":
+		var v1 autoscalingv1.HorizontalPodAutoscaler
+		errs := decodeInto(o.Node, &v1, lim, true)
+		return hpaFromV1(&v1), errs
+	case "v2beta1":
+		var b1 hpaV2beta1
+		errs := decodeInto(o.Node, &b1, lim, true)
+		return b1.toV2(), errs
+	default: // v2, v2beta2: the same shape
+		var v2 HPA
+		errs := decodeInto(o.Node, &v2, lim, true)
+		return &v2, errs
+	}
+}
+
+func hpaFromV1(v1 *autoscalingv1.HorizontalPodAutoscaler) *HPA {
+	h := &HPA{ObjectMeta: v1.ObjectMeta, TypeMeta: v1.TypeMeta}
+	h.Spec.ScaleTargetRef = autoscalingv2.CrossVersionObjectReference(v1.Spec.ScaleTargetRef)
+	h.Spec.MinReplicas = v1.Spec.MinReplicas
+	h.Spec.MaxReplicas = v1.Spec.MaxReplicas
+	if p := v1.Spec.TargetCPUUtilizationPercentage; p != nil {
+		h.Spec.Metrics = []autoscalingv2.MetricSpec{{
+			Type: autoscalingv2.ResourceMetricSourceType,
+			Resource: &autoscalingv2.ResourceMetricSource{
+				Name:   corev1.ResourceCPU,
+				Target: autoscalingv2.MetricTarget{Type: autoscalingv2.UtilizationMetricType, AverageUtilization: p},
+			},
+		}}
+	}
+	return h
+}
+
+// hpaV2beta1 is autoscaling/v2beta1, which k8s.io/api no longer ships;
+// the fields are those of kubernetes v1.25's types.go.
+type hpaV2beta1 struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Spec              struct {
+		ScaleTargetRef autoscalingv2.CrossVersionObjectReference `json:"scaleTargetRef"`
+		MinReplicas    *int32                                    `json:"minReplicas,omitempty"`
+		MaxReplicas    int32                                     `json:"maxReplicas"`
+		Metrics        []v2beta1Metric                           `json:"metrics,omitempty"`
+	} `json:"spec,omitempty"`
+	Status map[string]any `json:"status,omitempty"`
+}
+
+type v2beta1Metric struct {
+	Type   autoscalingv2.MetricSourceType `json:"type"`
+	Object *struct {
+		Target       autoscalingv2.CrossVersionObjectReference `json:"target"`
+		MetricName   string                                    `json:"metricName"`
+		TargetValue  resource.Quantity                         `json:"targetValue"`
+		Selector     *metav1.LabelSelector                     `json:"selector,omitempty"`
+		AverageValue *resource.Quantity                        `json:"averageValue,omitempty"`
+	} `json:"object,omitempty"`
+	Pods *struct {
+		MetricName         string                `json:"metricName"`
+		TargetAverageValue resource.Quantity     `json:"targetAverageValue"`
+		Selector           *metav1.LabelSelector `json:"selector,omitempty"`
+	} `json:"pods,omitempty"`
+	Resource          *v2beta1Resource `json:"resource,omitempty"`
+	ContainerResource *struct {
+		v2beta1Resource `json:",inline"`
+		Container       string `json:"container"`
+	} `json:"containerResource,omitempty"`
+	External *struct {
+		MetricName         string                `json:"metricName"`
+		MetricSelector     *metav1.LabelSelector `json:"metricSelector,omitempty"`
+		TargetValue        *resource.Quantity    `json:"targetValue,omitempty"`
+		TargetAverageValue *resource.Quantity    `json:"targetAverageValue,omitempty"`
+	} `json:"external,omitempty"`
+}
+
+type v2beta1Resource struct {
+	Name                     corev1.ResourceName `json:"name"`
+	TargetAverageUtilization *int32              `json:"targetAverageUtilization,omitempty"`
+	TargetAverageValue       *resource.Quantity  `json:"targetAverageValue,omitempty"`
+}
+
+func (r *v2beta1Resource) target() autoscalingv2.MetricTarget {
+	if r.TargetAverageUtilization != nil {
+		return autoscalingv2.MetricTarget{Type: autoscalingv2.UtilizationMetricType, AverageUtilization: r.TargetAverageUtilization}
+	}
+	return autoscalingv2.MetricTarget{Type: autoscalingv2.AverageValueMetricType, AverageValue: r.TargetAverageValue}
+}
+
+func (b *hpaV2beta1) toV2() *HPA {
+	h := &HPA{TypeMeta: b.TypeMeta, ObjectMeta: b.ObjectMeta}
+	h.Spec.ScaleTargetRef = b.Spec.ScaleTargetRef
+	h.Spec.MinReplicas = b.Spec.MinReplicas
+	h.Spec.MaxReplicas = b.Spec.MaxReplicas
+	for _, m := range b.Spec.Metrics {
+		out := autoscalingv2.MetricSpec{Type: m.Type}
+		switch {
+		case m.Resource != nil:
+			out.Resource = &autoscalingv2.ResourceMetricSource{Name: m.Resource.Name, Target: m.Resource.target()}
+		case m.ContainerResource != nil:
+			out.ContainerResource = &autoscalingv2.ContainerResourceMetricSource{
+				Name: m.ContainerResource.Name, Container: m.ContainerResource.Container, Target: m.ContainerResource.target()}
+		case m.Pods != nil:
+			q := m.Pods.TargetAverageValue
+			out.Pods = &autoscalingv2.PodsMetricSource{
+				Metric: autoscalingv2.MetricIdentifier{Name: m.Pods.MetricName, Selector: m.Pods.Selector},
+				Target: autoscalingv2.MetricTarget{Type: autoscalingv2.AverageValueMetricType, AverageValue: &q}}
+		case m.External != nil:
+			t := autoscalingv2.MetricTarget{Type: autoscalingv2.ValueMetricType, Value: m.External.TargetValue}
+			if m.External.TargetAverageValue != nil {
+				t = autoscalingv2.MetricTarget{Type: autoscalingv2.AverageValueMetricType, AverageValue: m.External.TargetAverageValue}
+			}
+			out.External = &autoscalingv2.ExternalMetricSource{
+				Metric: autoscalingv2.MetricIdentifier{Name: m.External.MetricName, Selector: m.External.MetricSelector}, Target: t}
+		case m.Object != nil:
+			q := m.Object.TargetValue
+			t := autoscalingv2.MetricTarget{Type: autoscalingv2.ValueMetricType, Value: &q}
+			if m.Object.AverageValue != nil {
+				t = autoscalingv2.MetricTarget{Type: autoscalingv2.AverageValueMetricType, AverageValue: m.Object.AverageValue}
+			}
+			out.Object = &autoscalingv2.ObjectMetricSource{DescribedObject: m.Object.Target,
+				Metric: autoscalingv2.MetricIdentifier{Name: m.Object.MetricName, Selector: m.Object.Selector}, Target: t}
+		}
+		h.Spec.Metrics = append(h.Spec.Metrics, out)
+	}
+	return h
+}
+
+// appsWorkload is any apps/v1 workload: they share spec.replicas and
+// spec.template.
+type appsWorkload interface {
+	appsv1.Deployment | appsv1.ReplicaSet | appsv1.StatefulSet
+}
+
+func decodeAppsWorkload[T appsWorkload](o *Object) (any, []FieldError) {
+	var w T
+	// Old API versions (apps/v1beta1, extensions/v1beta1) have fields
+	// apps/v1 dropped; only apps/v1 gets the unknown-field check.
+	strict := o.Group == "apps" && o.Version == "v1"
+	errs := decodeInto(o.Node, &w, o.Doc.File.opts.Limits, strict)
+	out := &Workload{TemplatePath: Path{Key("spec"), Key("template")}}
+	switch v := any(&w).(type) {
+	case *appsv1.Deployment:
+		out.Replicas, out.Template = v.Spec.Replicas, &v.Spec.Template
+	case *appsv1.ReplicaSet:
+		out.Replicas, out.Template = v.Spec.Replicas, &v.Spec.Template
+	case *appsv1.StatefulSet:
+		out.Replicas, out.Template = v.Spec.Replicas, &v.Spec.Template
+	}
+	return out, errs
+}
+
+// rollout is the part of an Argo Rollout scalelint reads.
+type rollout struct {
+	Spec struct {
+		Replicas *int32                  `json:"replicas,omitempty"`
+		Template *corev1.PodTemplateSpec `json:"template,omitempty"`
+	} `json:"spec"`
+}
+
+func decodeRollout(o *Object) (any, []FieldError) {
+	var r rollout
+	errs := decodeInto(o.Node, &r, o.Doc.File.opts.Limits, false)
+	return &Workload{Replicas: r.Spec.Replicas, Template: r.Spec.Template, TemplatePath: Path{Key("spec"), Key("template")}}, errs
+}
+
+// leaderWorkerSet is the part of a LeaderWorkerSet scalelint reads. Its
+// scale subresource selects the leader pods, which run the leader
+// template when there is one, else the worker template.
+type leaderWorkerSet struct {
+	Spec struct {
+		Replicas             *int32 `json:"replicas,omitempty"`
+		LeaderWorkerTemplate struct {
+			LeaderTemplate *corev1.PodTemplateSpec `json:"leaderTemplate,omitempty"`
+			WorkerTemplate corev1.PodTemplateSpec  `json:"workerTemplate"`
+		} `json:"leaderWorkerTemplate"`
+	} `json:"spec"`
+}
+
+func decodeLWS(o *Object) (any, []FieldError) {
+	var l leaderWorkerSet
+	errs := decodeInto(o.Node, &l, o.Doc.File.opts.Limits, false)
+	w := &Workload{Replicas: l.Spec.Replicas}
+	if t := l.Spec.LeaderWorkerTemplate.LeaderTemplate; t != nil {
+		w.Template, w.TemplatePath = t, Path{Key("spec"), Key("leaderWorkerTemplate"), Key("leaderTemplate")}
+	} else {
+		w.Template, w.TemplatePath = &l.Spec.LeaderWorkerTemplate.WorkerTemplate, Path{Key("spec"), Key("leaderWorkerTemplate"), Key("workerTemplate")}
+	}
+	return w, errs
+}
