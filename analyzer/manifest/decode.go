@@ -23,8 +23,9 @@ import (
 
 // encodeError is a problem found while converting nodes to JSON.
 type encodeError struct {
-	node *yaml.Node
-	msg  string
+	node  *yaml.Node
+	msg   string
+	limit bool // a safety limit refused the object (input-limit)
 }
 
 type jsonEncoder struct {
@@ -35,6 +36,9 @@ type jsonEncoder struct {
 	maxNodes int
 	maxDepth int
 	stopped  bool
+	// outerAlias is the outermost alias being expanded: where a refused
+	// expansion is reported (the aliased nodes themselves may be anywhere).
+	outerAlias *yaml.Node
 }
 
 // yaml11Bools are the plain scalars YAML 1.1 (and so kubectl) reads as
@@ -45,7 +49,7 @@ var yaml11Bools = map[string]bool{
 }
 
 func (e *jsonEncoder) fail(n *yaml.Node, format string, args ...any) {
-	e.errs = append(e.errs, encodeError{n, fmt.Sprintf(format, args...)})
+	e.errs = append(e.errs, encodeError{n, fmt.Sprintf(format, args...), false})
 }
 
 func (e *jsonEncoder) encode(n *yaml.Node, depth int) {
@@ -53,13 +57,17 @@ func (e *jsonEncoder) encode(n *yaml.Node, depth int) {
 		return
 	}
 	e.nodes++
+	at := n
+	if e.outerAlias != nil {
+		at = e.outerAlias
+	}
 	if e.nodes > e.maxNodes {
-		e.fail(n, "alias expansion makes this object larger than %d nodes; refused (a \"billion laughs\" document?)", e.maxNodes)
+		e.errs = append(e.errs, encodeError{at, fmt.Sprintf("alias expansion makes this object larger than %d nodes; refused (a \"billion laughs\" document?)", e.maxNodes), true})
 		e.stopped = true
 		return
 	}
 	if depth > e.maxDepth {
-		e.fail(n, "nesting deeper than %d levels (a recursive alias?)", e.maxDepth)
+		e.errs = append(e.errs, encodeError{at, fmt.Sprintf("nesting deeper than %d levels (a recursive alias?); refused", e.maxDepth), true})
 		e.stopped = true
 		return
 	}
@@ -70,7 +78,14 @@ func (e *jsonEncoder) encode(n *yaml.Node, depth int) {
 			e.fail(n, "unknown alias %q", n.Value)
 			e.buf = append(e.buf, "null"...)
 		} else {
+			outer := e.outerAlias == nil
+			if outer {
+				e.outerAlias = n
+			}
 			e.encode(n.Alias, depth+1)
+			if outer {
+				e.outerAlias = nil
+			}
 		}
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {
@@ -282,6 +297,11 @@ type FieldError struct {
 	Key     *yaml.Node // the key node, for unknown and duplicate fields
 	Path    Path
 	Message string
+	// Suggestion is replacement text for Node that fixes the error, when
+	// one is certain: a number or boolean quoted where a string is wanted.
+	Suggestion string
+	// Limit marks an object refused by a safety limit (input-limit).
+	Limit bool
 }
 
 // decodeInto decodes the object node n into out (a pointer to a struct)
@@ -291,10 +311,10 @@ func decodeInto(n *yaml.Node, out any, lim Limits, strictUnknown bool) []FieldEr
 	data, _, encErrs := toJSON(n, lim, false)
 	var errs []FieldError
 	for _, ee := range encErrs {
-		errs = append(errs, FieldError{Node: ee.node, Message: ee.msg})
-	}
-	if len(encErrs) > 0 && strings.Contains(encErrs[len(encErrs)-1].msg, "refused") {
-		return errs
+		errs = append(errs, FieldError{Node: ee.node, Message: ee.msg, Limit: ee.limit})
+		if ee.limit {
+			return errs
+		}
 	}
 	opts := []sigsjson.StrictOption{sigsjson.DisallowDuplicateFields}
 	if strictUnknown {
@@ -349,7 +369,12 @@ func locate(n *yaml.Node, t reflect.Type, path Path, lim Limits) []FieldError {
 		data, _, _ := toJSON(n, lim, false)
 		v := reflect.New(t)
 		if err := sigsjson.UnmarshalCaseSensitivePreserveInts(data, v.Interface()); err != nil {
-			return []FieldError{{Node: n, Path: path, Message: leafMessage(path, n, t, err)}}
+			fe := FieldError{Node: n, Path: path, Message: leafMessage(path, n, t, err)}
+			if t.Kind() == reflect.String && n.Kind == yaml.ScalarNode && n.Style == 0 {
+				fe.Suggestion = strconv.Quote(n.Value)
+				fe.Message += fmt.Sprintf(" (quote it: %s)", fe.Suggestion)
+			}
+			return []FieldError{fe}
 		}
 		return nil
 	}

@@ -189,7 +189,7 @@ func (f *File) Problems() []Problem {
 		return out
 	}
 	for _, d := range f.Docs {
-		if d.parsedNow() {
+		if d.Parsed() {
 			out = append(out, d.problems...)
 		}
 	}
@@ -210,9 +210,9 @@ func (f *File) Objects() []*Object {
 	return out
 }
 
-// parsedNow reports whether the document has been parsed, without
+// Parsed reports whether the document has been parsed, without
 // parsing it.
-func (d *Document) parsedNow() bool { return d.parsed.Load() }
+func (d *Document) Parsed() bool { return d.parsed.Load() }
 
 // Objects returns the document's objects (several for a List), parsing the
 // document first if the parser skipped it.
@@ -320,6 +320,16 @@ func (d *Document) syntaxProblem(err error) Problem {
 		msg = strings.TrimPrefix(msg, "yaml: ")
 	}
 	abs := d.Line + line - 1
+	if strings.Contains(msg, "tab character") {
+		// yaml.v3 names the line before the tab at times: find the tab.
+		for l := abs; l <= abs+2 && l <= f.Tok.LineCount(); l++ {
+			if t := f.LineText(l); len(t) > 0 && bytes.IndexByte(t[:len(t)-len(bytes.TrimLeft(t, " \t"))], '\t') >= 0 {
+				ls := f.Tok.Offset(f.Tok.LineStart(l))
+				i := bytes.IndexByte(t, '\t')
+				return Problem{Rule: "yaml-syntax", Pos: f.Tok.Pos(ls + i), End: f.Tok.Pos(ls + i + 1), Message: msg}
+			}
+		}
+	}
 	start, end := f.lineText(abs)
 	if strings.Contains(msg, "cannot start any token") && abs <= f.Tok.LineCount() {
 		ls := f.Tok.Offset(f.Tok.LineStart(abs))

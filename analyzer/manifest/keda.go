@@ -16,6 +16,12 @@ type ScaledObject = kedav1alpha1.ScaledObject
 // ScaledJob is KEDA's keda.sh/v1alpha1 ScaledJob.
 type ScaledJob = kedav1alpha1.ScaledJob
 
+// ScaleTarget is a ScaledObject's scaleTargetRef.
+type ScaleTarget = kedav1alpha1.ScaleTarget
+
+// AdvancedConfig is a ScaledObject's spec.advanced.
+type AdvancedConfig = kedav1alpha1.AdvancedConfig
+
 // ScaleTriggers is one trigger of a ScaledObject or ScaledJob.
 type ScaleTriggers = kedav1alpha1.ScaleTriggers
 

@@ -42,19 +42,19 @@ func TestPositionsAndEnds(t *testing.T) {
 	f := parse(t, src)
 	o := f.Objects()[0]
 	for path, want := range map[string]string{
-		"metadata.name":              `"日本😀"`,
-		`metadata.annotations.a`:     `'it''s'`,
-		`metadata.annotations.b`:     `"x\"y"`,
-		"metadata.annotations":       `{a: 'it''s', b: "x\"y"}`,
-		"spec.maxReplicas":           "10",
-		"spec.description":           "|\n    line one\n      line two",
-		"spec.plain":                 "a long\n    folded value",
-		"spec.list":                  "[1, 2 ,3 ]",
-		"spec.list[2]":               "3",
-		"spec.anchored":              "&a !!str hello",
-		"spec.empty":                 "",
-		"spec.last":                  "日本語",
-		"spec":                       "maxReplicas: 10\n  description: |\n    line one\n      line two\n\n  plain: a long\n    folded value\n  list: [1, 2 ,3 ]\n  anchored: &a !!str hello\n  empty:\n  last: 日本語",
+		"metadata.name":          `"日本😀"`,
+		`metadata.annotations.a`: `'it''s'`,
+		`metadata.annotations.b`: `"x\"y"`,
+		"metadata.annotations":   `{a: 'it''s', b: "x\"y"}`,
+		"spec.maxReplicas":       "10",
+		"spec.description":       "|\n    line one\n      line two",
+		"spec.plain":             "a long\n    folded value",
+		"spec.list":              "[1, 2 ,3 ]",
+		"spec.list[2]":           "3",
+		"spec.anchored":          "&a !!str hello",
+		"spec.empty":             "",
+		"spec.last":              "日本語",
+		"spec":                   "maxReplicas: 10\n  description: |\n    line one\n      line two\n\n  plain: a long\n    folded value\n  list: [1, 2 ,3 ]\n  anchored: &a !!str hello\n  empty:\n  last: 日本語",
 	} {
 		if got := span(f, o, path); got != want {
 			t.Errorf("%s: span %q, want %q", path, got, want)
@@ -203,8 +203,8 @@ func TestTemplateFile(t *testing.T) {
 func TestLazyDocuments(t *testing.T) {
 	src := "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\n"
 	f := Parse(token.NewFileSet(), "x.yaml", []byte(src), Options{Eager: IsReadKind})
-	if f.Docs[0].parsedNow() || !f.Docs[1].parsedNow() {
-		t.Fatalf("eagerness: service parsed %v, deployment parsed %v", f.Docs[0].parsedNow(), f.Docs[1].parsedNow())
+	if f.Docs[0].Parsed() || !f.Docs[1].Parsed() {
+		t.Fatalf("eagerness: service parsed %v, deployment parsed %v", f.Docs[0].Parsed(), f.Docs[1].Parsed())
 	}
 	if f.Docs[0].Kind != "Service" {
 		t.Errorf("sniffed kind %q", f.Docs[0].Kind)
@@ -254,4 +254,3 @@ func TestHostileAliasesAreRefused(t *testing.T) {
 		t.Fatalf("recursive alias not reported")
 	}
 }
-

@@ -162,7 +162,11 @@ func (o *Object) decode() []Problem {
 		if n == nil {
 			n = o.Node
 		}
-		out = append(out, Problem{Rule: "invalid-field", Pos: o.Pos(n), End: o.End(n), Message: e.Message, Object: o})
+		rule := "invalid-field"
+		if e.Limit {
+			rule = "input-limit"
+		}
+		out = append(out, Problem{Rule: rule, Pos: o.Pos(n), End: o.End(n), Message: e.Message, Object: o, Suggestion: e.Suggestion})
 	}
 	return out
 }

@@ -1,0 +1,312 @@
+// Package analyzertest runs rules over txtar fixtures, in the manner of
+// golang.org/x/tools/go/analysis/analysistest.
+//
+// A fixture is a txtar archive: its comment says what is tested, then
+// files. A file named .scalelint.yaml configures the run. Expectations are
+// trailing YAML comments on the line where a diagnostic starts:
+//
+//	maxReplicas: 10 # want "ceiling 10 is at or below" ceiling=10 ceilingFloor=30
+//	# want +1 "lagThreshold"
+//	  lagThreshold: "10"
+//	target: 95 # want col=11 "g = 1.0" "another diagnostic on this line"
+//
+// Each quoted string is a regular expression a diagnostic's message must
+// match; col=N pins its start column (code points); NAME=VALUE pins a fact,
+// compared at the precision VALUE is written with. Every diagnostic of the
+// rules under test must be expected, and every expectation met.
+//
+// A file F.golden holds F after the diagnostics' first suggested fixes are
+// applied. With -update, golden files are rewritten in the archive.
+package analyzertest
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"go/token"
+	"math"
+	"os"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/scalelint/scalelint/analyzer"
+	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/workspace"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files in txtar fixtures")
+
+// Result is what a fixture run produced, for further checks.
+type Result struct {
+	Workspace   *workspace.Workspace
+	Diagnostics []analyzer.Diagnostic
+}
+
+type expectation struct {
+	file    string
+	line    int
+	col     int // 0: any
+	rx      *regexp.Regexp
+	facts   map[string]string
+	matched bool
+}
+
+// Run runs the analyzers under test (all is the full rule set, for the
+// configuration's sake; may be nil) over the fixture at path and checks
+// its expectations.
+func Run(t *testing.T, path string, all []*analyzer.Analyzer, under ...*analyzer.Analyzer) Result {
+	t.Helper()
+	ar, err := txtar.ParseFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) == 0 {
+		all = under
+	}
+	fset := token.NewFileSet()
+	cfg := analyzer.DefaultConfig()
+	var files []*manifest.File
+	golden := map[string]string{}
+	var exps []*expectation
+	for _, f := range ar.Files {
+		switch {
+		case f.Name == ".scalelint.yaml":
+			c, err := analyzer.ParseConfig(f.Name, f.Data, all)
+			if err != nil {
+				t.Fatalf("%s: config: %v", path, err)
+			}
+			cfg = c
+			continue
+		case strings.HasSuffix(f.Name, ".golden"):
+			golden[strings.TrimSuffix(f.Name, ".golden")] = string(f.Data)
+			continue
+		}
+		mf := manifest.Parse(fset, f.Name, f.Data, manifest.Options{Eager: manifest.IsReadKind})
+		files = append(files, mf)
+		exps = append(exps, parseExpectations(t, path, mf)...)
+	}
+	ws := workspace.New(fset, files, workspace.Options{DefaultNamespace: cfg.Namespace})
+	diags := analyzer.Run(context.Background(), ws, withSuppressionRules(all), cfg)
+	testing := map[string]bool{}
+	for _, a := range under {
+		testing[a.Name] = true
+	}
+	var reported []analyzer.Diagnostic
+	for _, d := range diags {
+		if !testing[d.Rule] || d.Suppression != nil {
+			continue
+		}
+		reported = append(reported, d)
+		f := ws.FileOf(d.Pos)
+		line, col := f.Position(d.Pos)
+		if !match(exps, f.Path, line, col, d) {
+			t.Errorf("%s: %s:%d:%d: unexpected diagnostic [%s]: %s %s", path, f.Path, line, col, d.Rule, d.Message, factString(d.Facts))
+		}
+	}
+	for _, e := range exps {
+		if !e.matched {
+			t.Errorf("%s: %s:%d: no diagnostic matched %q %v", path, e.file, e.line, e.rx, e.facts)
+		}
+	}
+	checkGolden(t, path, ar, ws, reported, golden)
+	return Result{Workspace: ws, Diagnostics: reported}
+}
+
+// withSuppressionRules adds the driver's own rules so a fixture's
+// suppressions are checked.
+func withSuppressionRules(all []*analyzer.Analyzer) []*analyzer.Analyzer {
+	has := map[string]bool{}
+	for _, a := range all {
+		has[a.Name] = true
+	}
+	out := append([]*analyzer.Analyzer(nil), all...)
+	for _, a := range []*analyzer.Analyzer{analyzer.InvalidSuppression, analyzer.UnusedSuppression} {
+		if !has[a.Name] {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+var wantRe = regexp.MustCompile(`#\s*want\b(.*)$`)
+
+func parseExpectations(t *testing.T, archive string, f *manifest.File) []*expectation {
+	var out []*expectation
+	for line := 1; line <= f.Tok.LineCount(); line++ {
+		m := wantRe.FindSubmatch(f.LineText(line))
+		if m == nil {
+			continue
+		}
+		rest := strings.TrimSpace(string(m[1]))
+		target := line
+		col := 0
+		facts := map[string]string{}
+		var rxs []string
+		for rest != "" {
+			switch {
+			case rest[0] == '"' || rest[0] == '`':
+				s, err := strconv.QuotedPrefix(rest)
+				if err != nil {
+					t.Fatalf("%s: %s:%d: bad want string: %v", archive, f.Path, line, err)
+				}
+				u, _ := strconv.Unquote(s)
+				rxs = append(rxs, u)
+				rest = strings.TrimSpace(rest[len(s):])
+			default:
+				tok, r, _ := strings.Cut(rest, " ")
+				rest = strings.TrimSpace(r)
+				switch {
+				case strings.HasPrefix(tok, "+"):
+					n, _ := strconv.Atoi(tok[1:])
+					target = line + n
+				case strings.HasPrefix(tok, "col="):
+					col, _ = strconv.Atoi(tok[4:])
+				case strings.Contains(tok, "="):
+					k, v, _ := strings.Cut(tok, "=")
+					facts[k] = v
+				default:
+					t.Fatalf("%s: %s:%d: bad want token %q", archive, f.Path, line, tok)
+				}
+			}
+		}
+		for _, s := range rxs {
+			rx, err := regexp.Compile(s)
+			if err != nil {
+				t.Fatalf("%s: %s:%d: %v", archive, f.Path, line, err)
+			}
+			out = append(out, &expectation{file: f.Path, line: target, col: col, rx: rx, facts: facts})
+		}
+	}
+	return out
+}
+
+func match(exps []*expectation, file string, line, col int, d analyzer.Diagnostic) bool {
+	for _, e := range exps {
+		if e.matched || e.file != file || e.line != line || (e.col != 0 && e.col != col) || !e.rx.MatchString(d.Message) {
+			continue
+		}
+		if !factsMatch(e.facts, d.Facts) {
+			continue
+		}
+		e.matched = true
+		return true
+	}
+	return false
+}
+
+// factsMatch compares facts at the precision the expectation is written
+// with: "89.6" accepts 89.55 to 89.65.
+func factsMatch(want map[string]string, got map[string]float64) bool {
+	for k, v := range want {
+		g, ok := got[k]
+		if !ok {
+			return false
+		}
+		w, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return false
+		}
+		decimals := 0
+		if i := strings.IndexByte(v, '.'); i >= 0 {
+			decimals = len(v) - i - 1
+		}
+		if math.Abs(g-w) > 0.5*math.Pow(10, -float64(decimals))+1e-9 {
+			return false
+		}
+	}
+	return true
+}
+
+func factString(f map[string]float64) string {
+	if len(f) == 0 {
+		return ""
+	}
+	var keys []string
+	for k := range f {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s=%g", k, f[k]))
+	}
+	return "(" + strings.Join(parts, " ") + ")"
+}
+
+// ApplyFixes applies the first suggested fix of each diagnostic to the
+// files they are in and returns the new contents by path. Overlapping
+// edits are skipped.
+func ApplyFixes(ws *workspace.Workspace, diags []analyzer.Diagnostic) map[string]string {
+	type edit struct{ start, end int; text string }
+	edits := map[*manifest.File][]edit{}
+	for _, d := range diags {
+		if len(d.SuggestedFixes) == 0 {
+			continue
+		}
+		for _, e := range d.SuggestedFixes[0].Edits {
+			f := ws.FileOf(e.Pos)
+			if f == nil {
+				continue
+			}
+			edits[f] = append(edits[f], edit{f.Tok.Offset(e.Pos), f.Tok.Offset(e.End), e.NewText})
+		}
+	}
+	out := map[string]string{}
+	for f, es := range edits {
+		sort.SliceStable(es, func(i, j int) bool { return es[i].start < es[j].start })
+		var b strings.Builder
+		last := 0
+		for _, e := range es {
+			if e.start < last {
+				continue
+			}
+			b.Write(f.Content[last:e.start])
+			b.WriteString(e.text)
+			last = e.end
+		}
+		b.Write(f.Content[last:])
+		out[f.Path] = b.String()
+	}
+	return out
+}
+
+func checkGolden(t *testing.T, path string, ar *txtar.Archive, ws *workspace.Workspace, diags []analyzer.Diagnostic, golden map[string]string) {
+	if len(golden) == 0 {
+		return
+	}
+	fixed := ApplyFixes(ws, diags)
+	changed := false
+	for name, want := range golden {
+		got, ok := fixed[name]
+		if !ok {
+			for _, f := range ws.Files {
+				if f.Path == name {
+					got = string(f.Content)
+				}
+			}
+		}
+		if got == want {
+			continue
+		}
+		if *update {
+			for i := range ar.Files {
+				if ar.Files[i].Name == name+".golden" {
+					ar.Files[i].Data = []byte(got)
+					changed = true
+				}
+			}
+			continue
+		}
+		t.Errorf("%s: %s after fixes:\n%s\nwant:\n%s", path, name, got, want)
+	}
+	if changed {
+		if err := os.WriteFile(path, txtar.Format(ar), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,445 @@
+package analyzer
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/scaling"
+)
+
+// ConfigFileNames are the names of the configuration file, in the order
+// they are looked for.
+var ConfigFileNames = []string{".scalelint.yaml", ".scalelint.yml"}
+
+// Config is a parsed .scalelint.yaml.
+type Config struct {
+	Path string // the file it was read from; "" for the built-in config
+	Dir  string // paths in the config are relative to this directory
+
+	Rules     map[string]RuleConfig
+	Defaults  scaling.Inputs
+	Exclude   []string
+	Namespace string
+	Overrides []Override
+}
+
+// RuleConfig is the configuration of one rule.
+type RuleConfig struct {
+	Off      bool
+	Severity Severity // 0: the rule's default
+	Options  map[string]float64
+}
+
+// Override changes rule settings for the files its globs match.
+type Override struct {
+	Paths []string
+	Rules map[string]RuleConfig
+}
+
+// DefaultConfig is the configuration when no file is found.
+func DefaultConfig() *Config {
+	return &Config{Rules: map[string]RuleConfig{}, Defaults: scaling.Inputs{}}
+}
+
+// ConfigError is a problem in a configuration file, with its position.
+type ConfigError struct {
+	Path      string
+	Line, Col int
+	Msg       string
+}
+
+func (e *ConfigError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Line, e.Col, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.Path, e.Msg)
+}
+
+// FindConfig looks for a configuration file in dir and its parents, up to
+// the repository root (a directory holding .git) or the filesystem root.
+// It returns "" when there is none.
+func FindConfig(dir string) string {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	for {
+		for _, name := range ConfigFileNames {
+			p := filepath.Join(dir, name)
+			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+				return p
+			}
+		}
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			return ""
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// LoadConfig reads and parses a configuration file.
+func LoadConfig(file string, analyzers []*Analyzer) (*Config, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	return ParseConfig(file, data, analyzers)
+}
+
+// ParseConfig parses the bytes of a configuration file. Unknown keys, rule
+// names, options and bad values are errors naming their line.
+func ParseConfig(file string, data []byte, analyzers []*Analyzer) (*Config, error) {
+	c := DefaultConfig()
+	c.Path = file
+	c.Dir = filepath.Dir(file)
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, &ConfigError{Path: file, Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
+	}
+	if len(doc.Content) == 0 {
+		return c, nil
+	}
+	p := &configParser{file: file, byName: map[string]*Analyzer{}}
+	for _, a := range analyzers {
+		p.byName[a.Name] = a
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		return nil, p.errf(root, "the configuration must be a mapping (rules, defaults, exclude, namespace, overrides)")
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		var err error
+		switch k.Value {
+		case "rules":
+			c.Rules, err = p.rules(v)
+		case "defaults":
+			c.Defaults, err = p.defaults(v)
+		case "exclude":
+			c.Exclude, err = p.strings(v)
+		case "namespace":
+			c.Namespace, err = p.str(v)
+		case "overrides":
+			c.Overrides, err = p.overrides(v)
+		default:
+			err = p.unknown(k, []string{"rules", "defaults", "exclude", "namespace", "overrides"})
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+type configParser struct {
+	file   string
+	byName map[string]*Analyzer
+}
+
+func (p *configParser) errf(n *yaml.Node, format string, args ...any) error {
+	return &ConfigError{Path: p.file, Line: n.Line, Col: n.Column, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (p *configParser) unknown(k *yaml.Node, known []string) error {
+	msg := fmt.Sprintf("unknown key %q", k.Value)
+	if s := manifest.Closest(k.Value, known); s != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", s)
+	} else {
+		msg += fmt.Sprintf(" (known keys: %s)", strings.Join(known, ", "))
+	}
+	return p.errf(k, "%s", msg)
+}
+
+func (p *configParser) mapping(n *yaml.Node, what string) error {
+	if n.Kind != yaml.MappingNode {
+		return p.errf(n, "%s must be a mapping", what)
+	}
+	return nil
+}
+
+func (p *configParser) str(n *yaml.Node) (string, error) {
+	if n.Kind != yaml.ScalarNode {
+		return "", p.errf(n, "expected a string")
+	}
+	return n.Value, nil
+}
+
+func (p *configParser) strings(n *yaml.Node) ([]string, error) {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		return nil, nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		return nil, p.errf(n, "expected a list of strings")
+	}
+	var out []string
+	for _, c := range n.Content {
+		s, err := p.str(c)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func (p *configParser) ruleNames() []string {
+	var names []string
+	for n := range p.byName {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func (p *configParser) rules(n *yaml.Node) (map[string]RuleConfig, error) {
+	if err := p.mapping(n, "rules"); err != nil {
+		return nil, err
+	}
+	out := map[string]RuleConfig{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		a, ok := p.byName[k.Value]
+		if !ok {
+			msg := fmt.Sprintf("unknown rule %q", k.Value)
+			if s := manifest.Closest(k.Value, p.ruleNames()); s != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", s)
+			}
+			return nil, p.errf(k, "%s; `scalelint rules` lists them", msg)
+		}
+		rc, err := p.rule(a, v)
+		if err != nil {
+			return nil, err
+		}
+		out[k.Value] = rc
+	}
+	return out, nil
+}
+
+// rule reads "off|info|warning|error" or {severity: ..., OPTION: number}.
+func (p *configParser) rule(a *Analyzer, v *yaml.Node) (RuleConfig, error) {
+	var rc RuleConfig
+	sev := func(n *yaml.Node) error {
+		if n.Kind == yaml.ScalarNode && (n.Value == "off" || n.Value == "false") {
+			rc.Off = true
+			return nil
+		}
+		s, ok := ParseSeverity(n.Value)
+		if n.Kind != yaml.ScalarNode || !ok {
+			return p.errf(n, "rule %s: severity must be off, info, warning or error, not %q", a.Name, n.Value)
+		}
+		rc.Severity = s
+		return nil
+	}
+	if v.Kind == yaml.ScalarNode {
+		return rc, sev(v)
+	}
+	if err := p.mapping(v, "rule "+a.Name); err != nil {
+		return rc, err
+	}
+	known := []string{"severity"}
+	for _, o := range a.Options {
+		known = append(known, o.Name)
+	}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		k, val := v.Content[i], v.Content[i+1]
+		if k.Value == "severity" {
+			if err := sev(val); err != nil {
+				return rc, err
+			}
+			continue
+		}
+		if _, ok := a.Option(k.Value); !ok {
+			return rc, p.unknown(k, known)
+		}
+		f, err := strconv.ParseFloat(val.Value, 64)
+		if err != nil || val.Kind != yaml.ScalarNode || f < 0 {
+			return rc, p.errf(val, "rule %s: option %s must be a number of zero or more, not %q", a.Name, k.Value, val.Value)
+		}
+		if rc.Options == nil {
+			rc.Options = map[string]float64{}
+		}
+		rc.Options[k.Value] = f
+	}
+	return rc, nil
+}
+
+func (p *configParser) defaults(n *yaml.Node) (scaling.Inputs, error) {
+	if err := p.mapping(n, "defaults"); err != nil {
+		return nil, err
+	}
+	out := scaling.Inputs{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		name := strings.TrimPrefix(k.Value, scaling.Prefix)
+		spec, ok := scaling.SpecOf(name)
+		if !ok {
+			return nil, p.unknown(k, scaling.AnnotationNames())
+		}
+		if v.Kind != yaml.ScalarNode {
+			return nil, p.errf(v, "defaults.%s must be a scalar such as %q", name, spec.Example)
+		}
+		in, err := scaling.ParseValue(spec, v.Value)
+		if err != nil {
+			return nil, p.errf(v, "defaults.%s: %v", name, err)
+		}
+		in.Origin = scaling.FromConfig
+		out[name] = in
+	}
+	return out, nil
+}
+
+func (p *configParser) overrides(n *yaml.Node) ([]Override, error) {
+	if n.Kind != yaml.SequenceNode {
+		return nil, p.errf(n, "overrides must be a list of {paths: [...], rules: {...}}")
+	}
+	var out []Override
+	for _, item := range n.Content {
+		if err := p.mapping(item, "an override"); err != nil {
+			return nil, err
+		}
+		var o Override
+		for i := 0; i+1 < len(item.Content); i += 2 {
+			k, v := item.Content[i], item.Content[i+1]
+			var err error
+			switch k.Value {
+			case "paths":
+				o.Paths, err = p.strings(v)
+			case "rules":
+				o.Rules, err = p.rules(v)
+			default:
+				err = p.unknown(k, []string{"paths", "rules"})
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+		if len(o.Paths) == 0 {
+			return nil, p.errf(item, "an override needs paths")
+		}
+		out = append(out, o)
+	}
+	return out, nil
+}
+
+// rel returns file relative to the config's directory, with slashes.
+func (c *Config) rel(file string) string {
+	if c.Dir == "" {
+		return filepath.ToSlash(filepath.Clean(file))
+	}
+	absDir, err1 := filepath.Abs(c.Dir)
+	absFile, err2 := filepath.Abs(file)
+	if err1 == nil && err2 == nil {
+		if r, err := filepath.Rel(absDir, absFile); err == nil {
+			return filepath.ToSlash(r)
+		}
+	}
+	return filepath.ToSlash(filepath.Clean(file))
+}
+
+// Excluded reports whether a file is excluded by the config.
+func (c *Config) Excluded(file string) bool {
+	rel := c.rel(file)
+	for _, g := range c.Exclude {
+		if MatchGlob(g, rel) {
+			return true
+		}
+	}
+	return false
+}
+
+// RuleSetting returns the effective setting of a rule for a file: the
+// rule's default, then the config's rules, then matching overrides in
+// order. ok is false when the rule is off.
+func (c *Config) RuleSetting(a *Analyzer, file string) (sev Severity, options map[string]float64, ok bool) {
+	sev, ok = a.Severity, true
+	apply := func(rc RuleConfig, exists bool) {
+		if !exists {
+			return
+		}
+		if rc.Off {
+			ok = false
+		} else if rc.Severity != 0 {
+			sev, ok = rc.Severity, true
+		}
+		for k, v := range rc.Options {
+			if options == nil {
+				options = map[string]float64{}
+			}
+			options[k] = v
+		}
+	}
+	rc, exists := c.Rules[a.Name]
+	apply(rc, exists)
+	if file != "" && len(c.Overrides) > 0 {
+		rel := c.rel(file)
+		for _, o := range c.Overrides {
+			for _, g := range o.Paths {
+				if MatchGlob(g, rel) {
+					rc, exists := o.Rules[a.Name]
+					apply(rc, exists)
+					break
+				}
+			}
+		}
+	}
+	return sev, options, ok
+}
+
+// MatchGlob matches a slash-separated path against a glob: * and ? within
+// a path segment, ** across segments. A pattern that matches a directory
+// matches everything below it; a pattern without a slash matches any path
+// element (like .gitignore).
+func MatchGlob(pattern, name string) bool {
+	pattern = strings.TrimPrefix(filepath.ToSlash(pattern), "./")
+	pattern = strings.TrimSuffix(pattern, "/")
+	name = strings.TrimPrefix(name, "./")
+	if pattern == "" {
+		return false
+	}
+	if !strings.Contains(pattern, "/") {
+		pattern = "**/" + pattern
+	}
+	pp := strings.Split(pattern, "/")
+	np := strings.Split(name, "/")
+	// A match of any leading part of the path (a directory) counts.
+	for n := len(np); n >= 1; n-- {
+		if matchSegments(pp, np[:n]) {
+			return true
+		}
+	}
+	return false
+}
+
+func matchSegments(pp, np []string) bool {
+	if len(pp) == 0 {
+		return len(np) == 0
+	}
+	if pp[0] == "**" {
+		for i := 0; i <= len(np); i++ {
+			if matchSegments(pp[1:], np[i:]) {
+				return true
+			}
+		}
+		return false
+	}
+	if len(np) == 0 {
+		return false
+	}
+	ok, err := path.Match(pp[0], np[0])
+	if err != nil || !ok {
+		return false
+	}
+	return matchSegments(pp[1:], np[1:])
+}

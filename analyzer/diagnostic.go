@@ -1,0 +1,80 @@
+package analyzer
+
+import (
+	"go/token"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/scalelint/scalelint/analyzer/manifest"
+)
+
+// Range is anything with a start and an end position.
+type Range interface {
+	Pos() token.Pos
+	End() token.Pos
+}
+
+// Span is a Range with explicit bounds.
+type Span struct{ Start, Stop token.Pos }
+
+func (s Span) Pos() token.Pos { return s.Start }
+func (s Span) End() token.Pos { return s.Stop }
+
+// NodeRange returns the range of a node of an object.
+func NodeRange(o *manifest.Object, n *yaml.Node) Span {
+	if n == nil {
+		n = o.KindNode()
+	}
+	return Span{o.Pos(n), o.End(n)}
+}
+
+// Diagnostic is one finding. Positions are byte offsets (token.Pos);
+// drivers convert them to the column unit of their output.
+type Diagnostic struct {
+	Pos, End token.Pos
+	Rule     string
+	Severity Severity
+	Message  string
+	Related  []Related
+	// SuggestedFixes are edits that would resolve the finding.
+	SuggestedFixes []SuggestedFix
+	// Facts are the numbers the finding was computed from, the same in
+	// JSON, SARIF properties and LSP hover. Times are in seconds.
+	Facts map[string]float64
+	// Object is the object the finding is about, when there is one.
+	Object *manifest.Object
+	// Field is the field path inside Object (for baseline fingerprints).
+	Field string
+	// Suppression is set when a directive or annotation suppressed the
+	// finding; drivers hide it (SARIF lists it as suppressed).
+	Suppression *Suppression
+}
+
+// Related is another place that explains a diagnostic: the other
+// autoscaler of a conflict, the target workload.
+type Related struct {
+	Pos, End token.Pos
+	Message  string
+}
+
+// SuggestedFix is a set of edits that fixes a diagnostic.
+type SuggestedFix struct {
+	Message string // a verb phrase: "Set lagThreshold to 985"
+	Edits   []TextEdit
+	// Safe fixes change nothing but the finding's cause and may be applied
+	// without review (scalelint check --fix).
+	Safe bool
+}
+
+// TextEdit replaces the bytes between Pos and End with NewText.
+type TextEdit struct {
+	Pos, End token.Pos
+	NewText  string
+}
+
+// Suppression records what suppressed a diagnostic.
+type Suppression struct {
+	Kind          string // "directive", "file-directive" or "annotation"
+	Justification string
+	Pos           token.Pos
+}

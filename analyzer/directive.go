@@ -1,0 +1,325 @@
+package analyzer
+
+import (
+	"bytes"
+	"fmt"
+	"go/token"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/workspace"
+)
+
+// Suppression forms (DESIGN.md "Interfaces users see"):
+//
+//	# scalelint:ignore RULE[,RULE] reason      on the line before the finding, or at its end
+//	# scalelint:file-ignore RULE[,RULE] reason anywhere in a document: the whole document
+//	ignore.scalelint.dev/RULE: "reason"        an annotation on the object (survives rendering)
+//
+// A suppression without a reason, or naming an unknown rule, is itself
+// reported (invalid-suppression), and so is one that matched nothing
+// (unused-suppression).
+
+const (
+	ignoreDirective     = "scalelint:ignore"
+	fileIgnoreDirective = "scalelint:file-ignore"
+	// IgnoreAnnotationPrefix prefixes the annotation form of a suppression.
+	IgnoreAnnotationPrefix = "ignore.scalelint.dev/"
+)
+
+// InvalidSuppression and UnusedSuppression are reported by the driver, not
+// by a Run function; they are analyzers so they have documentation and
+// can be configured like every rule.
+var InvalidSuppression = &Analyzer{
+	Name:     "invalid-suppression",
+	Severity: Error,
+	Doc: Doc{
+		Title: "Suppression without a reason or for an unknown rule",
+		What: "Reports a `# scalelint:ignore`, `# scalelint:file-ignore` directive or an `ignore.scalelint.dev/RULE` " +
+			"annotation that gives no reason, or that names a rule scalelint does not have.",
+		Why: "A suppression is a decision someone made about a finding. Without its reason the next reader cannot " +
+			"tell a considered exception from a silenced alarm, and a misspelled rule name suppresses nothing while " +
+			"looking as if it did.",
+		Example: "metadata:\n  annotations:\n    ignore.scalelint.dev/tolerance-trap: \"\"\n" +
+			"spec:\n  maxReplicas: 10 # scalelint:ignore ceiling-trap",
+		UseInstead: "metadata:\n  annotations:\n    ignore.scalelint.dev/tolerance-trap: \"limit is 4x the request, the trap cannot hold\"\n" +
+			"spec:\n  maxReplicas: 10 # scalelint:ignore ceiling-trap the gateway caps demand at 400 req/s",
+		Fix:        "None: write the reason.",
+		References: []string{"staticcheck's linter directives: https://staticcheck.dev/docs/configuration/#ignoring-problems"},
+	},
+}
+
+var UnusedSuppression = &Analyzer{
+	Name:     "unused-suppression",
+	Severity: Warning,
+	Doc: Doc{
+		Title: "Suppression that matched nothing",
+		What:  "Reports a suppression (directive or annotation) that suppressed no finding in this run.",
+		Why: "A suppression outlives the finding it was written for: the manifest was fixed, the rule changed, or the " +
+			"directive sits on the wrong line. Left in place it will silently hide the next, different finding there.",
+		Example:    "spec:\n  maxReplicas: 40 # scalelint:ignore ceiling-trap demand is capped upstream",
+		UseInstead: "spec:\n  maxReplicas: 40",
+		Fix:        "A safe fix removes the directive.",
+		References: []string{"ruff RUF100 (unused noqa): https://docs.astral.sh/ruff/rules/unused-noqa/"},
+	},
+}
+
+type directive struct {
+	kind   string // directive, file-directive, annotation
+	rules  []string
+	reason string
+	pos    token.Pos // start of the directive text
+	end    token.Pos
+	// appliesTo is the line a line directive covers.
+	appliesTo int
+	file      *manifest.File
+	doc       *manifest.Document // file directives cover a document
+	object    *manifest.Object   // annotations cover an object
+	used      bool
+	// removal deletes the directive (the fix of unused-suppression).
+	removal TextEdit
+}
+
+// scanDirectives finds the comment directives of a file.
+func scanDirectives(f *manifest.File) []*directive {
+	if !bytes.Contains(f.Content, []byte("scalelint:")) {
+		return nil
+	}
+	var out []*directive
+	lines := f.Tok.LineCount()
+	for line := 1; line <= lines; line++ {
+		text := f.LineText(line)
+		c := commentStart(text)
+		if c < 0 {
+			continue
+		}
+		raw := string(text[c:])
+		// Another comment after the directive ("# scalelint:ignore r why # note") ends it.
+		if k := strings.Index(raw[1:], " #"); k >= 0 {
+			raw = raw[:k+1]
+		}
+		body := strings.TrimSpace(strings.TrimLeft(raw, "#"))
+		kind := ""
+		switch {
+		case strings.HasPrefix(body, fileIgnoreDirective):
+			kind, body = "file-directive", body[len(fileIgnoreDirective):]
+		case strings.HasPrefix(body, ignoreDirective):
+			kind, body = "directive", body[len(ignoreDirective):]
+		default:
+			continue
+		}
+		if body != "" && body[0] != ' ' && body[0] != '\t' {
+			continue // scalelint:ignorex is not a directive
+		}
+		fields := strings.Fields(body)
+		d := &directive{kind: kind, file: f}
+		if len(fields) > 0 {
+			for _, r := range strings.Split(fields[0], ",") {
+				if r = strings.TrimSpace(r); r != "" {
+					d.rules = append(d.rules, r)
+				}
+			}
+			d.reason = strings.Join(fields[1:], " ")
+		}
+		lineStart := f.Tok.Offset(f.Tok.LineStart(line))
+		d.pos = f.Tok.Pos(lineStart + c)
+		d.end = f.Tok.Pos(lineStart + c + len(strings.TrimRight(raw, " \t")))
+		rest := len(bytes.TrimSpace(text[c+len(raw):])) > 0 // more comment after it
+		ownLine := len(bytes.TrimSpace(text[:c])) == 0
+		if ownLine && !rest {
+			d.appliesTo = nextContentLine(f, line)
+			// Removing an own-line directive removes the whole line.
+			next := lineStart + len(text)
+			for next < len(f.Content) && (f.Content[next] == '\r' || f.Content[next] == '\n') {
+				next++
+				if f.Content[next-1] == '\n' {
+					break
+				}
+			}
+			d.removal = TextEdit{Pos: f.Tok.Pos(lineStart), End: f.Tok.Pos(next)}
+		} else {
+			if ownLine {
+				d.appliesTo = nextContentLine(f, line)
+			} else {
+				d.appliesTo = line
+			}
+			start := c
+			for start > 0 && (text[start-1] == ' ' || text[start-1] == '\t') {
+				start--
+			}
+			d.removal = TextEdit{Pos: f.Tok.Pos(lineStart + start), End: d.end}
+		}
+		if kind == "file-directive" {
+			off := lineStart + c
+			for _, doc := range f.Docs {
+				if off >= doc.Start && off < doc.End {
+					d.doc = doc
+				}
+			}
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// commentStart returns the index of the '#' that starts a comment on a
+// YAML line, or -1: a '#' at the start or after a blank, outside quotes.
+func commentStart(line []byte) int {
+	var quote byte
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case quote != 0:
+			if c == '\\' && quote == '"' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			// A quote starts a quoted scalar only where a value begins.
+			if i == 0 || line[i-1] == ' ' || line[i-1] == '\t' || line[i-1] == '[' || line[i-1] == '{' || line[i-1] == ',' || line[i-1] == ':' {
+				quote = c
+			}
+		case c == '#':
+			if i == 0 || line[i-1] == ' ' || line[i-1] == '\t' {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// nextContentLine returns the first line after line that is not blank and
+// not only a comment.
+func nextContentLine(f *manifest.File, line int) int {
+	for l := line + 1; l <= f.Tok.LineCount(); l++ {
+		t := bytes.TrimSpace(f.LineText(l))
+		if len(t) > 0 && t[0] != '#' {
+			return l
+		}
+	}
+	return line + 1
+}
+
+// annotationDirectives finds ignore.scalelint.dev/RULE annotations.
+func annotationDirectives(ws *workspace.Workspace) []*directive {
+	var out []*directive
+	for _, o := range ws.Objects() {
+		for _, kv := range o.Annotations() {
+			k, v := kv[0], kv[1]
+			if k.Kind != yaml.ScalarNode || !strings.HasPrefix(k.Value, IgnoreAnnotationPrefix) {
+				continue
+			}
+			d := &directive{kind: "annotation", object: o, file: o.File(),
+				rules: []string{strings.TrimPrefix(k.Value, IgnoreAnnotationPrefix)},
+				pos:   o.Pos(k), end: o.End(v)}
+			if v.Kind == yaml.ScalarNode {
+				d.reason = strings.TrimSpace(v.Value)
+			}
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// covers reports whether a directive covers a diagnostic.
+func (d *directive) covers(diag *Diagnostic, ws *workspace.Workspace) bool {
+	if !d.names(diag.Rule) {
+		return false
+	}
+	switch d.kind {
+	case "annotation":
+		if diag.Object == d.object {
+			return true
+		}
+		return diag.Object == nil && diag.Pos >= d.object.Pos(d.object.Node) && diag.Pos <= d.object.End(d.object.Node)
+	case "file-directive":
+		if d.doc == nil || ws.FileOf(diag.Pos) != d.file {
+			return false
+		}
+		off := d.file.Tok.Offset(diag.Pos)
+		return off >= d.doc.Start && off < d.doc.End
+	default:
+		if ws.FileOf(diag.Pos) != d.file {
+			return false
+		}
+		line, _ := d.file.Position(diag.Pos)
+		return line == d.appliesTo
+	}
+}
+
+func (d *directive) names(rule string) bool {
+	for _, r := range d.rules {
+		if r == rule {
+			return true
+		}
+	}
+	return false
+}
+
+// applySuppressions marks suppressed diagnostics and returns the
+// diagnostics about the suppressions themselves.
+func applySuppressions(ws *workspace.Workspace, diags []Diagnostic, known map[string]bool, knownNames []string) []Diagnostic {
+	var ds []*directive
+	for _, f := range ws.Files {
+		ds = append(ds, scanDirectives(f)...)
+	}
+	ds = append(ds, annotationDirectives(ws)...)
+	if len(ds) == 0 {
+		return nil
+	}
+	for i := range diags {
+		for _, d := range ds {
+			if d.covers(&diags[i], ws) {
+				d.used = true
+				if diags[i].Suppression == nil {
+					diags[i].Suppression = &Suppression{Kind: d.kind, Justification: d.reason, Pos: d.pos}
+				}
+			}
+		}
+	}
+	var out []Diagnostic
+	for _, d := range ds {
+		form := "# " + ignoreDirective
+		switch d.kind {
+		case "file-directive":
+			form = "# " + fileIgnoreDirective
+		case "annotation":
+			form = IgnoreAnnotationPrefix + strings.Join(d.rules, ",")
+		}
+		var unknown []string
+		for _, r := range d.rules {
+			if !known[r] {
+				unknown = append(unknown, r)
+			}
+		}
+		switch {
+		case len(d.rules) == 0:
+			out = append(out, Diagnostic{Pos: d.pos, End: d.end, Rule: InvalidSuppression.Name,
+				Message: fmt.Sprintf("%s names no rule: write %s RULE reason", form, form)})
+		case len(unknown) > 0:
+			msg := fmt.Sprintf("%s names unknown rule %q", form, unknown[0])
+			if s := manifest.Closest(unknown[0], knownNames); s != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", s)
+			}
+			out = append(out, Diagnostic{Pos: d.pos, End: d.end, Rule: InvalidSuppression.Name, Message: msg})
+		case d.reason == "":
+			out = append(out, Diagnostic{Pos: d.pos, End: d.end, Rule: InvalidSuppression.Name,
+				Message: fmt.Sprintf("%s has no reason: say why the finding is acceptable", form)})
+		case !d.used:
+			what := form + " " + strings.Join(d.rules, ",")
+			if d.kind == "annotation" {
+				what = form
+			}
+			diag := Diagnostic{Pos: d.pos, End: d.end, Rule: UnusedSuppression.Name,
+				Message: fmt.Sprintf("%s suppressed nothing", what)}
+			if d.kind != "annotation" {
+				diag.SuggestedFixes = []SuggestedFix{{Message: "Remove the unused suppression", Edits: []TextEdit{d.removal}, Safe: true}}
+			}
+			out = append(out, diag)
+		}
+	}
+	return out
+}

@@ -1,0 +1,172 @@
+package analyzer
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"sort"
+	"sync"
+
+	"github.com/scalelint/scalelint/analyzer/workspace"
+)
+
+// Run runs analyzers over a workspace and returns their diagnostics: the
+// one engine behind the CLI, the language server and the tests.
+//
+// Run stamps each diagnostic with the rule's severity for its file (rule
+// default, config, per-path overrides), drops rules that are off, marks
+// diagnostics that a suppression covers (Diagnostic.Suppression) and adds
+// the diagnostics about suppressions themselves. The result is sorted by
+// file, position and rule, and holds no duplicates.
+func Run(ctx context.Context, ws *workspace.Workspace, analyzers []*Analyzer, cfg *Config) []Diagnostic {
+	if cfg == nil {
+		cfg = DefaultConfig()
+	}
+	// Parse what the rules declared they read before they run concurrently.
+	kinds := map[string]bool{}
+	for _, a := range analyzers {
+		for _, k := range a.Kinds {
+			if !kinds[k] {
+				kinds[k] = true
+				ws.ObjectsOfKind(k)
+			}
+		}
+	}
+	byName := map[string]*Analyzer{}
+	for _, a := range analyzers {
+		byName[a.Name] = a
+	}
+	results := make([][]Diagnostic, len(analyzers))
+	var wg sync.WaitGroup
+	for i, a := range analyzers {
+		if a.Run == nil {
+			continue
+		}
+		_, options, _ := cfg.RuleSetting(a, "")
+		wg.Add(1)
+		go func(i int, a *Analyzer, options map[string]float64) {
+			defer wg.Done()
+			var out []Diagnostic
+			pass := &Pass{Analyzer: a, Workspace: ws, Defaults: cfg.Defaults, options: options,
+				report: func(d Diagnostic) { out = append(out, d) }}
+			defer func() {
+				if r := recover(); r != nil {
+					// A rule's bug must not take the run down: report it
+					// where it can be seen, and keep the other rules' work.
+					out = append(out, internalError(ws, a, fmt.Sprintf("panic: %v\n%s", r, debug.Stack())))
+				}
+				results[i] = out
+			}()
+			if ctx.Err() != nil {
+				return
+			}
+			if err := a.Run(pass); err != nil {
+				out = append(out, internalError(ws, a, err.Error()))
+			}
+		}(i, a, options)
+	}
+	wg.Wait()
+
+	var diags []Diagnostic
+	for _, r := range results {
+		diags = append(diags, r...)
+	}
+	known := map[string]bool{}
+	var names []string
+	for _, a := range analyzers {
+		known[a.Name] = true
+		names = append(names, a.Name)
+	}
+	if _, ok := byName[InvalidSuppression.Name]; !ok {
+		known[InvalidSuppression.Name], known[UnusedSuppression.Name] = true, true
+	}
+	diags = stampSeverity(ws, diags, byName, cfg)
+	meta := applySuppressions(ws, diags, known, names)
+	meta = stampSeverity(ws, meta, map[string]*Analyzer{
+		InvalidSuppression.Name: pick(byName, InvalidSuppression),
+		UnusedSuppression.Name:  pick(byName, UnusedSuppression),
+	}, cfg)
+	diags = append(diags, meta...)
+	return SortDiagnostics(ws, diags)
+}
+
+func pick(byName map[string]*Analyzer, a *Analyzer) *Analyzer {
+	if x, ok := byName[a.Name]; ok {
+		return x
+	}
+	return a
+}
+
+// stampSeverity gives each diagnostic its rule's severity for its file
+// and drops those of rules that are off there.
+func stampSeverity(ws *workspace.Workspace, diags []Diagnostic, byName map[string]*Analyzer, cfg *Config) []Diagnostic {
+	out := diags[:0]
+	for _, d := range diags {
+		a, ok := byName[d.Rule]
+		if !ok {
+			if d.Severity == 0 {
+				d.Severity = Error
+			}
+			out = append(out, d)
+			continue
+		}
+		file := ""
+		if f := ws.FileOf(d.Pos); f != nil {
+			file = f.Path
+		}
+		sev, _, on := cfg.RuleSetting(a, file)
+		if !on {
+			continue
+		}
+		d.Severity = sev
+		out = append(out, d)
+	}
+	return out
+}
+
+func internalError(ws *workspace.Workspace, a *Analyzer, msg string) Diagnostic {
+	d := Diagnostic{Rule: a.Name, Severity: Error, Message: "internal error in rule " + a.Name + ": " + msg}
+	if len(ws.Files) > 0 {
+		d.Pos = ws.Files[0].Tok.Pos(0)
+		d.End = d.Pos
+	}
+	return d
+}
+
+// SortDiagnostics sorts diagnostics by file path, position, rule and
+// message, and removes exact duplicates.
+func SortDiagnostics(ws *workspace.Workspace, diags []Diagnostic) []Diagnostic {
+	path := func(d *Diagnostic) string {
+		if f := ws.FileOf(d.Pos); f != nil {
+			return f.Path
+		}
+		return ""
+	}
+	sort.SliceStable(diags, func(i, j int) bool {
+		a, b := &diags[i], &diags[j]
+		if pa, pb := path(a), path(b); pa != pb {
+			return pa < pb
+		}
+		if a.Pos != b.Pos {
+			return a.Pos < b.Pos
+		}
+		if a.Rule != b.Rule {
+			return a.Rule < b.Rule
+		}
+		if a.End != b.End {
+			return a.End < b.End
+		}
+		return a.Message < b.Message
+	})
+	out := diags[:0]
+	for i, d := range diags {
+		if i > 0 {
+			p := diags[i-1]
+			if p.Pos == d.Pos && p.End == d.End && p.Rule == d.Rule && p.Message == d.Message {
+				continue
+			}
+		}
+		out = append(out, d)
+	}
+	return out
+}

@@ -1,0 +1,328 @@
+package scaling
+
+import (
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/scalelint/scalelint/analyzer/manifest"
+)
+
+// Kind is the kind of an autoscaler.
+type Kind int
+
+const (
+	HPA Kind = iota
+	ScaledObject
+	ScaledJob
+)
+
+func (k Kind) String() string {
+	return [...]string{"HorizontalPodAutoscaler", "ScaledObject", "ScaledJob"}[k]
+}
+
+// Kubernetes and KEDA defaults the laws read (reference/semantics.md B1, B2).
+const (
+	DefaultTolerance       = 0.1 // kube-controller-manager --horizontal-pod-autoscaler-tolerance
+	DefaultDownWindow      = 300 // seconds: --horizontal-pod-autoscaler-downscale-stabilization
+	DefaultCPUUtilization  = 80  // percent: the metric of an HPA that lists none
+	DefaultHPAMinReplicas  = 1
+	DefaultKEDAMinReplicas = 0
+)
+
+// Num is a number read from a manifest, or a default.
+type Num struct {
+	V   float64
+	Set bool       // false: the default applies
+	Key *yaml.Node // the field's key node, when set
+	// Node is the value node when set; otherwise the node where the
+	// default applies (the nearest existing parent), for reporting.
+	Node *yaml.Node
+}
+
+// Ref is a scaleTargetRef.
+type Ref struct {
+	APIVersion, Group, Kind, Name string
+	Node                          *yaml.Node // the scaleTargetRef mapping, or the nearest node
+	NameNode                      *yaml.Node
+	Defaulted                     bool // KEDA's default apps/v1 Deployment applies
+}
+
+// Metric is one HPA metric or KEDA trigger.
+type Metric struct {
+	Index      int
+	Node       *yaml.Node // the metric entry or trigger mapping
+	Type       string     // HPA: Resource, ContainerResource, Pods, Object, External; KEDA: the trigger type
+	Resource   string     // cpu or memory for resource metrics and triggers
+	Container  string     // containerResource / cpu trigger containerName
+	TargetType string     // Utilization, AverageValue or Value
+	Signal     Signal
+	Mode       string // the KEDA scaler's mode, when it has one
+	// Utilization is the CPU utilization target in percent.
+	Utilization Num
+	// Threshold is the per-pod threshold T of a backlog or rate signal.
+	Threshold    Num
+	ThresholdKey string // the KEDA metadata key, or the HPA field
+	Implicit     bool   // the HPA's default metric: no metric is written
+}
+
+// Autoscaler is an HPA, ScaledObject or ScaledJob in one shape.
+type Autoscaler struct {
+	Object *manifest.Object
+	Kind   Kind
+	Target Ref
+	Min    Num
+	Max    Num
+	// MaxDefaulted reports KEDA's default ceiling of 100.
+	Metrics []*Metric
+	// Behavior is true when a behavior is set: the HPA normalises with
+	// behavior policies instead of the legacy path.
+	Behavior    bool
+	UpTolerance Num // behavior.scaleUp.tolerance
+	DownWindow  Num // behavior.scaleDown.stabilizationWindowSeconds, seconds
+	// Annotations are the scalelint.dev annotations on the autoscaler.
+	Annotations map[string]Input
+	// Problems are its malformed or unknown scalelint.dev annotations.
+	Problems []manifest.Problem
+}
+
+// IsAutoscaler reports whether the object is an autoscaler scalelint reads.
+func IsAutoscaler(o *manifest.Object) bool {
+	switch o.Typed.(type) {
+	case *manifest.HPA, *manifest.ScaledObject, *manifest.ScaledJob:
+		return true
+	}
+	return false
+}
+
+// FromObject reads an autoscaler. It returns nil for other objects.
+func FromObject(o *manifest.Object) *Autoscaler {
+	var a *Autoscaler
+	switch t := o.Typed.(type) {
+	case *manifest.HPA:
+		a = fromHPA(o, t)
+	case *manifest.ScaledObject:
+		a = fromKEDA(o, ScaledObject, t.Spec.ScaleTargetRef, t.Spec.MinReplicaCount, t.Spec.MaxReplicaCount, t.Spec.Triggers, t.Spec.Advanced)
+	case *manifest.ScaledJob:
+		a = fromKEDA(o, ScaledJob, nil, t.Spec.MinReplicaCount, t.Spec.MaxReplicaCount, t.Spec.Triggers, nil)
+	default:
+		return nil
+	}
+	a.Annotations, a.Problems = ReadAnnotations(o, FromAutoscaler)
+	return a
+}
+
+func (a *Autoscaler) num(path string, v float64, set bool) Num {
+	p := manifest.ParsePath(path)
+	if set {
+		if n := a.Object.Get(p); n != nil {
+			return Num{V: v, Set: true, Node: n, Key: a.Object.GetKey(p)}
+		}
+	}
+	return Num{V: v, Set: set, Node: a.Object.Nearest(p)}
+}
+
+func fromHPA(o *manifest.Object, h *manifest.HPA) *Autoscaler {
+	a := &Autoscaler{Object: o, Kind: HPA}
+	ref := h.Spec.ScaleTargetRef
+	g, _ := manifest.SplitAPIVersion(ref.APIVersion)
+	a.Target = Ref{APIVersion: ref.APIVersion, Group: g, Kind: ref.Kind, Name: ref.Name,
+		Node: o.Nearest(manifest.ParsePath("spec.scaleTargetRef")), NameNode: o.Nearest(manifest.ParsePath("spec.scaleTargetRef.name"))}
+	min := int32(DefaultHPAMinReplicas)
+	if h.Spec.MinReplicas != nil {
+		min = *h.Spec.MinReplicas
+	}
+	a.Min = a.num("spec.minReplicas", float64(min), h.Spec.MinReplicas != nil)
+	a.Max = a.num("spec.maxReplicas", float64(h.Spec.MaxReplicas), o.Get(manifest.ParsePath("spec.maxReplicas")) != nil)
+	a.readBehavior("spec.behavior", h.Spec.Behavior)
+
+	switch o.Version {
+	case "v1":
+		m := &Metric{Index: 0, Type: "Resource", Resource: "cpu", TargetType: "Utilization", Signal: SignalCPU}
+		p := h.Spec.Metrics
+		set := len(p) > 0
+		v := float64(DefaultCPUUtilization)
+		if set {
+			v = float64(*p[0].Resource.Target.AverageUtilization)
+		}
+		m.Utilization = a.num("spec.targetCPUUtilizationPercentage", v, set)
+		m.Node, m.Implicit = m.Utilization.Node, !set
+		a.Metrics = []*Metric{m}
+		return a
+	}
+	beta1 := o.Version == "v2beta1"
+	for i, ms := range h.Spec.Metrics {
+		base := "spec.metrics[" + itoa(i) + "]"
+		m := &Metric{Index: i, Node: o.Get(manifest.ParsePath(base)), Type: string(ms.Type)}
+		var target *autoscalingv2.MetricTarget
+		var src string // the metric source's field name
+		switch {
+		case ms.Resource != nil:
+			m.Resource, target, src = string(ms.Resource.Name), &ms.Resource.Target, "resource"
+		case ms.ContainerResource != nil:
+			m.Resource, m.Container, target, src = string(ms.ContainerResource.Name), ms.ContainerResource.Container, &ms.ContainerResource.Target, "containerResource"
+		case ms.External != nil:
+			target, src = &ms.External.Target, "external"
+		case ms.Object != nil:
+			target, src = &ms.Object.Target, "object"
+		case ms.Pods != nil:
+			target, src = &ms.Pods.Target, "pods"
+		}
+		if target != nil {
+			m.TargetType = string(target.Type)
+			// Where the target's value is written: autoscaling/v2 nests it
+			// in target; v2beta1 names it targetAverage*/averageValue.
+			util, avg := base+"."+src+".target.averageUtilization", base+"."+src+".target.averageValue"
+			if beta1 {
+				util, avg = base+"."+src+".targetAverageUtilization", base+"."+src+".targetAverageValue"
+				if src == "object" {
+					avg = base + ".object.averageValue"
+				}
+			}
+			a.readHPATarget(m, target, util, avg)
+		}
+		a.Metrics = append(a.Metrics, m)
+	}
+	if len(h.Spec.Metrics) == 0 {
+		// The API defaults an HPA without metrics to 80% average CPU
+		// utilization (autoscaling/v2 types.go).
+		m := &Metric{Type: "Resource", Resource: "cpu", TargetType: "Utilization", Signal: SignalCPU, Implicit: true}
+		m.Utilization = Num{V: DefaultCPUUtilization, Node: o.Nearest(manifest.ParsePath("spec.metrics"))}
+		m.Node = m.Utilization.Node
+		a.Metrics = []*Metric{m}
+	}
+	return a
+}
+
+// readHPATarget reads an HPA metric target's value, written at util or
+// avg, and classifies the signal.
+func (a *Autoscaler) readHPATarget(m *Metric, t *autoscalingv2.MetricTarget, util, avg string) {
+	switch t.Type {
+	case autoscalingv2.UtilizationMetricType:
+		if t.AverageUtilization != nil {
+			m.Utilization = a.num(util, float64(*t.AverageUtilization), true)
+		}
+		if m.Resource == string(corev1.ResourceCPU) {
+			m.Signal = SignalCPU
+		}
+	case autoscalingv2.AverageValueMetricType:
+		if t.AverageValue != nil {
+			m.ThresholdKey = "averageValue"
+			m.Threshold = a.num(avg, t.AverageValue.AsApproximateFloat64(), true)
+		}
+		if m.Type == "External" || m.Type == "Object" || m.Type == "Pods" {
+			switch a.signalMark() {
+			case "backlog":
+				m.Signal = SignalBacklog
+			case "rate":
+				m.Signal = SignalRate
+			}
+		}
+	}
+}
+
+// signalMark returns the scalelint.dev/signal annotation of the
+// autoscaler, read before the annotations are parsed in full.
+func (a *Autoscaler) signalMark() string {
+	for _, kv := range a.Object.Annotations() {
+		if kv[0].Value == Prefix+"signal" {
+			return strings.ToLower(strings.TrimSpace(kv[1].Value))
+		}
+	}
+	return ""
+}
+
+func (a *Autoscaler) readBehavior(base string, b *autoscalingv2.HorizontalPodAutoscalerBehavior) {
+	a.Behavior = b != nil
+	tol := DefaultTolerance
+	var tolSet bool
+	win := float64(DefaultDownWindow)
+	var winSet bool
+	if b != nil {
+		if b.ScaleUp != nil && b.ScaleUp.Tolerance != nil {
+			tol, tolSet = b.ScaleUp.Tolerance.AsApproximateFloat64(), true
+		}
+		if b.ScaleDown != nil && b.ScaleDown.StabilizationWindowSeconds != nil {
+			win, winSet = float64(*b.ScaleDown.StabilizationWindowSeconds), true
+		}
+	}
+	a.UpTolerance = a.num(base+".scaleUp.tolerance", tol, tolSet)
+	a.DownWindow = a.num(base+".scaleDown.stabilizationWindowSeconds", win, winSet)
+}
+
+func fromKEDA(o *manifest.Object, kind Kind, ref *manifest.ScaleTarget, min, max *int32, triggers []manifest.ScaleTriggers, adv *manifest.AdvancedConfig) *Autoscaler {
+	a := &Autoscaler{Object: o, Kind: kind}
+	if kind == ScaledObject {
+		r := Ref{APIVersion: "apps/v1", Kind: "Deployment", Node: o.Nearest(manifest.ParsePath("spec.scaleTargetRef")),
+			NameNode: o.Nearest(manifest.ParsePath("spec.scaleTargetRef.name"))}
+		if ref != nil {
+			r.Name = ref.Name
+			if ref.APIVersion != "" {
+				r.APIVersion = ref.APIVersion
+			}
+			if ref.Kind != "" {
+				r.Kind = ref.Kind
+			}
+			r.Defaulted = ref.APIVersion == "" && ref.Kind == ""
+		}
+		r.Group, _ = manifest.SplitAPIVersion(r.APIVersion)
+		a.Target = r
+	}
+	mn := int32(DefaultKEDAMinReplicas)
+	if min != nil {
+		mn = *min
+	}
+	a.Min = a.num("spec.minReplicaCount", float64(mn), min != nil)
+	mx := manifest.KEDADefaultMaxReplicaCount()
+	if max != nil {
+		mx = *max
+	}
+	a.Max = a.num("spec.maxReplicaCount", float64(mx), max != nil)
+	behaviorPath := "spec.advanced.horizontalPodAutoscalerConfig.behavior"
+	var b *autoscalingv2.HorizontalPodAutoscalerBehavior
+	if adv != nil && adv.HorizontalPodAutoscalerConfig != nil {
+		b = adv.HorizontalPodAutoscalerConfig.Behavior
+	}
+	a.readBehavior(behaviorPath, b)
+	mark := a.signalMark()
+	for i, t := range triggers {
+		base := "spec.triggers[" + itoa(i) + "]"
+		m := &Metric{Index: i, Node: o.Get(manifest.ParsePath(base)), Type: t.Type, TargetType: string(t.MetricType)}
+		if m.TargetType == "" && t.Type != "cpu" && t.Type != "memory" {
+			m.TargetType = "AverageValue" // KEDA's GetMetricTargetType default
+		}
+		c := ClassifyTrigger(t.Type, t.Metadata, string(t.MetricType), mark)
+		m.Signal, m.Mode = c.Signal, c.Mode
+		switch t.Type {
+		case "cpu", "memory":
+			m.Resource, m.Container = t.Type, t.Metadata["containerName"]
+			if m.Signal == SignalCPU && c.Known {
+				m.Utilization = a.num(base+".metadata.value", c.Threshold, true)
+			}
+		default:
+			if c.Key != "" {
+				m.ThresholdKey = c.Key
+				if c.Defaulted {
+					m.Threshold = Num{V: c.Threshold, Node: m.Node}
+				} else {
+					m.Threshold = a.num(base+".metadata."+c.Key, c.Threshold, c.Known)
+				}
+				if !c.Known {
+					m.Threshold.V = 0
+				}
+			}
+		}
+		a.Metrics = append(a.Metrics, m)
+	}
+	return a
+}
+
+func itoa(i int) string {
+	const digits = "0123456789"
+	if i < 10 {
+		return digits[i : i+1]
+	}
+	return itoa(i/10) + digits[i%10:i%10+1]
+}

@@ -1,0 +1,97 @@
+package workspace
+
+import (
+	"sort"
+
+	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/scaling"
+)
+
+// Resolution is where an autoscaler's scale target was found.
+type Resolution struct {
+	// Object is the chosen definition of the target, or nil when no input
+	// defines it.
+	Object *manifest.Object
+	// Workload is the chosen definition's workload view (nil when it has
+	// none: a kind scalelint does not read).
+	Workload *scaling.Workload
+	// Variants are every definition that matched, nearest first: the same
+	// object as defined by bases, overlays and per-environment folders.
+	Variants []*manifest.Object
+}
+
+// Target returns the resolution of an autoscaler's scale target.
+func (ws *Workspace) Target(a *scaling.Autoscaler) *Resolution {
+	if r, ok := ws.resolved[a]; ok {
+		return r
+	}
+	return &Resolution{}
+}
+
+func (ws *Workspace) resolve(a *scaling.Autoscaler) *Resolution {
+	r := &Resolution{}
+	t := a.Target
+	if t.Name == "" || t.Kind == "" {
+		return r
+	}
+	var cands []*manifest.Object
+	group := canonicalGroup(t.Group, t.Kind)
+	for _, o := range ws.byName[nameKey{t.Kind, t.Name}] {
+		// A scaleTargetRef without apiVersion names the kind in any group.
+		if t.APIVersion != "" && canonicalGroup(o.Group, o.Kind) != group {
+			continue
+		}
+		if o != a.Object && ws.namespaceCompatible(a.Object, o) {
+			cands = append(cands, o)
+		}
+	}
+	if len(cands) == 0 {
+		return r
+	}
+	from := a.Object.Doc.File.Path
+	type ranked struct {
+		o        *manifest.Object
+		together bool
+		depth    int
+	}
+	rs := make([]ranked, len(cands))
+	for i, o := range cands {
+		rs[i] = ranked{o, ws.DeployedTogether(a.Object, o) && len(ws.Roots(a.Object)) > 0 && len(ws.Roots(o)) > 0,
+			commonDirDepth(from, o.Doc.File.Path)}
+	}
+	sort.SliceStable(rs, func(i, j int) bool {
+		if rs[i].together != rs[j].together {
+			return rs[i].together
+		}
+		if rs[i].depth != rs[j].depth {
+			return rs[i].depth > rs[j].depth
+		}
+		pi, pj := rs[i].o.Doc.File.Path, rs[j].o.Doc.File.Path
+		if pi != pj {
+			return pi < pj
+		}
+		if rs[i].o.Doc.Index != rs[j].o.Doc.Index {
+			return rs[i].o.Doc.Index < rs[j].o.Doc.Index
+		}
+		return rs[i].o.ListItem < rs[j].o.ListItem
+	})
+	for _, x := range rs {
+		r.Variants = append(r.Variants, x.o)
+	}
+	r.Object = r.Variants[0]
+	r.Workload = ws.workloads[r.Object]
+	return r
+}
+
+// namespaceCompatible reports whether two objects can be in the same
+// namespace in some deployment of them.
+func (ws *Workspace) namespaceCompatible(a, b *manifest.Object) bool {
+	for _, x := range ws.Namespaces(a) {
+		for _, y := range ws.Namespaces(b) {
+			if x == y {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,226 @@
+// Package workspace is the immutable set of parsed files a run lints, with
+// an index of their objects and every autoscaler's scale target resolved.
+//
+// Data flow: []*manifest.File (parsed, each once; the LSP caches them by
+// content) -> New -> kustomization scopes (which root kustomizations deploy
+// which file, and the namespace they give it) -> index by group, kind and
+// name -> autoscalers read (scaling.FromObject) and their targets resolved:
+// the candidates with the target's group, kind, name and a compatible
+// namespace, nearest first (a shared kustomization root, then the longest
+// common directory with the autoscaler's file). Documents the parser
+// skipped are parsed only when a scale target names their kind.
+package workspace
+
+import (
+	"go/token"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/scaling"
+)
+
+// Options tunes a workspace.
+type Options struct {
+	// DefaultNamespace is the namespace of objects that set none and that
+	// no kustomization places; "default" when empty.
+	DefaultNamespace string
+}
+
+// Workspace is an immutable set of files and what they hold.
+type Workspace struct {
+	Fset  *token.FileSet
+	Files []*manifest.File // sorted by path
+
+	opts        Options
+	scopes      scopes
+	byName      map[nameKey][]*manifest.Object
+	byFile      map[*token.File]*manifest.File
+	objects     []*manifest.Object // every indexed object, in file order
+	autoscalers []*scaling.Autoscaler
+	workloads   map[*manifest.Object]*scaling.Workload
+	resolved    map[*scaling.Autoscaler]*Resolution
+	lazyKinds   map[string][]*manifest.Document
+	lazyMu      sync.Mutex
+}
+
+// nameKey indexes objects by what a scaleTargetRef names; the group and
+// namespace are compared separately (a scaleTargetRef may omit the
+// apiVersion, and kustomizations may set the namespace).
+type nameKey struct{ kind, name string }
+
+// canonicalGroup treats the deprecated groups that served the apps kinds
+// as apps: a Deployment is the same resource under extensions/v1beta1.
+func canonicalGroup(group, kind string) string {
+	if group == "extensions" {
+		switch kind {
+		case "Deployment", "ReplicaSet", "DaemonSet":
+			return "apps"
+		}
+	}
+	return group
+}
+
+// New builds a workspace from parsed files.
+func New(fset *token.FileSet, files []*manifest.File, opts Options) *Workspace {
+	if opts.DefaultNamespace == "" {
+		opts.DefaultNamespace = "default"
+	}
+	files = append([]*manifest.File(nil), files...)
+	sort.SliceStable(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	ws := &Workspace{
+		Fset: fset, Files: files, opts: opts,
+		byName:    map[nameKey][]*manifest.Object{},
+		byFile:    map[*token.File]*manifest.File{},
+		workloads: map[*manifest.Object]*scaling.Workload{},
+		resolved:  map[*scaling.Autoscaler]*Resolution{},
+		lazyKinds: map[string][]*manifest.Document{},
+	}
+	ws.scopes = buildScopes(files)
+	for _, f := range files {
+		ws.byFile[f.Tok] = f
+		if f.Template || IsKustomizationName(f.Path) || ws.scopes.patches[cleanPath(f.Path)] {
+			continue
+		}
+		for _, d := range f.Docs {
+			if d.Parsed() {
+				for _, o := range d.Objects() {
+					ws.add(o)
+				}
+			} else if d.Kind != "" {
+				ws.lazyKinds[d.Kind] = append(ws.lazyKinds[d.Kind], d)
+			}
+		}
+	}
+	for _, a := range ws.autoscalers {
+		ws.parseKind(a.Target.Kind)
+	}
+	for _, a := range ws.autoscalers {
+		ws.resolved[a] = ws.resolve(a)
+	}
+	return ws
+}
+
+func (ws *Workspace) add(o *manifest.Object) {
+	if o.Kind == "" || o.Kind == "Kustomization" || o.Kind == "Component" {
+		return
+	}
+	k := nameKey{o.Kind, o.Name}
+	ws.byName[k] = append(ws.byName[k], o)
+	ws.objects = append(ws.objects, o)
+	if a := scaling.FromObject(o); a != nil {
+		ws.autoscalers = append(ws.autoscalers, a)
+	}
+	if w := scaling.WorkloadFromObject(o); w != nil {
+		ws.workloads[o] = w
+	}
+}
+
+// parseKind parses the skipped documents of a kind and indexes their
+// objects: a scale target or a rule asked for that kind.
+func (ws *Workspace) parseKind(kind string) {
+	ws.lazyMu.Lock()
+	docs := ws.lazyKinds[kind]
+	delete(ws.lazyKinds, kind)
+	ws.lazyMu.Unlock()
+	for _, d := range docs {
+		for _, o := range d.Objects() {
+			ws.add(o)
+		}
+	}
+}
+
+// FileOf returns the file that holds pos.
+func (ws *Workspace) FileOf(pos token.Pos) *manifest.File {
+	if tf := ws.Fset.File(pos); tf != nil {
+		return ws.byFile[tf]
+	}
+	return nil
+}
+
+// Autoscalers returns every autoscaler, in file order.
+func (ws *Workspace) Autoscalers() []*scaling.Autoscaler { return ws.autoscalers }
+
+// Objects returns every indexed object, in file order.
+func (ws *Workspace) Objects() []*manifest.Object { return ws.objects }
+
+// ObjectsOfKind returns every object of a kind (any group), parsing the
+// documents of that kind the parser skipped. Call it before rules run
+// concurrently: the workspace's drivers do, for the kinds rules declare.
+func (ws *Workspace) ObjectsOfKind(kind string) []*manifest.Object {
+	ws.parseKind(kind)
+	var out []*manifest.Object
+	for _, o := range ws.objects {
+		if o.Kind == kind {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// Workload returns the workload view of an object, or nil.
+func (ws *Workspace) Workload(o *manifest.Object) *scaling.Workload {
+	return ws.workloads[o]
+}
+
+// Namespaces returns the namespaces an object is deployed in: the one a
+// kustomization gives it in each root that deploys it, else its own, else
+// the default namespace.
+func (ws *Workspace) Namespaces(o *manifest.Object) []string {
+	own := o.Namespace
+	if own == "" {
+		own = ws.opts.DefaultNamespace
+	}
+	refs := ws.scopes.roots[cleanPath(o.Doc.File.Path)]
+	if len(refs) == 0 {
+		return []string{own}
+	}
+	var out []string
+	for _, r := range refs {
+		ns := r.namespace
+		if ns == "" {
+			ns = own
+		}
+		out = append(out, ns)
+	}
+	return out
+}
+
+// Roots returns the root kustomizations that deploy an object's file.
+func (ws *Workspace) Roots(o *manifest.Object) []string {
+	var out []string
+	for _, r := range ws.scopes.roots[cleanPath(o.Doc.File.Path)] {
+		out = append(out, r.root)
+	}
+	return out
+}
+
+// DeployedTogether reports whether two objects can be deployed together:
+// when both belong to kustomizations they must share a root; objects
+// outside every kustomization are scoped by path, by the caller.
+func (ws *Workspace) DeployedTogether(a, b *manifest.Object) bool {
+	ra, rb := ws.Roots(a), ws.Roots(b)
+	if len(ra) == 0 || len(rb) == 0 {
+		return true
+	}
+	for _, x := range ra {
+		for _, y := range rb {
+			if x == y {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// commonDirDepth is the number of leading directories two paths share.
+func commonDirDepth(a, b string) int {
+	da := strings.Split(cleanDir(a), "/")
+	db := strings.Split(cleanDir(b), "/")
+	n := 0
+	for n < len(da) && n < len(db) && da[n] == db[n] {
+		n++
+	}
+	return n
+}

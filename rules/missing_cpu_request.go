@@ -1,0 +1,121 @@
+package rules
+
+import (
+	"fmt"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/scalelint/scalelint/analyzer"
+	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/scaling"
+	"github.com/scalelint/scalelint/analyzer/workspace"
+)
+
+// MissingCPURequest reports CPU utilization targets on pods without CPU
+// requests.
+var MissingCPURequest = &analyzer.Analyzer{
+	Name:     "missing-cpu-request",
+	Severity: analyzer.Error,
+	Kinds:    []string{"LimitRange"},
+	Doc: analyzer.Doc{
+		Title: "CPU utilization target on a container without a CPU request",
+		What: "Reports a container that an autoscaler counts for a CPU Utilization target (an HPA Resource or " +
+			"ContainerResource metric, the 80% CPU default of an HPA without metrics, or a KEDA cpu trigger) but " +
+			"that has no CPU request, neither written (a limit alone counts, Kubernetes defaults the request to " +
+			"it) nor given by a LimitRange among the inputs. Restartable init containers (sidecars) count too.",
+		Why: "Utilization is usage over the request. With a request missing on any counted container the HPA " +
+			"cannot compute the metric at all: it reports `missing request for cpu` (FailedGetResourceMetric) and " +
+			"never scales on it, which nobody notices until the load arrives.",
+		Example: "kind: Deployment\nspec:\n  template:\n    spec:\n      containers:\n      - name: web\n        image: web:1.0\n" +
+			"---\nkind: HorizontalPodAutoscaler\nspec:\n  metrics:\n  - type: Resource\n    resource:\n      name: cpu\n      target: {type: Utilization, averageUtilization: 70}",
+		UseInstead: "      containers:\n      - name: web\n        image: web:1.0\n        resources:\n          requests:\n            cpu: 250m",
+		Fix:        "None: the request is a sizing decision; the message names the container.",
+		References: []string{
+			"kubernetes pkg/controller/podautoscaler/replica_calculator.go calculateRequests (\"missing request for cpu\")",
+			"kubernetes/kubernetes #78787, #108920",
+		},
+	},
+	Run: func(pass *analyzer.Pass) error {
+		ws := pass.Workspace
+		for _, a := range ws.Autoscalers() {
+			r := ws.Target(a)
+			if r.Workload == nil || !r.Workload.HasTemplate {
+				continue
+			}
+			for _, m := range a.Metrics {
+				if m.Signal != scaling.SignalCPU {
+					continue
+				}
+				for _, c := range r.Workload.Counted(m.Container) {
+					if c.CPURequest.Set || limitRangeDefaultsCPU(ws, r.Object) {
+						continue
+					}
+					at := c.CPURequest.Node
+					if at == nil || at == c.Node {
+						at = c.NameNode
+					}
+					rng := analyzer.NodeRange(r.Object, at)
+					target := metricNode(a, m)
+					rel := analyzer.NodeRange(a.Object, target)
+					what := fmt.Sprintf("a %g%% CPU utilization target", m.Utilization.V)
+					if m.Implicit {
+						what = fmt.Sprintf("the default %g%% CPU utilization target", m.Utilization.V)
+					}
+					pass.Report(analyzer.Diagnostic{
+						Pos: rng.Pos(), End: rng.End(), Object: r.Object, Field: "containers." + c.Name + ".resources.requests.cpu",
+						Message: fmt.Sprintf("container %q has no CPU request, so %s %q cannot compute %s: it never scales on CPU",
+							c.Name, a.Object.Kind, a.Object.Name, what),
+						Related: []analyzer.Related{{Pos: rel.Pos(), End: rel.End(), Message: fmt.Sprintf("%s %q sets %s here", a.Object.Kind, a.Object.Name, what)}},
+					})
+				}
+			}
+		}
+		return nil
+	},
+}
+
+// metricNode returns where a metric's utilization target is written, or
+// the metric itself.
+func metricNode(a *scaling.Autoscaler, m *scaling.Metric) *yaml.Node {
+	if m.Utilization.Node != nil {
+		return m.Utilization.Node
+	}
+	if m.Node != nil {
+		return m.Node
+	}
+	return a.Object.KindNode()
+}
+
+// limitRangeDefaultsCPU reports whether a LimitRange among the inputs, in
+// a namespace the workload can be deployed in, gives containers a default
+// CPU request (defaultRequest, or default, which sets the limit and so the
+// request).
+func limitRangeDefaultsCPU(ws *workspace.Workspace, w *manifest.Object) bool {
+	for _, lr := range ws.ObjectsOfKind("LimitRange") {
+		compatible := false
+		for _, a := range ws.Namespaces(lr) {
+			for _, b := range ws.Namespaces(w) {
+				compatible = compatible || a == b
+			}
+		}
+		if !compatible {
+			continue
+		}
+		limits := lr.Get(manifest.ParsePath("spec.limits"))
+		if limits == nil || limits.Kind != yaml.SequenceNode {
+			continue
+		}
+		for _, item := range limits.Content {
+			_, typ := manifest.Lookup(item, manifest.Path{manifest.Key("type")})
+			if typ == nil || typ.Value != "Container" {
+				continue
+			}
+			for _, k := range []string{"defaultRequest", "default"} {
+				if _, v := manifest.Lookup(item, manifest.Path{manifest.Key(k), manifest.Key("cpu")}); v != nil {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,41 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/scalelint/scalelint/analyzer"
+)
+
+// reportProblems reports the parse and decode problems of every file that
+// belong to a rule.
+func reportProblems(pass *analyzer.Pass, rule string) {
+	for _, f := range pass.Workspace.Files {
+		for _, p := range f.Problems() {
+			if p.Rule != rule {
+				continue
+			}
+			d := analyzer.Diagnostic{Pos: p.Pos, End: p.End, Message: lowerFirst(p.Message), Object: p.Object}
+			if p.Suggestion != "" {
+				d.SuggestedFixes = []analyzer.SuggestedFix{{
+					Message: "Replace with " + p.Suggestion,
+					Edits:   []analyzer.TextEdit{{Pos: p.Pos, End: p.End, NewText: p.Suggestion}},
+					Safe:    true,
+				}}
+			}
+			pass.Report(d)
+		}
+	}
+}
+
+// lowerFirst lowercases a message's first letter, as messages are written
+// (DESIGN.md: lowercase, no final period).
+func lowerFirst(s string) string {
+	s = strings.TrimSuffix(s, ".")
+	if s == "" {
+		return s
+	}
+	if len(s) > 1 && s[1] >= 'A' && s[1] <= 'Z' {
+		return s // an acronym: YAML, HPA
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}

@@ -1,0 +1,120 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/scalelint/scalelint/analyzer"
+	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/scaling"
+)
+
+// ReplicaBounds reports replica bounds and KEDA settings the API server or
+// KEDA's admission webhook would refuse.
+var ReplicaBounds = &analyzer.Analyzer{
+	Name:     "replica-bounds",
+	Severity: analyzer.Error,
+	Doc: analyzer.Doc{
+		Title: "Replica bounds or KEDA settings that are refused at apply time",
+		What: "Reports an HPA whose maxReplicas is missing or below 1, whose minReplicas exceeds maxReplicas, or " +
+			"whose minReplicas is 0 without an Object or External metric (scale to zero needs both the " +
+			"HPAScaleToZero feature gate and such a metric); and the offline checks of KEDA's admission webhook, " +
+			"run through KEDA's own exported functions: minReplicaCount above maxReplicaCount (100 when unset), " +
+			"idleReplicaCount not below minReplicaCount, triggers (at least one, unique names, no useCachedMetrics on " +
+			"cpu, memory or cron), fallback (needs a trigger that is not cpu or memory), scaling modifiers (a formula " +
+			"that compiles, a positive target), a ScaledObject name whose HPA name would pass 63 characters, and a " +
+			"ScaledObject with only cpu or memory triggers that could scale to zero.",
+		Why: "The object is refused when applied, or accepted and never scales: an autoscaler whose bounds leave no " +
+			"room has nothing to decide.",
+		Example:    "apiVersion: keda.sh/v1alpha1\nkind: ScaledObject\nspec:\n  minReplicaCount: 5\n  idleReplicaCount: 5\n  maxReplicaCount: 3",
+		UseInstead: "spec:\n  idleReplicaCount: 0\n  minReplicaCount: 1\n  maxReplicaCount: 10",
+		Fix:        "None: the bounds are a decision.",
+		References: []string{
+			"KEDA apis/keda/v1alpha1: CheckReplicaCountBoundsAreValid, ValidateTriggers, CheckFallbackValid, ValidateAndCompileScalingModifiers",
+			"kubernetes pkg/apis/autoscaling/validation/validation.go",
+		},
+	},
+	Run: func(pass *analyzer.Pass) error {
+		for _, a := range pass.Workspace.Autoscalers() {
+			switch t := a.Object.Typed.(type) {
+			case *manifest.HPA:
+				checkHPABounds(pass, a)
+			case *manifest.ScaledObject:
+				for _, f := range manifest.ValidateScaledObject(t) {
+					reportAt(pass, a.Object, f.Field, "KEDA would refuse this ScaledObject: "+lowerFirst(f.Message))
+				}
+				checkKEDAName(pass, a, t)
+				checkCPUOnlyToZero(pass, a)
+			case *manifest.ScaledJob:
+				for _, f := range manifest.ValidateScaledJob(t) {
+					reportAt(pass, a.Object, f.Field, "KEDA would refuse this ScaledJob: "+lowerFirst(f.Message))
+				}
+			}
+		}
+		return nil
+	},
+}
+
+// reportAt reports at a field path of an object, or at its nearest
+// existing parent.
+func reportAt(pass *analyzer.Pass, o *manifest.Object, field, msg string) {
+	p := manifest.ParsePath(field)
+	n := o.Nearest(p)
+	if k := o.GetKey(p); k != nil && n != nil && n.Kind != yaml.ScalarNode {
+		n = k // a block's key line, not the whole block
+	}
+	r := analyzer.NodeRange(o, n)
+	pass.Report(analyzer.Diagnostic{Pos: r.Pos(), End: r.End(), Object: o, Field: field, Message: msg})
+}
+
+func checkHPABounds(pass *analyzer.Pass, a *scaling.Autoscaler) {
+	o := a.Object
+	switch {
+	case !a.Max.Set:
+		reportAt(pass, o, "spec.maxReplicas", "maxReplicas is required: the API server refuses an HPA without it")
+	case a.Max.V < 1:
+		reportAt(pass, o, "spec.maxReplicas", fmt.Sprintf("maxReplicas %g must be at least 1", a.Max.V))
+	case a.Min.V > a.Max.V:
+		reportAt(pass, o, "spec.minReplicas", fmt.Sprintf("minReplicas %g is above maxReplicas %g", a.Min.V, a.Max.V))
+	}
+	if a.Min.Set && a.Min.V < 1 {
+		objectOrExternal := false
+		for _, m := range a.Metrics {
+			objectOrExternal = objectOrExternal || m.Type == "Object" || m.Type == "External"
+		}
+		if a.Min.V < 0 || !objectOrExternal {
+			reportAt(pass, o, "spec.minReplicas", fmt.Sprintf("minReplicas %g must be at least 1 (0 needs the HPAScaleToZero feature gate and an Object or External metric)", a.Min.V))
+		}
+	}
+}
+
+// checkKEDAName re-implements KEDA's webhook verifyName: the HPA KEDA
+// creates must have a valid name.
+func checkKEDAName(pass *analyzer.Pass, a *scaling.Autoscaler, so *manifest.ScaledObject) {
+	name := "keda-hpa-" + so.Name
+	field := "metadata.name"
+	if adv := so.Spec.Advanced; adv != nil && adv.HorizontalPodAutoscalerConfig != nil && adv.HorizontalPodAutoscalerConfig.Name != "" {
+		name, field = adv.HorizontalPodAutoscalerConfig.Name, "spec.advanced.horizontalPodAutoscalerConfig.name"
+	}
+	if len(so.Name) > 63 {
+		reportAt(pass, a.Object, "metadata.name", fmt.Sprintf("KEDA would refuse this ScaledObject: its name is %d characters, over 63", len(so.Name)))
+	} else if len(name) > 63 {
+		reportAt(pass, a.Object, field, fmt.Sprintf("KEDA would refuse this ScaledObject: the HPA name %q is %d characters, over 63", name, len(name)))
+	}
+}
+
+// checkCPUOnlyToZero re-implements the webhook's check that a ScaledObject
+// with only cpu and memory triggers cannot scale to zero.
+func checkCPUOnlyToZero(pass *analyzer.Pass, a *scaling.Autoscaler) {
+	if len(a.Metrics) == 0 || a.Min.V > 0 {
+		return
+	}
+	for _, m := range a.Metrics {
+		if t := strings.ToLower(m.Type); t != "cpu" && t != "memory" {
+			return
+		}
+	}
+	reportAt(pass, a.Object, "spec.minReplicaCount", fmt.Sprintf("KEDA would refuse this ScaledObject: with only cpu or memory triggers, minReplicaCount must be at least 1, not %g", a.Min.V))
+}
