@@ -363,6 +363,13 @@ func (c *Config) Excluded(file string) bool {
 // rule's default, then the config's rules, then matching overrides in
 // order. ok is false when the rule is off.
 func (c *Config) RuleSetting(a *Analyzer, file string) (sev Severity, options map[string]float64, ok bool) {
+	sev, options, ok, _ = c.ruleSetting(a, file)
+	return
+}
+
+// ruleSetting also reports whether the severity was configured rather
+// than the rule's default.
+func (c *Config) ruleSetting(a *Analyzer, file string) (sev Severity, options map[string]float64, ok, configured bool) {
 	sev, ok = a.Severity, true
 	apply := func(rc RuleConfig, exists bool) {
 		if !exists {
@@ -371,7 +378,7 @@ func (c *Config) RuleSetting(a *Analyzer, file string) (sev Severity, options ma
 		if rc.Off {
 			ok = false
 		} else if rc.Severity != 0 {
-			sev, ok = rc.Severity, true
+			sev, ok, configured = rc.Severity, true, true
 		}
 		for k, v := range rc.Options {
 			if options == nil {
@@ -394,7 +401,7 @@ func (c *Config) RuleSetting(a *Analyzer, file string) (sev Severity, options ma
 			}
 		}
 	}
-	return sev, options, ok
+	return sev, options, ok, configured
 }
 
 // MatchGlob matches a slash-separated path against a glob: * and ? within

@@ -114,11 +114,15 @@ func stampSeverity(ws *workspace.Workspace, diags []Diagnostic, byName map[strin
 		if f := ws.FileOf(d.Pos); f != nil {
 			file = f.Path
 		}
-		sev, _, on := cfg.RuleSetting(a, file)
+		sev, _, on, configured := cfg.ruleSetting(a, file)
 		if !on {
 			continue
 		}
-		d.Severity = sev
+		// A rule may raise or lower one finding's severity (a deadline
+		// passed, a weaker signal); configuration still wins.
+		if d.Severity == 0 || configured {
+			d.Severity = sev
+		}
 		out = append(out, d)
 	}
 	return out

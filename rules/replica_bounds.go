@@ -111,6 +111,10 @@ func checkCPUOnlyToZero(pass *analyzer.Pass, a *scaling.Autoscaler) {
 	if len(a.Metrics) == 0 || a.Min.V > 0 {
 		return
 	}
+	// The webhook checks it only for the targets whose pods it reads.
+	if t := a.Target; t.Group != "apps" || (t.Kind != "Deployment" && t.Kind != "StatefulSet") {
+		return
+	}
 	for _, m := range a.Metrics {
 		if t := strings.ToLower(m.Type); t != "cpu" && t != "memory" {
 			return

@@ -242,7 +242,10 @@ func factString(f map[string]float64) string {
 // files they are in and returns the new contents by path. Overlapping
 // edits are skipped.
 func ApplyFixes(ws *workspace.Workspace, diags []analyzer.Diagnostic) map[string]string {
-	type edit struct{ start, end int; text string }
+	type edit struct {
+		start, end int
+		text       string
+	}
 	edits := map[*manifest.File][]edit{}
 	for _, d := range diags {
 		if len(d.SuggestedFixes) == 0 {

@@ -106,7 +106,7 @@ func Parse(fset *token.FileSet, path string, content []byte, opts Options) *File
 
 	if len(content) > opts.Limits.MaxFileSize {
 		f.addProblem(Problem{Rule: "input-limit", Pos: f.Tok.Pos(0), End: f.Tok.Pos(0),
-			Message: fmt.Sprintf("file is %d bytes, over the limit of %d; not linted", len(content), opts.Limits.MaxFileSize)})
+			Message: fmt.Sprintf("file is over the size limit of %d bytes; not linted", opts.Limits.MaxFileSize)})
 		return f
 	}
 	if msg, off := binaryContent(content); msg != "" {

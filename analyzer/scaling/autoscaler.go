@@ -170,6 +170,18 @@ func fromHPA(o *manifest.Object, h *manifest.HPA) *Autoscaler {
 		case ms.Pods != nil:
 			target, src = &ms.Pods.Target, "pods"
 		}
+		if target != nil && target.Type == "" && !beta1 && o.Get(manifest.ParsePath(base+"."+src+".targetAverageUtilization")) != nil {
+			// An autoscaling/v2(beta2) metric written with v2beta1's field
+			// names: invalid-field reports the fields; the laws read the
+			// author's intent so the workload is still checked.
+			beta1 = true
+			if u := o.Get(manifest.ParsePath(base + "." + src + ".targetAverageUtilization")); u != nil {
+				if v, err := ParseQuantity(u.Value); err == nil {
+					p := int32(v)
+					target = &autoscalingv2.MetricTarget{Type: autoscalingv2.UtilizationMetricType, AverageUtilization: &p}
+				}
+			}
+		}
 		if target != nil {
 			m.TargetType = string(target.Type)
 			// Where the target's value is written: autoscaling/v2 nests it
@@ -183,6 +195,7 @@ func fromHPA(o *manifest.Object, h *manifest.HPA) *Autoscaler {
 			}
 			a.readHPATarget(m, target, util, avg)
 		}
+		beta1 = o.Version == "v2beta1"
 		a.Metrics = append(a.Metrics, m)
 	}
 	if len(h.Spec.Metrics) == 0 {

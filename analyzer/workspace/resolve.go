@@ -41,9 +41,13 @@ func (ws *Workspace) resolve(a *scaling.Autoscaler) *Resolution {
 		if t.APIVersion != "" && canonicalGroup(o.Group, o.Kind) != group {
 			continue
 		}
-		if o != a.Object && ws.namespaceCompatible(a.Object, o) {
-			cands = append(cands, o)
+		if o == a.Object || !ws.namespaceCompatible(a.Object, o) {
+			continue
 		}
+		if !ws.sharesRoot(a.Object, o) && !ws.near(a.Object.Doc.File.Path, o.Doc.File.Path) {
+			continue // in an unrelated part of the tree
+		}
+		cands = append(cands, o)
 	}
 	if len(cands) == 0 {
 		return r
@@ -56,8 +60,7 @@ func (ws *Workspace) resolve(a *scaling.Autoscaler) *Resolution {
 	}
 	rs := make([]ranked, len(cands))
 	for i, o := range cands {
-		rs[i] = ranked{o, ws.DeployedTogether(a.Object, o) && len(ws.Roots(a.Object)) > 0 && len(ws.Roots(o)) > 0,
-			commonDirDepth(from, o.Doc.File.Path)}
+		rs[i] = ranked{o, ws.sharesRoot(a.Object, o), commonDirDepth(from, o.Doc.File.Path)}
 	}
 	sort.SliceStable(rs, func(i, j int) bool {
 		if rs[i].together != rs[j].together {
@@ -88,6 +91,19 @@ func (ws *Workspace) resolve(a *scaling.Autoscaler) *Resolution {
 func (ws *Workspace) namespaceCompatible(a, b *manifest.Object) bool {
 	for _, x := range ws.Namespaces(a) {
 		for _, y := range ws.Namespaces(b) {
+			if x == y {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sharesRoot reports whether two objects are deployed by a common root
+// kustomization.
+func (ws *Workspace) sharesRoot(a, b *manifest.Object) bool {
+	for _, x := range ws.Roots(a) {
+		for _, y := range ws.Roots(b) {
 			if x == y {
 				return true
 			}

@@ -26,6 +26,12 @@ type Options struct {
 	// DefaultNamespace is the namespace of objects that set none and that
 	// no kustomization places; "default" when empty.
 	DefaultNamespace string
+	// TargetDistance is how many directories above an autoscaler's own a
+	// scale target outside every shared kustomization may live: 2 finds
+	// targets in sibling and parent directories (deploy/autoscaling/hpa.yaml
+	// -> deploy/app.yaml) but not in unrelated trees of a large repository.
+	// Negative means unlimited; 0 means the default, 2.
+	TargetDistance int
 }
 
 // Workspace is an immutable set of files and what they hold.
@@ -66,6 +72,9 @@ func canonicalGroup(group, kind string) string {
 func New(fset *token.FileSet, files []*manifest.File, opts Options) *Workspace {
 	if opts.DefaultNamespace == "" {
 		opts.DefaultNamespace = "default"
+	}
+	if opts.TargetDistance == 0 {
+		opts.TargetDistance = 2
 	}
 	files = append([]*manifest.File(nil), files...)
 	sort.SliceStable(files, func(i, j int) bool { return files[i].Path < files[j].Path })
@@ -216,11 +225,28 @@ func (ws *Workspace) DeployedTogether(a, b *manifest.Object) bool {
 
 // commonDirDepth is the number of leading directories two paths share.
 func commonDirDepth(a, b string) int {
-	da := strings.Split(cleanDir(a), "/")
-	db := strings.Split(cleanDir(b), "/")
+	da, db := dirParts(a), dirParts(b)
 	n := 0
 	for n < len(da) && n < len(db) && da[n] == db[n] {
 		n++
 	}
 	return n
+}
+
+func dirParts(p string) []string {
+	d := cleanDir(p)
+	if d == "." || d == "/" {
+		return nil
+	}
+	return strings.Split(strings.TrimPrefix(d, "/"), "/")
+}
+
+// near reports whether a target candidate's file is within the allowed
+// distance of the autoscaler's file: in the subtree of its directory's
+// TargetDistance-th ancestor.
+func (ws *Workspace) near(from, to string) bool {
+	if ws.opts.TargetDistance < 0 {
+		return true
+	}
+	return commonDirDepth(from, to) >= len(dirParts(from))-ws.opts.TargetDistance
 }

@@ -1,0 +1,167 @@
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"go/token"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/scalelint/scalelint/analyzer/manifest"
+)
+
+// skipDirs are directories a walk never enters: version control, and
+// vendored or generated trees that are not the repository's manifests.
+var skipDirs = map[string]bool{
+	".git": true, ".hg": true, ".svn": true, "vendor": true, "node_modules": true,
+	".terraform": true, ".venv": true, "__pycache__": true,
+}
+
+// IsManifestName reports whether a walk reads a file by its name.
+func IsManifestName(p string) bool {
+	switch strings.ToLower(filepath.Ext(p)) {
+	case ".yaml", ".yml", ".json":
+		return true
+	}
+	return IsKustomizationName(p)
+}
+
+// WalkError is a path a walk could not read.
+type WalkError struct {
+	Path string
+	Err  error
+}
+
+func (e *WalkError) Error() string { return fmt.Sprintf("%s: %v", e.Path, e.Err) }
+
+// Walk expands files and directories into the manifest files to read,
+// sorted. Directories are read recursively; symbolic links to files are
+// read, links to directories are not followed (no loops); FIFOs, devices
+// and sockets are skipped. exclude, when set, drops paths found in
+// directories (files named explicitly are always read).
+func Walk(roots []string, exclude func(path string) bool) ([]string, []error) {
+	var out []string
+	var errs []error
+	seen := map[string]bool{}
+	add := func(p string) {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	for _, root := range roots {
+		st, err := os.Stat(root)
+		if err != nil {
+			errs = append(errs, &WalkError{root, unwrapPathError(err)})
+			continue
+		}
+		if !st.IsDir() {
+			if st.Mode().IsRegular() {
+				add(root)
+			} else {
+				errs = append(errs, &WalkError{root, errors.New("not a regular file")})
+			}
+			continue
+		}
+		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				errs = append(errs, &WalkError{p, unwrapPathError(err)})
+				if d != nil && d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if d.IsDir() {
+				if p != root && (skipDirs[d.Name()] || (exclude != nil && exclude(p))) {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if !IsManifestName(p) || (exclude != nil && exclude(p)) {
+				return nil
+			}
+			switch t := d.Type(); {
+			case t.IsRegular():
+				add(p)
+			case t&fs.ModeSymlink != 0:
+				if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+					add(p)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			errs = append(errs, &WalkError{root, err})
+		}
+	}
+	sort.Strings(out)
+	return out, errs
+}
+
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// Load reads and parses files in parallel. It returns the files it could
+// read, in the order given, and an error for each it could not.
+func Load(fset *token.FileSet, paths []string, opts manifest.Options) ([]*manifest.File, []error) {
+	files := make([]*manifest.File, len(paths))
+	errs := make([]error, len(paths))
+	limit := opts.Limits.MaxFileSize
+	if limit <= 0 {
+		limit = 10 << 20
+	}
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				data, err := readLimited(paths[i], int64(limit))
+				if err != nil {
+					errs[i] = &WalkError{paths[i], unwrapPathError(err)}
+					continue
+				}
+				files[i] = manifest.Parse(fset, paths[i], data, opts)
+			}
+		}()
+	}
+	for i := range paths {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	var outFiles []*manifest.File
+	var outErrs []error
+	for i := range paths {
+		if files[i] != nil {
+			outFiles = append(outFiles, files[i])
+		}
+		if errs[i] != nil {
+			outErrs = append(outErrs, errs[i])
+		}
+	}
+	return outFiles, outErrs
+}
+
+// readLimited reads a file, but at most limit+1 bytes: a file over the
+// limit is reported by the parser without being read in full.
+func readLimited(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, limit+1))
+}

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"go/token"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/scalelint/scalelint/analyzer"
+	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/workspace"
+	"github.com/scalelint/scalelint/rules"
+)
+
+// stdinName is the file name of the document read from stdin.
+const stdinName = "<stdin>"
+
+// listFlag is a flag that may be given several times.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+type checkOptions struct {
+	formats        listFlag
+	outputs        listFlag
+	failOn         string
+	configPath     string
+	namespace      string
+	explainMissing bool
+	color          string
+	quiet          bool
+}
+
+// parseInterspersed parses flags that may come before, between or after
+// positional arguments.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var o checkOptions
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Var(&o.formats, "format", "output format: text, json, sarif or github (repeatable, paired with --output)")
+	fs.Var(&o.outputs, "output", "write the matching --format to this file instead of stdout (repeatable)")
+	fs.StringVar(&o.failOn, "fail-on", "error", "exit 1 when a finding is at or above this severity: error, warning, info or none")
+	fs.StringVar(&o.configPath, "config", "", "configuration file (default: .scalelint.yaml found from the working directory up to the repository root)")
+	fs.StringVar(&o.namespace, "namespace", "", "namespace of objects that set none (default: the config's, else \"default\")")
+	fs.BoolVar(&o.explainMissing, "explain-missing", false, "list, per autoscaler, the laws that could not be evaluated and the annotations that would enable them")
+	fs.StringVar(&o.color, "color", "auto", "colour text output: auto (on a terminal, unless NO_COLOR is set), always or never")
+	fs.BoolVar(&o.quiet, "quiet", false, "no progress or summary on stderr")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: scalelint check [flags] [PATH...|-]\n\nLint files, directories (recursively: .yaml, .yml, .json) or stdin (-).\nExit status: 0 clean, 1 findings at or above --fail-on, 2 usage, config or I/O error.\n\nFlags:")
+		fs.PrintDefaults()
+	}
+	paths, err := parseInterspersed(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitError
+	}
+	failOn, ok := parseFailOn(o.failOn)
+	if !ok {
+		fmt.Fprintf(stderr, "scalelint: --fail-on must be error, warning, info or none, not %q\n", o.failOn)
+		return exitError
+	}
+	outs, err := outputsFor(o.formats, o.outputs)
+	if err != nil {
+		fmt.Fprintf(stderr, "scalelint: %v\n", err)
+		return exitError
+	}
+	cfg, err := loadConfig(o.configPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "scalelint: %v\n", err)
+		return exitError
+	}
+	if o.namespace != "" {
+		cfg.Namespace = o.namespace
+	}
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+
+	fset := token.NewFileSet()
+	parseOpts := manifest.Options{Eager: manifest.IsReadKind}
+	var files []*manifest.File
+	var ioErrs []error
+	var diskPaths []string
+	for _, p := range paths {
+		if p == "-" {
+			data, err := io.ReadAll(stdin)
+			if err != nil {
+				ioErrs = append(ioErrs, fmt.Errorf("stdin: %w", err))
+				continue
+			}
+			files = append(files, manifest.Parse(fset, stdinName, data, parseOpts))
+			continue
+		}
+		diskPaths = append(diskPaths, p)
+	}
+	if len(diskPaths) > 0 {
+		found, errs := workspace.Walk(diskPaths, cfg.Excluded)
+		ioErrs = append(ioErrs, errs...)
+		loaded, errs := workspace.Load(fset, found, parseOpts)
+		ioErrs = append(ioErrs, errs...)
+		files = append(files, loaded...)
+	}
+	for _, e := range ioErrs {
+		fmt.Fprintf(stderr, "scalelint: %v\n", e)
+	}
+	if len(files) == 0 && len(ioErrs) > 0 {
+		return exitError
+	}
+
+	ws := workspace.New(fset, files, workspace.Options{DefaultNamespace: cfg.Namespace})
+	all := rules.All()
+	diags := analyzer.Run(context.Background(), ws, all, cfg)
+	rep := newReport(ws, diags, cfg)
+	if o.explainMissing {
+		rep.includeMissing = true
+	}
+	for _, out := range outs {
+		if err := out.write(rep, stdout, o.color); err != nil {
+			fmt.Fprintf(stderr, "scalelint: %v\n", err)
+			return exitError
+		}
+	}
+	if !o.quiet && !rep.textToStdout(outs) {
+		fmt.Fprintln(stderr, rep.summaryLine())
+	}
+	if len(ioErrs) > 0 && len(files) == 0 {
+		return exitError
+	}
+	if failOn != 0 && rep.worst() >= failOn {
+		return exitFindings
+	}
+	return exitOK
+}
+
+func parseFailOn(s string) (analyzer.Severity, bool) {
+	if strings.EqualFold(s, "none") || strings.EqualFold(s, "never") {
+		return 0, true
+	}
+	return analyzer.ParseSeverity(s)
+}
+
+// loadConfig reads --config, or the .scalelint.yaml found from the
+// working directory, or the built-in configuration.
+func loadConfig(path string) (*analyzer.Config, error) {
+	if path == "" {
+		wd, err := os.Getwd()
+		if err == nil {
+			path = analyzer.FindConfig(wd)
+		}
+	}
+	if path == "" {
+		return analyzer.DefaultConfig(), nil
+	}
+	return analyzer.LoadConfig(path, rules.All())
+}

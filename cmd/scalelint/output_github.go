@@ -1,0 +1,41 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/scalelint/scalelint/analyzer"
+)
+
+// writeGitHub prints GitHub Actions workflow commands, one annotation per
+// diagnostic:
+//
+//	::error file=F,line=L,col=C,endLine=L2,endColumn=C2,title=RULE::message
+//
+// escaped as the runner expects (actions/toolkit, command.ts).
+func writeGitHub(r *report, w io.Writer, _ bool) error {
+	for _, d := range r.shown {
+		l := r.locate(d.Pos, d.End)
+		level := "notice"
+		switch d.Severity {
+		case analyzer.Error:
+			level = "error"
+		case analyzer.Warning:
+			level = "warning"
+		}
+		fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d,endLine=%d,endColumn=%d,title=%s::%s\n", level,
+			escapeProperty(l.File), l.Line, l.Col, l.EndLine, l.EndCol, escapeProperty(d.Rule), escapeData(d.Message))
+	}
+	return nil
+}
+
+// escapeData escapes a command's message: %, \r and \n.
+func escapeData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// escapeProperty escapes a command property: also : and ,.
+func escapeProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"math"
+	"sort"
+)
+
+// jsonDiagnostic is one diagnostic of the JSON output, version 1
+// (DESIGN.md "Interfaces users see").
+type jsonDiagnostic struct {
+	File      string             `json:"file"`
+	Line      int                `json:"line"`
+	Column    int                `json:"column"`
+	EndLine   int                `json:"endLine"`
+	EndColumn int                `json:"endColumn"`
+	Severity  string             `json:"severity"`
+	Rule      string             `json:"rule"`
+	Message   string             `json:"message"`
+	Object    *objectRef         `json:"object,omitempty"`
+	Facts     map[string]float64 `json:"facts,omitempty"`
+	Source    string             `json:"source,omitempty"`
+}
+
+type jsonSummary struct {
+	Files       int           `json:"files"`
+	Objects     int           `json:"objects"`
+	Autoscalers int           `json:"autoscalers"`
+	Errors      int           `json:"errors"`
+	Warnings    int           `json:"warnings"`
+	Infos       int           `json:"infos"`
+	Missing     []missingJSON `json:"missing,omitempty"`
+}
+
+type jsonReport struct {
+	Version     int              `json:"version"`
+	Diagnostics []jsonDiagnostic `json:"diagnostics"`
+	Summary     jsonSummary      `json:"summary"`
+}
+
+func (r *report) jsonDiagnostics() []jsonDiagnostic {
+	out := []jsonDiagnostic{}
+	for _, d := range r.shown {
+		l := r.locate(d.Pos, d.End)
+		out = append(out, jsonDiagnostic{
+			File: l.File, Line: l.Line, Column: l.Col, EndLine: l.EndLine, EndColumn: l.EndCol,
+			Severity: d.Severity.String(), Rule: d.Rule, Message: d.Message,
+			Object: r.objectOf(d), Facts: roundFacts(d.Facts), Source: l.Source,
+		})
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Column != b.Column {
+			return a.Column < b.Column
+		}
+		return a.Rule < b.Rule
+	})
+	return out
+}
+
+// roundFacts keeps facts readable and stable across platforms: six
+// significant digits.
+func roundFacts(f map[string]float64) map[string]float64 {
+	if len(f) == 0 {
+		return nil
+	}
+	out := make(map[string]float64, len(f))
+	for k, v := range f {
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			continue
+		}
+		if v != 0 {
+			mag := math.Pow(10, 5-math.Floor(math.Log10(math.Abs(v))))
+			v = math.Round(v*mag) / mag
+		}
+		out[k] = v
+	}
+	return out
+}
+
+func writeJSON(r *report, w io.Writer, _ bool) error {
+	c := r.counts()
+	rep := jsonReport{Version: 1, Diagnostics: r.jsonDiagnostics(), Summary: jsonSummary{
+		Files: len(r.ws.Files), Objects: len(r.ws.Objects()), Autoscalers: len(r.ws.Autoscalers()),
+		Errors: c.errors, Warnings: c.warnings, Infos: c.infos,
+	}}
+	rep.Summary.Missing = r.missing()
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(rep)
+}

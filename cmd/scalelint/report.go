@@ -1,0 +1,238 @@
+package main
+
+import (
+	"fmt"
+	"go/token"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/scalelint/scalelint/analyzer"
+	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/workspace"
+	"github.com/scalelint/scalelint/rules"
+)
+
+// report is one run's results, shared by every output encoder: one parse,
+// many encoders.
+type report struct {
+	ws             *workspace.Workspace
+	cfg            *analyzer.Config
+	all            []analyzer.Diagnostic // suppressed ones included
+	shown          []analyzer.Diagnostic // what outputs show
+	includeMissing bool
+}
+
+func newReport(ws *workspace.Workspace, diags []analyzer.Diagnostic, cfg *analyzer.Config) *report {
+	r := &report{ws: ws, cfg: cfg, all: diags}
+	for _, d := range diags {
+		if d.Suppression == nil {
+			r.shown = append(r.shown, d)
+		}
+	}
+	return r
+}
+
+// location is a diagnostic's place in the units users see: 1-based lines,
+// columns in Unicode code points.
+type location struct {
+	File                         string
+	Line, Col, EndLine, EndCol   int
+	Source                       string // the template a "# Source:" comment names
+	file                         *manifest.File
+}
+
+func (r *report) locate(pos, end token.Pos) location {
+	f := r.ws.FileOf(pos)
+	if f == nil {
+		return location{File: "", Line: 1, Col: 1, EndLine: 1, EndCol: 1}
+	}
+	l := location{File: f.Path, file: f}
+	l.Line, l.Col = f.Position(pos)
+	if end.IsValid() && end >= pos {
+		l.EndLine, l.EndCol = f.Position(end)
+	} else {
+		l.EndLine, l.EndCol = l.Line, l.Col
+	}
+	off := f.Tok.Offset(pos)
+	for _, d := range f.Docs {
+		if off >= d.Start && off < d.End {
+			l.Source = d.Source
+		}
+	}
+	return l
+}
+
+type counts struct{ errors, warnings, infos int }
+
+func (r *report) counts() counts {
+	var c counts
+	for _, d := range r.shown {
+		switch d.Severity {
+		case analyzer.Error:
+			c.errors++
+		case analyzer.Warning:
+			c.warnings++
+		default:
+			c.infos++
+		}
+	}
+	return c
+}
+
+func (r *report) worst() analyzer.Severity {
+	var w analyzer.Severity
+	for _, d := range r.shown {
+		if d.Severity > w {
+			w = d.Severity
+		}
+	}
+	return w
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+func (r *report) summaryLine() string {
+	c := r.counts()
+	return fmt.Sprintf("%s, %s, %s in %s (%s)", plural(c.errors, "error"), plural(c.warnings, "warning"),
+		plural(c.infos, "info"), plural(len(r.ws.Files), "file"), plural(len(r.ws.Autoscalers()), "autoscaler"))
+}
+
+// output is one --format/--output pair.
+type output struct {
+	format string
+	path   string // "" = stdout
+}
+
+var formats = map[string]func(r *report, w io.Writer, color bool) error{
+	"text":   writeText,
+	"json":   writeJSON,
+	"github": writeGitHub,
+}
+
+// outputsFor pairs --format and --output flags in order. A format without
+// an output goes to stdout; at most one may.
+func outputsFor(fmts, paths []string) ([]output, error) {
+	if len(fmts) == 0 {
+		fmts = []string{"text"}
+	}
+	if len(paths) > len(fmts) {
+		return nil, fmt.Errorf("--output given %d times for %d --format", len(paths), len(fmts))
+	}
+	var outs []output
+	stdout := 0
+	for i, f := range fmts {
+		if _, ok := formats[f]; !ok {
+			return nil, fmt.Errorf("unknown --format %q (text, json, sarif, github)", f)
+		}
+		o := output{format: f}
+		if i < len(paths) {
+			o.path = paths[i]
+		} else {
+			stdout++
+		}
+		outs = append(outs, o)
+	}
+	if stdout > 1 {
+		return nil, fmt.Errorf("several formats write to stdout: give each but one an --output")
+	}
+	return outs, nil
+}
+
+func (o output) write(r *report, stdout io.Writer, colorMode string) error {
+	enc := formats[o.format]
+	if o.path == "" {
+		return enc(r, stdout, useColor(colorMode, stdout))
+	}
+	// Write atomically: a partial report never replaces a good one.
+	tmp, err := os.CreateTemp(dirOf(o.path), ".scalelint-*.tmp")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := enc(r, tmp, false); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), o.path)
+}
+
+func dirOf(p string) string {
+	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
+		return p[:i+1]
+	}
+	return "."
+}
+
+// textToStdout reports whether the text format writes to stdout (it
+// prints its own summary).
+func (r *report) textToStdout(outs []output) bool {
+	for _, o := range outs {
+		if o.format == "text" && o.path == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// objectRef identifies a diagnostic's object in JSON.
+type objectRef struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Namespace  string `json:"namespace"`
+	Name       string `json:"name"`
+}
+
+func (r *report) objectOf(d analyzer.Diagnostic) *objectRef {
+	o := d.Object
+	if o == nil {
+		// Fall back to the object whose node holds the position.
+		f := r.ws.FileOf(d.Pos)
+		if f == nil {
+			return nil
+		}
+		off := f.Tok.Offset(d.Pos)
+		for _, doc := range f.Docs {
+			if !doc.Parsed() || off < doc.Start || off >= doc.End {
+				continue
+			}
+			for _, x := range doc.Objects() {
+				if d.Pos >= x.Pos(x.Node) && d.Pos <= x.End(x.Node) {
+					o = x
+				}
+			}
+		}
+	}
+	return r.objectRef(o)
+}
+
+// objectRef identifies an object, with its namespace defaulted.
+func (r *report) objectRef(o *manifest.Object) *objectRef {
+	if o == nil {
+		return nil
+	}
+	ns := o.Namespace
+	if ns == "" {
+		ns = r.cfg.Namespace
+		if ns == "" {
+			ns = "default"
+		}
+	}
+	return &objectRef{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: ns, Name: o.Name}
+}
+
+// ruleDoc returns a rule's analyzer, for outputs that carry rule metadata.
+func ruleDoc(name string) *analyzer.Analyzer {
+	if a, ok := rules.ByName(name); ok {
+		return a
+	}
+	return nil
+}

@@ -1,0 +1,55 @@
+package rules
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/scalelint/scalelint/analyzer"
+	"github.com/scalelint/scalelint/analyzer/scaling"
+)
+
+// num formats a number for a message: at most prec decimals, without
+// trailing zeros.
+func num(v float64, prec int) string {
+	if math.IsInf(v, 1) {
+		return "∞"
+	}
+	s := strconv.FormatFloat(v, 'f', prec, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
+}
+
+// secs formats seconds: "90s", "89.5s".
+func secs(v float64) string { return num(v, 1) + "s" }
+
+// pct formats a fraction as a percentage: "33.3%".
+func pct(v float64) string { return num(100*v, 1) + "%" }
+
+// defaultMargin is the margin of latency-floor's threshold fix.
+const defaultMargin = 0.1
+
+// evaluations evaluates every autoscaler of the pass.
+func evaluations(pass *analyzer.Pass) []*Evaluation {
+	opts := EvalOptions{Margin: defaultMargin}
+	if _, ok := pass.Analyzer.Option("margin"); ok {
+		opts.Margin = pass.Option("margin")
+	}
+	var out []*Evaluation
+	for _, a := range pass.Workspace.Autoscalers() {
+		out = append(out, Evaluate(pass.Workspace, a, pass.Defaults, opts))
+	}
+	return out
+}
+
+// inputRelated points at the annotation an input came from, when it came
+// from one.
+func inputRelated(in scaling.Input, what string) []analyzer.Related {
+	if in.Object == nil || in.Node == nil {
+		return nil
+	}
+	r := analyzer.NodeRange(in.Object, in.Node)
+	return []analyzer.Related{{Pos: r.Pos(), End: r.End(), Message: what + " (" + in.Origin.String() + ")"}}
+}

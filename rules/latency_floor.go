@@ -1,0 +1,141 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/scalelint/scalelint/analyzer"
+	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/scaling"
+)
+
+// LatencyFloor reports backlog-scaled consumers whose standing delay is
+// below the floor their dead time and window demand: they hunt.
+var LatencyFloor = &analyzer.Analyzer{
+	Name:     "latency-floor",
+	Severity: analyzer.Error,
+	Options: []analyzer.Option{{Name: "margin", Default: defaultMargin,
+		Doc: "relative margin added to the smallest resting threshold the fix suggests (0.1 = 10%)"}},
+	Doc: analyzer.Doc{
+		Title: "Backlog threshold below the standing delay the loop needs to rest",
+		What: "For a consumer scaled on a backlog (a KEDA queue trigger, its per-pod threshold T with KEDA's " +
+			"default when absent, or an HPA External/Object AverageValue metric marked `scalelint.dev/signal: " +
+			"backlog`), computes the standing delay D = T/c with c the pod rate (`scalelint.dev/pod-rate`), and the " +
+			"delay the loop needs, τ_eff·Φ(W_eff/τ_eff), from the dead time τ (`scalelint.dev/dead-time`), the " +
+			"scale-down stabilization window W (the HPA's or KEDA's `behavior`, default 300 s) and the sampling " +
+			"delay s (default 10 s), τ_eff = τ + s, W_eff = W + s. Reports the threshold when D is below it. " +
+			"Φ is computed by integrating the loop's delay equation, not approximated.",
+		Why: "A backlog integrates every second of shortfall; the controller reads it one dead time late on the " +
+			"way up and holds its peak for one window on the way down. Below the floor the pod count swings in a " +
+			"limit cycle with demand perfectly flat: mean pods 17% to 99% above need, and the latency swings with " +
+			"it (LAWS.md §2; seed \"The Delay a Window Demands\", Proposition 4: rest iff D ≥ τ·Φ(W/τ)).\n\n" +
+			"Worked example: KEDA's Kafka default lagThreshold 10 at 10 msg/s per pod carries D = 1 s; with τ = 90 s " +
+			"and the default window, τ_eff = 100 s, w = 310/100 = 3.1, Φ = 0.895: the loop needs 89.5 s. It hunts " +
+			"from one pod to its ceiling. A threshold of 985 rests (10% margin); so would a window short enough.",
+		Example: "metadata:\n  annotations:\n    scalelint.dev/dead-time: \"90s\"\n    scalelint.dev/pod-rate: \"10\"\n" +
+			"spec:\n  triggers:\n  - type: kafka\n    metadata:\n      topic: orders\n      lagThreshold: \"10\"",
+		UseInstead: "  triggers:\n  - type: kafka\n    metadata:\n      topic: orders\n      lagThreshold: \"985\"   # D = 98.5 s ≥ 89.5 s",
+		Fix: "Two fixes, neither marked safe (both change latency or cost): set the threshold to the smallest that " +
+			"rests, ⌈c·τ_eff·Φ·(1 + margin)⌉ (option `margin`, default 0.1), or shorten the stabilization window " +
+			"to the longest that rests at today's threshold.",
+		References: []string{
+			"LAWS.md §2",
+			"seed: The Delay a Window Demands (Propositions 4, 5, 5b; Corollary 3)",
+			"kubernetes replica_calculator.go GetExternalPerPodMetricReplicas",
+			"KEDA scalers' per-pod thresholds (reference/semantics.md B3)",
+		},
+	},
+	Run: func(pass *analyzer.Pass) error {
+		for _, e := range evaluations(pass) {
+			for _, b := range e.Backlog {
+				if !b.HasPodRate || b.StandingDelay == 0 || b.Rests {
+					continue
+				}
+				reportLatencyFloor(pass, e, b)
+			}
+		}
+		return nil
+	},
+}
+
+// thresholdNode is where a backlog threshold is written, or the trigger's
+// type when KEDA's default applies.
+func thresholdNode(a *scaling.Autoscaler, m *scaling.Metric) *yaml.Node {
+	if m.Threshold.Set && m.Threshold.Node != nil {
+		return m.Threshold.Node
+	}
+	if m.Node != nil {
+		if _, t := manifest.Lookup(m.Node, manifest.Path{manifest.Key("type")}); t != nil {
+			return t
+		}
+		return m.Node
+	}
+	return a.Object.KindNode()
+}
+
+// thresholdPath is the field path of a metric's threshold.
+func thresholdPath(a *scaling.Autoscaler, m *scaling.Metric) manifest.Path {
+	if a.Kind == scaling.HPA {
+		return nil // an HPA's threshold is always written; setField replaces it
+	}
+	return manifest.Path{manifest.Key("spec"), manifest.Key("triggers"), manifest.Index(m.Index), manifest.Key("metadata"), manifest.Key(m.ThresholdKey)}
+}
+
+// windowPath is the field path of the scale-down stabilization window.
+func windowPath(a *scaling.Autoscaler) manifest.Path {
+	if a.Kind == scaling.HPA {
+		return manifest.ParsePath("spec.behavior.scaleDown.stabilizationWindowSeconds")
+	}
+	return manifest.ParsePath("spec.advanced.horizontalPodAutoscalerConfig.behavior.scaleDown.stabilizationWindowSeconds")
+}
+
+func reportLatencyFloor(pass *analyzer.Pass, e *Evaluation, b *BacklogEval) {
+	a := e.Autoscaler
+	m := b.Metric
+	r := analyzer.NodeRange(a.Object, thresholdNode(a, m))
+	key := m.ThresholdKey
+	if key == "" {
+		key = "threshold"
+	}
+	defaulted := ""
+	if !m.Threshold.Set {
+		defaulted = ", KEDA's default"
+	}
+	d := analyzer.Diagnostic{
+		Pos: r.Pos(), End: r.End(), Object: a.Object, Field: fmt.Sprintf("metrics[%d].threshold", m.Index),
+		Message: fmt.Sprintf("standing delay %s (%s %s%s / pod rate %s) is below the %s this loop needs to rest (dead time %s, window %s): it hunts",
+			secs(b.StandingDelay), key, num(b.Threshold, 3), defaulted, num(b.PodRate, 3), secs(b.Required), secs(b.DeadTime), secs(b.Window)),
+		Facts: map[string]float64{"standingDelay": b.StandingDelay, "requiredStandingDelay": b.Required, "phi": b.Phi, "w": b.W,
+			"deadTime": b.DeadTime, "window": b.Window, "threshold": b.Threshold, "podRate": b.PodRate, "samplingDelay": b.SamplingDelay},
+	}
+	d.Related = append(d.Related, inputRelated(e.Inputs["dead-time"], "the dead time")...)
+	d.Related = append(d.Related, inputRelated(e.Inputs["pod-rate"], "the pod rate")...)
+	// Fix 1: the smallest threshold that rests.
+	value := num(b.FixThreshold, 0)
+	var edit analyzer.TextEdit
+	ok := false
+	if m.Threshold.Set && m.Threshold.Node != nil {
+		edit, ok = replaceScalar(a.Object, m.Threshold.Node, value), true
+	} else if p := thresholdPath(a, m); p != nil {
+		edit, ok = setField(a.Object, p, `"`+value+`"`)
+	}
+	if ok {
+		d.SuggestedFixes = append(d.SuggestedFixes, analyzer.SuggestedFix{
+			Message: fmt.Sprintf("Set %s to %s", key, value), Edits: []analyzer.TextEdit{edit}})
+	}
+	// Fix 2: the longest window that rests at today's threshold.
+	if b.FixWindowOK && !b.FixWindowUnlimited && b.FixWindow < b.Window {
+		wv := math.Floor(b.FixWindow)
+		if edit, ok := setField(a.Object, windowPath(a), num(wv, 0)); ok {
+			d.SuggestedFixes = append(d.SuggestedFixes, analyzer.SuggestedFix{
+				Message: fmt.Sprintf("Shorten the scale-down stabilization window to %ss", num(wv, 0)), Edits: []analyzer.TextEdit{edit}})
+		}
+	} else if !b.FixWindowOK {
+		d.Message += "; no window is short enough at this threshold"
+	}
+	d.Message = strings.TrimSpace(d.Message)
+	pass.Report(d)
+}

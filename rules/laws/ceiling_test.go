@@ -1,0 +1,81 @@
+package laws
+
+import (
+	"math"
+	"testing"
+)
+
+// LAWS.md §4 worked example: N_max = 18 (ceiling ≈ 14), demand needing five
+// pods, A = 3 → M* = 15 > 14.4: the band is empty.
+func TestCeilingBand(t *testing.T) {
+	floor := CeilingFloor(3, 50, 10) // five pods of need at 10/s each
+	top := CeilingTop(18)
+	if floor != 15 || !near(top, 14.4, 1e-12) {
+		t.Fatalf("M* = %g, top = %g; want 15, 14.4", floor, top)
+	}
+	if !BandEmpty(floor, top) {
+		t.Error("M* = 15 ≥ 14.4: the band must be empty")
+	}
+	if !CeilingTrapped(14, floor) || !CeilingTrapped(15, floor) || CeilingTrapped(16, floor) {
+		t.Error("ceilings 14 and 15 trap M* = 15 (M ≤ M*), 16 does not")
+	}
+	if !OverPeak(15, top) || OverPeak(14, top) {
+		t.Error("against 0.8·18 = 14.4, a ceiling of 15 is over the peak and 14 is not")
+	}
+	// Seed: an amplification of nine closes the band for a service needing
+	// just two pods.
+	if !BandEmpty(CeilingFloor(9, 20, 10), top) {
+		t.Error("A = 9 and two pods of need: the band must be empty")
+	}
+	// With two pods of need and A = 3 the band is 6 < M ≤ 14.4.
+	if f := CeilingFloor(3, 20, 10); BandEmpty(f, top) || CeilingTrapped(10, f) || OverPeak(10, top) {
+		t.Error("A = 3, two pods of need: a ceiling of 10 lies in the band")
+	}
+	// KEDA's default ceiling (100) traps a 600-pod amplified need.
+	if f := CeilingFloor(3, 2000, 10); f != 600 || !CeilingTrapped(KEDADefaultMaxReplicas, f) {
+		t.Errorf("M* = %g: KEDA's default ceiling must be trapped", f)
+	}
+	if got := CeilingFloor(3, 50, 0); !math.IsNaN(got) {
+		t.Errorf("CeilingFloor with c = 0 = %g, want NaN", got)
+	}
+}
+
+// Proposition 11: above the floor recovery time falls as 1/(M − M*). The
+// seed's runs: with M* = 15, 40,293 s at M = 16, 7,921 at 20, 3,925 at 25 and
+// 1,530 at 40 (time × margin between 38,250 and 40,293); at the cluster
+// kit's size, M* = 6: 6,974 s at 7, 3,401 at 8 and 1,085 at 12.
+func TestRecoveryTimeScale(t *testing.T) {
+	for _, runs := range []struct {
+		floor float64
+		m     []float64
+		secs  []float64
+	}{
+		{15, []float64{16, 20, 25, 40}, []float64{40293, 7921, 3925, 1530}},
+		{6, []float64{7, 8, 12}, []float64{6974, 3401, 1085}},
+	} {
+		lo, hi := math.Inf(1), 0.0
+		for i, m := range runs.m {
+			k := runs.secs[i] / RecoveryTimeScale(m, runs.floor) // time × margin
+			lo, hi = math.Min(lo, k), math.Max(hi, k)
+		}
+		if hi/lo > 1.08 {
+			t.Errorf("M* = %g: time × margin spans %g..%g, more than 8%%", runs.floor, lo, hi)
+		}
+	}
+	if got := RecoveryTimeScale(15, 15); !math.IsInf(got, 1) {
+		t.Errorf("RecoveryTimeScale(15, 15) = %g, want +Inf (never recovers)", got)
+	}
+}
+
+// LAWS.md §5: b < τ_out strictly.
+func TestBoundShorterThanTimeout(t *testing.T) {
+	if BoundShorterThanTimeout(20, 10) {
+		t.Error("a 20 s bound under a 10 s timeout must fail")
+	}
+	if !BoundShorterThanTimeout(5, 10) {
+		t.Error("a 5 s bound under a 10 s timeout must pass")
+	}
+	if BoundShorterThanTimeout(10, 10) {
+		t.Error("b = τ_out must fail (strict)")
+	}
+}
