@@ -333,6 +333,9 @@ func (e *Evaluation) evalRetry(val func(string) (float64, bool)) {
 
 func (e *Evaluation) evalCeiling(val func(string) (float64, bool)) {
 	a := e.Autoscaler
+	if a.Max.Invalid {
+		return // invalid-field reports it
+	}
 	c := &CeilingEval{Ceiling: a.Max.V}
 	A, hasA := e.amplification()
 	lambda, hasL := val("demand")

@@ -71,6 +71,9 @@ func reportAt(pass *analyzer.Pass, o *manifest.Object, field, msg string) {
 
 func checkHPABounds(pass *analyzer.Pass, a *scaling.Autoscaler) {
 	o := a.Object
+	if a.Min.Invalid || a.Max.Invalid {
+		return // invalid-field reports the value
+	}
 	switch {
 	case !a.Max.Set:
 		reportAt(pass, o, "spec.maxReplicas", "maxReplicas is required: the API server refuses an HPA without it")

@@ -11,6 +11,7 @@ import (
 func All() []*analyzer.Analyzer {
 	return []*analyzer.Analyzer{
 		YAMLSyntax,
+		YAMLPortability,
 		InputLimit,
 		TemplateFile,
 		InvalidField,

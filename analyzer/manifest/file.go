@@ -120,17 +120,30 @@ func Parse(fset *token.FileSet, path string, content []byte, opts Options) *File
 			Message: fmt.Sprintf("file has %d documents, over the limit of %d; the rest are not linted", len(chunks), opts.Limits.MaxDocuments)})
 		chunks = chunks[:opts.Limits.MaxDocuments]
 	}
+	// A file that holds anything scalelint reads is parsed in full, so
+	// every syntax error in it is reported; a file of other kinds only
+	// (Services, ConfigMaps) is sniffed, and parsed if a scale target
+	// names one of its kinds.
+	eager := opts.Eager == nil
 	for i, c := range chunks {
 		d := &Document{File: f, Index: i, Start: c.start, End: c.end, Line: c.line}
 		d.Source = sourceComment(content[c.start:c.end])
 		s := sniff(content[c.start:c.end])
 		d.APIVersion, d.Kind = s.apiVersion, s.kind
 		f.Docs = append(f.Docs, d)
-		if !s.ok || opts.Eager == nil || opts.Eager(s.apiVersion, s.kind) {
+		if !s.ok || (opts.Eager != nil && opts.Eager(s.apiVersion, s.kind)) {
+			eager = true
+		}
+	}
+	if eager {
+		for _, d := range f.Docs {
 			d.parse()
 		}
 	}
 	f.detectTemplate()
+	if !f.Template {
+		f.checkPortability()
+	}
 	return f
 }
 

@@ -201,10 +201,19 @@ func TestTemplateFile(t *testing.T) {
 }
 
 func TestLazyDocuments(t *testing.T) {
-	src := "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\n"
+	// A file of kinds no rule reads is only sniffed.
+	src := "apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n"
 	f := Parse(token.NewFileSet(), "x.yaml", []byte(src), Options{Eager: IsReadKind})
-	if f.Docs[0].Parsed() || !f.Docs[1].Parsed() {
-		t.Fatalf("eagerness: service parsed %v, deployment parsed %v", f.Docs[0].Parsed(), f.Docs[1].Parsed())
+	if f.Docs[0].Parsed() || f.Docs[1].Parsed() {
+		t.Fatalf("eagerness: service parsed %v, configmap parsed %v", f.Docs[0].Parsed(), f.Docs[1].Parsed())
+	}
+	// A file with a kind rules read is parsed in full, so every syntax
+	// error in it is found.
+	mixed := Parse(token.NewFileSet(), "y.yaml", []byte(src+"---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\n"), Options{Eager: IsReadKind})
+	for i, d := range mixed.Docs {
+		if !d.Parsed() {
+			t.Errorf("mixed file: document %d not parsed", i)
+		}
 	}
 	if f.Docs[0].Kind != "Service" {
 		t.Errorf("sniffed kind %q", f.Docs[0].Kind)

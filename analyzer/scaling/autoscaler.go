@@ -40,6 +40,9 @@ type Num struct {
 	// Node is the value node when set; otherwise the node where the
 	// default applies (the nearest existing parent), for reporting.
 	Node *yaml.Node
+	// Invalid is set when the field is written but is not a number
+	// (invalid-field reports it; rules leave the value alone).
+	Invalid bool
 }
 
 // Ref is a scaleTargetRef.
@@ -116,8 +119,11 @@ func FromObject(o *manifest.Object) *Autoscaler {
 
 func (a *Autoscaler) num(path string, v float64, set bool) Num {
 	p := manifest.ParsePath(path)
-	if set {
-		if n := a.Object.Get(p); n != nil {
+	if n := a.Object.Get(p); n != nil {
+		if _, err := ParseQuantity(n.Value); err != nil || n.Kind != yaml.ScalarNode {
+			return Num{V: v, Set: true, Node: n, Key: a.Object.GetKey(p), Invalid: true}
+		}
+		if set {
 			return Num{V: v, Set: true, Node: n, Key: a.Object.GetKey(p)}
 		}
 	}
@@ -306,11 +312,25 @@ func fromKEDA(o *manifest.Object, kind Kind, ref *manifest.ScaleTarget, min, max
 		if m.TargetType == "" && t.Type != "cpu" && t.Type != "memory" {
 			m.TargetType = "AverageValue" // KEDA's GetMetricTargetType default
 		}
-		c := ClassifyTrigger(t.Type, t.Metadata, string(t.MetricType), mark)
+		// Read metadata from the nodes: a value written as a number
+		// (invalid for KEDA's CRD, which invalid-field reports) still
+		// says what the author meant.
+		md := map[string]string{}
+		for k, v := range t.Metadata {
+			md[k] = v
+		}
+		if mn := o.Get(manifest.ParsePath(base + ".metadata")); mn != nil && mn.Kind == yaml.MappingNode {
+			for j := 0; j+1 < len(mn.Content); j += 2 {
+				if k, v := mn.Content[j], mn.Content[j+1]; k.Kind == yaml.ScalarNode && v.Kind == yaml.ScalarNode {
+					md[k.Value] = v.Value
+				}
+			}
+		}
+		c := ClassifyTrigger(t.Type, md, string(t.MetricType), mark)
 		m.Signal, m.Mode = c.Signal, c.Mode
 		switch t.Type {
 		case "cpu", "memory":
-			m.Resource, m.Container = t.Type, t.Metadata["containerName"]
+			m.Resource, m.Container = t.Type, md["containerName"]
 			if m.Signal == SignalCPU && c.Known {
 				m.Utilization = a.num(base+".metadata.value", c.Threshold, true)
 			}

@@ -40,7 +40,6 @@ func commands() []command {
 		{"rules", "list the rules", runRules},
 		{"explain", "print a rule's documentation", runExplain},
 		{"compute", "evaluate the laws from raw numbers", runCompute},
-		{"lsp", "speak the Language Server Protocol on stdin/stdout", runLSP},
 		{"version", "print the version", runVersion},
 	}
 }

@@ -88,11 +88,32 @@ func roundFacts(f map[string]float64) map[string]float64 {
 func writeJSON(r *report, w io.Writer, _ bool) error {
 	c := r.counts()
 	rep := jsonReport{Version: 1, Diagnostics: r.jsonDiagnostics(), Summary: jsonSummary{
-		Files: len(r.ws.Files), Objects: len(r.ws.Objects()), Autoscalers: len(r.ws.Autoscalers()),
+		Files: len(r.ws.Files), Objects: r.objectCount(), Autoscalers: len(r.ws.Autoscalers()),
 		Errors: c.errors, Warnings: c.warnings, Infos: c.infos,
 	}}
 	rep.Summary.Missing = r.missing()
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
 	return enc.Encode(rep)
+}
+
+// objectCount counts the objects of the inputs: a document the parser
+// skipped counts as the one object its sniffed kind says, so the count
+// does not depend on which documents were parsed.
+func (r *report) objectCount() int {
+	n := 0
+	for _, f := range r.ws.Files {
+		if f.Template {
+			continue
+		}
+		for _, d := range f.Docs {
+			if d.Parsed() {
+				n += len(d.Objects())
+			} else if d.Kind != "" {
+				n++
+			}
+		}
+	}
+	return n
 }

@@ -36,10 +36,10 @@ func newReport(ws *workspace.Workspace, diags []analyzer.Diagnostic, cfg *analyz
 // location is a diagnostic's place in the units users see: 1-based lines,
 // columns in Unicode code points.
 type location struct {
-	File                         string
-	Line, Col, EndLine, EndCol   int
-	Source                       string // the template a "# Source:" comment names
-	file                         *manifest.File
+	File                       string
+	Line, Col, EndLine, EndCol int
+	Source                     string // the template a "# Source:" comment names
+	file                       *manifest.File
 }
 
 func (r *report) locate(pos, end token.Pos) location {

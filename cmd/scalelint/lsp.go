@@ -1,5 +1,0 @@
-package main
-
-import "io"
-
-func runLSP(args []string, stdin io.Reader, stdout, stderr io.Writer) int { return exitError }

@@ -1,0 +1,221 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// The real-world corpus (testdata/realworld, copied from shared/corpus
+// with its SOURCES.md and STATS.md) is linted as users would lint it: one
+// repository folder at a time, and the whole tree against a golden file.
+
+type jsonOut struct {
+	Version     int              `json:"version"`
+	Diagnostics []jsonDiagnostic `json:"diagnostics"`
+	Summary     jsonSummary      `json:"summary"`
+}
+
+func realworld(t *testing.T) string {
+	return filepath.Join(repoRoot(t), "testdata", "realworld")
+}
+
+// checkJSON runs `scalelint check --format json args...` in dir.
+func checkJSON(t *testing.T, dir string, args ...string) (jsonOut, int) {
+	t.Helper()
+	cmd := exec.Command(binary, append([]string{"check", "--format", "json"}, args...)...)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	var rep jsonOut
+	if err := json.Unmarshal(out, &rep); err != nil {
+		t.Fatalf("check %v: invalid JSON (exit %d): %v\n%s", args, code, err, out)
+	}
+	return rep, code
+}
+
+func TestRealworldRepositories(t *testing.T) {
+	root := realworld(t)
+	repos, err := os.ReadDir(filepath.Join(root, "real"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []jsonDiagnostic
+	for _, r := range repos {
+		rep, code := checkJSON(t, root, filepath.Join("real", r.Name()))
+		if code != 0 && code != 1 {
+			t.Errorf("%s: exit %d", r.Name(), code)
+		}
+		if rep.Version != 1 {
+			t.Errorf("%s: version %d", r.Name(), rep.Version)
+		}
+		all = append(all, rep.Diagnostics...)
+	}
+	has := func(rule, file, msgRx string) bool {
+		rx := regexp.MustCompile(msgRx)
+		for _, d := range all {
+			if d.Rule == rule && d.File == file && rx.MatchString(d.Message) {
+				return true
+			}
+		}
+		return false
+	}
+	// STATS.md: the two HPAs of podinfo's deploy/webapp on one Deployment.
+	for _, f := range []string{"backend", "frontend"} {
+		file := "real/stefanprodan__podinfo/deploy/webapp/" + f + "/hpa.yaml"
+		if !has("conflicting-autoscalers", file, `both scale Deployment "backend"`) {
+			t.Errorf("podinfo webapp conflict not reported at %s", file)
+		}
+	}
+	// No conflict between a kustomize base and its overlays, nor between
+	// eks-workshop's hpa and keda modules (alternatives: no common root).
+	for _, d := range all {
+		if d.Rule != "conflicting-autoscalers" {
+			continue
+		}
+		if strings.Contains(d.File, "stefanprodan__podinfo/deploy/bases") || strings.Contains(d.File, "stefanprodan__podinfo/deploy/overlays") ||
+			strings.Contains(d.File, "stefanprodan__podinfo/kustomize") || strings.Contains(d.File, "aws-samples__eks-workshop-v2") {
+			t.Errorf("conflict reported between kustomize variants or alternatives: %s:%d %s", d.File, d.Line, d.Message)
+		}
+	}
+	// STATS.md: every CPU target whose workload lacks a CPU request.
+	for _, row := range statsMissingCPU(t, filepath.Join(root, "STATS.md")) {
+		if !has("missing-cpu-request", row.workloadFile, `container "`+regexp.QuoteMeta(row.container)+`" has no CPU request`) {
+			t.Errorf("STATS.md lists %s (container %s in %s) without a CPU request: not reported", row.autoscalerFile, row.container, row.workloadFile)
+		}
+	}
+	// Every finding is positioned.
+	for _, d := range all {
+		if d.Line < 1 || d.Column < 1 || d.EndLine < d.Line {
+			t.Errorf("unpositioned finding %+v", d)
+		}
+	}
+}
+
+type statsRow struct{ autoscalerFile, workloadFile, container string }
+
+// statsMissingCPU reads STATS.md's table rows "NO cpu request on: X".
+func statsMissingCPU(t *testing.T, path string) []statsRow {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rowRe := regexp.MustCompile(`^\| (real/\S+) \| \S+ \| \S+ \((real/\S+)\) \| NO cpu request on: (\S+) \|`)
+	var out []statsRow
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if m := rowRe.FindStringSubmatch(sc.Text()); m != nil {
+			out = append(out, statsRow{m[1], m[2], m[3]})
+		}
+	}
+	if len(out) == 0 {
+		t.Fatal("STATS.md lists no missing CPU request: the table format changed")
+	}
+	return out
+}
+
+func TestRealworldInvalidYAML(t *testing.T) {
+	root := realworld(t)
+	files, _ := filepath.Glob(filepath.Join(root, "invalid-yaml", "*", "*"))
+	var paths []string
+	filepath.Walk(filepath.Join(root, "invalid-yaml"), func(p string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() {
+			rel, _ := filepath.Rel(root, p)
+			paths = append(paths, rel)
+		}
+		return nil
+	})
+	if len(paths) == 0 {
+		t.Fatalf("no invalid-yaml files (%v)", files)
+	}
+	for _, p := range paths {
+		rep, code := checkJSON(t, root, p)
+		if code == 2 {
+			t.Errorf("%s: exit 2", p)
+		}
+		// Each file gets a positioned finding about its YAML: a syntax
+		// error, a field the YAML made the wrong type (a placeholder such
+		// as {name} is a flow mapping), or, for the one file that is valid
+		// YAML 1.2 and that PyYAML alone rejects (a tab before a comment),
+		// the portability warning.
+		found := false
+		for _, d := range rep.Diagnostics {
+			switch d.Rule {
+			case "yaml-syntax", "invalid-field", "yaml-portability":
+				found = found || d.Line >= 1
+			}
+		}
+		if !found {
+			t.Errorf("%s: no positioned YAML finding: %+v", p, rep.Diagnostics)
+		}
+	}
+}
+
+func TestRealworldHelmTemplates(t *testing.T) {
+	root := realworld(t)
+	var paths []string
+	filepath.Walk(filepath.Join(root, "helm-templates"), func(p string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() {
+			rel, _ := filepath.Rel(root, p)
+			paths = append(paths, rel)
+		}
+		return nil
+	})
+	for _, p := range paths {
+		rep, code := checkJSON(t, root, p)
+		if code == 2 {
+			t.Errorf("%s: exit 2", p)
+		}
+		n := 0
+		for _, d := range rep.Diagnostics {
+			if d.Rule == "template-file" {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("%s: %d template-file findings, want 1: %+v", p, n, rep.Diagnostics)
+		}
+	}
+}
+
+// TestRealworldGolden checks the whole real corpus against a golden JSON
+// report, so a change of behaviour (a refactor, a performance fast path)
+// shows as a diff. -update rewrites it.
+func TestRealworldGolden(t *testing.T) {
+	root := realworld(t)
+	cmd := exec.Command(binary, "check", "--format", "json", "real")
+	cmd.Dir = root
+	out, _ := cmd.Output()
+	got := normalizeOutput(string(out))
+	golden := filepath.Join(root, "expected.json")
+	want, err := os.ReadFile(golden)
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != normalizeOutput(string(want)) {
+		gl, wl := strings.Split(got, "\n"), strings.Split(normalizeOutput(string(want)), "\n")
+		for i := 0; i < len(gl) && i < len(wl); i++ {
+			if gl[i] != wl[i] {
+				t.Fatalf("real corpus report differs from %s at line %d:\n got: %s\nwant: %s\n(run go test ./cmd/scalelint -run Golden -update to accept)", golden, i+1, gl[i], wl[i])
+			}
+		}
+		t.Fatalf("real corpus report differs from %s in length: %d vs %d lines", golden, len(gl), len(wl))
+	}
+}
