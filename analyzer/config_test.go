@@ -1,0 +1,83 @@
+package analyzer
+
+import (
+	"strings"
+	"testing"
+)
+
+var testRules = []*Analyzer{
+	{Name: "latency-floor", Severity: Error, Options: []Option{{Name: "margin", Default: 0.1}}},
+	{Name: "scale-up-rounds", Severity: Info},
+}
+
+func TestParseConfig(t *testing.T) {
+	c, err := ParseConfig("dir/.scalelint.yaml", []byte(`
+rules:
+  scale-up-rounds: warning
+  latency-floor: {severity: info, margin: 0.25}
+defaults:
+  dead-time: 1m30s
+  scalelint.dev/pod-rate: "10"
+exclude: ["charts/**"]
+namespace: shop
+overrides:
+- paths: ["legacy/**"]
+  rules: {latency-floor: off}
+`), testRules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Defaults["dead-time"].Value != 90 || c.Defaults["pod-rate"].Value != 10 || c.Namespace != "shop" {
+		t.Errorf("config %+v", c)
+	}
+	sev, opts, on := c.RuleSetting(testRules[0], "dir/app/x.yaml")
+	if !on || sev != Info || opts["margin"] != 0.25 {
+		t.Errorf("latency-floor: %v %v %v", sev, opts, on)
+	}
+	if _, _, on := c.RuleSetting(testRules[0], "dir/legacy/x.yaml"); on {
+		t.Errorf("override did not turn latency-floor off under legacy/")
+	}
+	if sev, _, _ := c.RuleSetting(testRules[1], "x.yaml"); sev != Warning {
+		t.Errorf("scale-up-rounds severity %v", sev)
+	}
+	if !c.Excluded("dir/charts/a/b.yaml") || c.Excluded("dir/app/b.yaml") {
+		t.Errorf("exclude globs")
+	}
+}
+
+func TestConfigErrorsArePositioned(t *testing.T) {
+	for src, want := range map[string]string{
+		"rulez: {}\n":                                 `c.yaml:1:1: unknown key "rulez" (did you mean "rules"?)`,
+		"rules:\n  latency-flor: error\n":             `c.yaml:2:3: unknown rule "latency-flor" (did you mean "latency-floor"?)`,
+		"rules:\n  latency-floor: loud\n":             `c.yaml:2:18: rule latency-floor: severity must be off, info, warning or error, not "loud"`,
+		"rules:\n  latency-floor: {margn: 1}\n":       `c.yaml:2:19: unknown key "margn" (did you mean "margin"?)`,
+		"defaults:\n  dead-time: soon\n":              `c.yaml:2:14: defaults.dead-time: "soon" is not a duration`,
+		"defaults:\n  deadtime: 90s\n":                `c.yaml:2:3: unknown key "deadtime" (did you mean "dead-time"?)`,
+		"overrides:\n- rules: {latency-floor: off}\n": `c.yaml:2:3: an override needs paths`,
+	} {
+		_, err := ParseConfig("c.yaml", []byte(src), testRules)
+		if err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%q: error %v, want %q", src, err, want)
+		}
+	}
+}
+
+func TestMatchGlob(t *testing.T) {
+	for _, c := range []struct {
+		pattern, name string
+		want          bool
+	}{
+		{"charts/**", "charts/a/b.yaml", true},
+		{"charts", "charts/a/b.yaml", true},
+		{"vendor/", "x/vendor/y.yaml", true},
+		{"*.json", "a/b/c.json", true},
+		{"a/*.yaml", "a/b/c.yaml", false},
+		{"a/*.yaml", "b/c.yaml", false},
+		{"**/test/**", "x/test/y.yaml", true},
+		{"legacy/**", "legacyx/y.yaml", false},
+	} {
+		if got := MatchGlob(c.pattern, c.name); got != c.want {
+			t.Errorf("MatchGlob(%q, %q) = %v", c.pattern, c.name, got)
+		}
+	}
+}
