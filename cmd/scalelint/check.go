@@ -34,6 +34,9 @@ type checkOptions struct {
 	explainMissing bool
 	color          string
 	quiet          bool
+	baseline       string
+	writeBaseline  string
+	fix, diff      bool
 }
 
 // parseInterspersed parses flags that may come before, between or after
@@ -68,6 +71,10 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.explainMissing, "explain-missing", false, "list, per autoscaler, the laws that could not be evaluated and the annotations that would enable them")
 	fs.StringVar(&o.color, "color", "auto", "colour text output: auto (on a terminal, unless NO_COLOR is set), always or never")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress or summary on stderr")
+	fs.StringVar(&o.baseline, "baseline", "", "report only findings not recorded in this baseline file")
+	fs.StringVar(&o.writeBaseline, "write-baseline", "", "record today's findings in this baseline file and exit 0")
+	fs.BoolVar(&o.fix, "fix", false, "apply the fixes marked safe to the files named on the command line, in place")
+	fs.BoolVar(&o.diff, "diff", false, "print the safe fixes as a unified diff instead of applying them")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: scalelint check [flags] [PATH...|-]\n\nLint files, directories (recursively: .yaml, .yml, .json) or stdin (-).\nExit status: 0 clean, 1 findings at or above --fail-on, 2 usage, config or I/O error.\n\nFlags:")
 		fs.PrintDefaults()
@@ -118,12 +125,16 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		diskPaths = append(diskPaths, p)
 	}
+	named := map[string]bool{} // files --fix may write: found under the paths given
 	if len(diskPaths) > 0 {
 		found, errs := workspace.Walk(diskPaths, cfg.Excluded)
 		ioErrs = append(ioErrs, errs...)
 		loaded, errs := workspace.Load(fset, found, parseOpts)
 		ioErrs = append(ioErrs, errs...)
 		files = append(files, loaded...)
+		for _, f := range loaded {
+			named[f.Path] = true
+		}
 	}
 	for _, e := range ioErrs {
 		fmt.Fprintf(stderr, "scalelint: %v\n", e)
@@ -139,6 +150,36 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if o.explainMissing {
 		rep.includeMissing = true
 	}
+	if o.writeBaseline != "" {
+		if err := rep.writeBaseline(o.writeBaseline); err != nil {
+			fmt.Fprintf(stderr, "scalelint: %v\n", err)
+			return exitError
+		}
+		fmt.Fprintf(stderr, "scalelint: recorded %s in %s\n", plural(len(rep.shown), "finding"), o.writeBaseline)
+		return exitOK
+	}
+	if o.baseline != "" {
+		b, err := readBaseline(o.baseline)
+		if err != nil {
+			fmt.Fprintf(stderr, "scalelint: %v\n", err)
+			return exitError
+		}
+		rep.applyBaseline(b)
+	}
+	if o.diff {
+		if rep.writeDiff(named, stdout) > 0 {
+			return exitFindings
+		}
+		return exitOK
+	}
+	if o.fix {
+		if _, errs := rep.applyFixes(named, stderr); len(errs) > 0 {
+			for _, e := range errs {
+				fmt.Fprintf(stderr, "scalelint: %v\n", e)
+			}
+			ioErrs = append(ioErrs, errs...)
+		}
+	}
 	for _, out := range outs {
 		if err := out.write(rep, stdout, o.color); err != nil {
 			fmt.Fprintf(stderr, "scalelint: %v\n", err)
@@ -148,7 +189,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !o.quiet && !rep.textToStdout(outs) {
 		fmt.Fprintln(stderr, rep.summaryLine())
 	}
-	if len(ioErrs) > 0 && len(files) == 0 {
+	if len(ioErrs) > 0 && (len(files) == 0 || o.fix) {
 		return exitError
 	}
 	if failOn != 0 && rep.worst() >= failOn {

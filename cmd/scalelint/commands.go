@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
 	"github.com/scalelint/scalelint/rules"
@@ -18,15 +19,19 @@ import (
 var version = ""
 
 func runVersion(_ []string, _ io.Reader, stdout, _ io.Writer) int {
-	v := version
-	if v == "" {
-		v = "devel"
-		if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-			v = bi.Main.Version
-		}
-	}
-	fmt.Fprintf(stdout, "scalelint %s\n", v)
+	fmt.Fprintf(stdout, "scalelint %s\n", versionString())
 	return exitOK
+}
+
+// versionString is the version set at build time, else the module's.
+func versionString() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
 }
 
 func runRules(args []string, _ io.Reader, stdout, stderr io.Writer) int {
@@ -121,5 +126,19 @@ func runExplain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "  %s (default %g): %s\n", o.Name, o.Default, o.Doc)
 		}
 	}
+	return exitOK
+}
+
+func runSchema(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		fmt.Fprintln(stderr, "Usage: scalelint schema   (prints the JSON Schema of .scalelint.yaml)")
+		return exitError
+	}
+	s, err := analyzer.ConfigSchema(rules.All())
+	if err != nil {
+		fmt.Fprintf(stderr, "scalelint: %v\n", err)
+		return exitError
+	}
+	stdout.Write(append(s, '\n'))
 	return exitOK
 }

@@ -103,13 +103,13 @@ func independentPhi(w float64) float64 {
 // beyond (issue 3's acceptance).
 func TestComputeAgreesWithIndependentIntegration(t *testing.T) {
 	cases := []struct{ deadTime, window float64 }{
-		{90, 0},    // w = 0.1 (only the sampling delay)
-		{90, 50},   // w = 0.6
-		{90, 90},   // w = 1
-		{90, 300},  // w = 3.1, the default case
-		{60, 120},  // w = 1.86, the seed's worked design
-		{30, 300},  // w = 7.75
-		{20, 600},  // w = 20.3
+		{90, 0},   // w = 0.1 (only the sampling delay)
+		{90, 50},  // w = 0.6
+		{90, 90},  // w = 1
+		{90, 300}, // w = 3.1, the default case
+		{60, 120}, // w = 1.86, the seed's worked design
+		{30, 300}, // w = 7.75
+		{20, 600}, // w = 20.3
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer

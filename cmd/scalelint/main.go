@@ -40,6 +40,7 @@ func commands() []command {
 		{"rules", "list the rules", runRules},
 		{"explain", "print a rule's documentation", runExplain},
 		{"compute", "evaluate the laws from raw numbers", runCompute},
+		{"schema", "print the JSON Schema of .scalelint.yaml", runSchema},
 		{"version", "print the version", runVersion},
 	}
 }

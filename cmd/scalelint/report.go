@@ -1,10 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"go/token"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/scalelint/scalelint/analyzer"
@@ -21,6 +21,9 @@ type report struct {
 	all            []analyzer.Diagnostic // suppressed ones included
 	shown          []analyzer.Diagnostic // what outputs show
 	includeMissing bool
+	baseline       *baselineFile // --baseline, when given
+	baselined      int           // findings the baseline held
+	fixed          int           // baseline findings no longer found
 }
 
 func newReport(ws *workspace.Workspace, diags []analyzer.Diagnostic, cfg *analyzer.Config) *report {
@@ -99,8 +102,15 @@ func plural(n int, word string) string {
 
 func (r *report) summaryLine() string {
 	c := r.counts()
-	return fmt.Sprintf("%s, %s, %s in %s (%s)", plural(c.errors, "error"), plural(c.warnings, "warning"),
+	s := fmt.Sprintf("%s, %s, %s in %s (%s)", plural(c.errors, "error"), plural(c.warnings, "warning"),
 		plural(c.infos, "info"), plural(len(r.ws.Files), "file"), plural(len(r.ws.Autoscalers()), "autoscaler"))
+	if r.baseline != nil {
+		s += fmt.Sprintf("; %d baselined", r.baselined)
+		if r.fixed > 0 {
+			s += fmt.Sprintf(", %d baselined %s fixed (--write-baseline shrinks the file)", r.fixed, map[bool]string{true: "finding", false: "findings"}[r.fixed == 1])
+		}
+	}
+	return s
 }
 
 // output is one --format/--output pair.
@@ -112,6 +122,7 @@ type output struct {
 var formats = map[string]func(r *report, w io.Writer, color bool) error{
 	"text":   writeText,
 	"json":   writeJSON,
+	"sarif":  writeSARIF,
 	"github": writeGitHub,
 }
 
@@ -150,19 +161,11 @@ func (o output) write(r *report, stdout io.Writer, colorMode string) error {
 		return enc(r, stdout, useColor(colorMode, stdout))
 	}
 	// Write atomically: a partial report never replaces a good one.
-	tmp, err := os.CreateTemp(dirOf(o.path), ".scalelint-*.tmp")
-	if err != nil {
+	var buf bytes.Buffer
+	if err := enc(r, &buf, false); err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())
-	if err := enc(r, tmp, false); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), o.path)
+	return writeFileAtomic(o.path, buf.Bytes())
 }
 
 func dirOf(p string) string {

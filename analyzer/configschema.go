@@ -1,0 +1,107 @@
+package analyzer
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/invopop/jsonschema"
+	orderedmap "github.com/pb33f/ordered-map/v2"
+
+	"github.com/scalelint/scalelint/analyzer/scaling"
+)
+
+// ConfigFile is the shape of .scalelint.yaml. ParseConfig reads the file
+// from its node tree (for positioned errors); this type exists so its JSON
+// Schema is generated from Go types, for yaml-language-server users.
+type ConfigFile struct {
+	Rules     map[string]RuleSetting `json:"rules,omitempty" jsonschema:"description=Rule severities and options by rule name: off, info, warning or error, or a mapping with severity and the rule's options."`
+	Defaults  map[string]string      `json:"defaults,omitempty" jsonschema:"description=Repository-wide values of scalelint.dev annotations, by name without the prefix (dead-time: 90s). An annotation on the autoscaler or its target wins."`
+	Exclude   []string               `json:"exclude,omitempty" jsonschema:"description=Globs of paths (relative to this file) that directory walks skip: * and ? within a path segment, ** across segments; a pattern without a slash matches any path element."`
+	Namespace string                 `json:"namespace,omitempty" jsonschema:"description=Namespace of objects that set none and that no kustomization places (default: default)."`
+	Overrides []OverrideSetting      `json:"overrides,omitempty" jsonschema:"description=Rule settings for the files matching paths, applied in order after rules."`
+}
+
+// RuleSetting is a rule's entry under rules: a severity word, or a
+// mapping with severity and options.
+type RuleSetting struct {
+	Severity string             `json:"severity,omitempty"`
+	Options  map[string]float64 `json:"-"`
+}
+
+// OverrideSetting is one entry of overrides.
+type OverrideSetting struct {
+	Paths []string               `json:"paths" jsonschema:"minItems=1,description=Globs of the files this override applies to."`
+	Rules map[string]RuleSetting `json:"rules,omitempty"`
+}
+
+var severityWords = []any{"off", "info", "warning", "error"}
+
+// JSONSchema gives the generic shape of a rule setting; ConfigSchema
+// replaces it with each rule's own.
+func (RuleSetting) JSONSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{OneOf: []*jsonschema.Schema{
+		{Type: "string", Enum: severityWords},
+		{Type: "object"},
+	}}
+}
+
+// ConfigSchema returns the JSON Schema of .scalelint.yaml: the Go types
+// above, with every rule name, its options and every annotation name
+// filled in.
+func ConfigSchema(analyzers []*Analyzer) ([]byte, error) {
+	r := &jsonschema.Reflector{DoNotReference: true, ExpandedStruct: true}
+	s := r.Reflect(&ConfigFile{})
+	s.Version = "http://json-schema.org/draft-07/schema#"
+	s.ID = "https://github.com/scalelint/scalelint/analyzer/config.schema.json"
+	s.Title = "scalelint configuration (.scalelint.yaml)"
+	rulesSchema := func() *jsonschema.Schema {
+		props := orderedmap.New[string, *jsonschema.Schema]()
+		for _, a := range analyzers {
+			opts := orderedmap.New[string, *jsonschema.Schema]()
+			opts.Set("severity", &jsonschema.Schema{Type: "string", Enum: severityWords, Description: "default: " + a.Severity.String()})
+			for _, o := range a.Options {
+				opts.Set(o.Name, &jsonschema.Schema{Type: "number", Minimum: "0", Description: fmt.Sprintf("%s (default %g)", o.Doc, o.Default)})
+			}
+			props.Set(a.Name, &jsonschema.Schema{
+				Description: a.Doc.Title + ". Default severity: " + a.Severity.String() + ".",
+				OneOf: []*jsonschema.Schema{
+					{Type: "string", Enum: severityWords},
+					// YAML 1.1 readers take an unquoted off for false.
+					{Type: "boolean", Enum: []any{false}},
+					{Type: "object", Properties: opts, AdditionalProperties: jsonschema.FalseSchema},
+				},
+			})
+		}
+		return &jsonschema.Schema{Type: "object", Properties: props, AdditionalProperties: jsonschema.FalseSchema,
+			Description: s.Properties.Value("rules").Description}
+	}
+	s.Properties.Set("rules", rulesSchema())
+	if ov := s.Properties.Value("overrides"); ov != nil && ov.Items != nil && ov.Items.Properties != nil {
+		ov.Items.Properties.Set("rules", rulesSchema())
+	}
+	defaults := orderedmap.New[string, *jsonschema.Schema]()
+	for _, spec := range scaling.Annotations {
+		d := &jsonschema.Schema{Description: spec.Doc, Examples: []any{spec.Example}}
+		switch spec.Kind {
+		case scaling.Enum:
+			var words []any
+			for _, w := range spec.Words {
+				words = append(words, w)
+			}
+			d.Type, d.Enum = "string", words
+		case scaling.Duration:
+			d.Type, d.Pattern = "string", `^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h)?)+$`
+		case scaling.IntList:
+			d.Type, d.Pattern = "string", `^ *[0-9]+( *, *[0-9]+)* *$`
+		default:
+			d.OneOf = []*jsonschema.Schema{{Type: "number"}, {Type: "string", Pattern: `^[0-9]+(\.[0-9]+)?$`}}
+		}
+		if spec.Default != "" {
+			d.Default = spec.Default
+		}
+		defaults.Set(spec.Name, d)
+	}
+	s.Properties.Set("defaults", &jsonschema.Schema{Type: "object", Properties: defaults, AdditionalProperties: jsonschema.FalseSchema,
+		Description: s.Properties.Value("defaults").Description})
+	return json.MarshalIndent(s, "", "  ")
+}
