@@ -1,7 +1,6 @@
 package manifest
 
 import (
-	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
@@ -14,23 +13,46 @@ import (
 type HPA = autoscalingv2.HorizontalPodAutoscaler
 
 // Workload is what scalelint reads of a scale target: its replica count
-// and the pod template whose containers the autoscaler counts.
+// and the pod template's containers and resources. Only these parts are
+// decoded (and type-checked): validating the rest of a workload is a
+// schema validator's job, and decoding it costs most of a run's time.
 type Workload struct {
 	Replicas *int32
-	// Template is the pod template of the pods the HPA selects; nil when
-	// the object has none (an Argo Rollout with a workloadRef).
-	Template *corev1.PodTemplateSpec
-	// TemplatePath is where Template sits in the object.
+	// HasTemplate is false when the object has no pod template (an Argo
+	// Rollout with a workloadRef).
+	HasTemplate bool
+	// Pod holds the pod template's spec parts that scalelint reads.
+	Pod PodSubset
+	// TemplatePath is where the pod template sits in the object.
 	TemplatePath Path
+}
+
+// PodSubset is the part of a pod spec scalelint reads.
+type PodSubset struct {
+	Containers     []ContainerSubset            `json:"containers,omitempty"`
+	InitContainers []ContainerSubset            `json:"initContainers,omitempty"`
+	Resources      *corev1.ResourceRequirements `json:"resources,omitempty"`
+}
+
+// ContainerSubset is the part of a container scalelint reads.
+type ContainerSubset struct {
+	Name          string                         `json:"name"`
+	Resources     corev1.ResourceRequirements    `json:"resources,omitempty"`
+	RestartPolicy *corev1.ContainerRestartPolicy `json:"restartPolicy,omitempty"`
+}
+
+// podTemplateSubset is a pod template reduced to what scalelint reads.
+type podTemplateSubset struct {
+	Spec PodSubset `json:"spec"`
 }
 
 func init() {
 	registerDecoder("autoscaling", "HorizontalPodAutoscaler", decodeHPA)
 	for _, g := range []string{"apps", "extensions"} {
-		registerDecoder(g, "Deployment", decodeAppsWorkload[appsv1.Deployment])
-		registerDecoder(g, "ReplicaSet", decodeAppsWorkload[appsv1.ReplicaSet])
+		registerDecoder(g, "Deployment", decodeAppsWorkload)
+		registerDecoder(g, "ReplicaSet", decodeAppsWorkload)
 	}
-	registerDecoder("apps", "StatefulSet", decodeAppsWorkload[appsv1.StatefulSet])
+	registerDecoder("apps", "StatefulSet", decodeAppsWorkload)
 	registerDecoder("argoproj.io", "Rollout", decodeRollout)
 	registerDecoder("leaderworkerset.x-k8s.io", "LeaderWorkerSet", decodeLWS)
 }
@@ -163,42 +185,30 @@ func (b *hpaV2beta1) toV2() *HPA {
 	return h
 }
 
-// appsWorkload is any apps/v1 workload: they share spec.replicas and
-// spec.template.
-type appsWorkload interface {
-	appsv1.Deployment | appsv1.ReplicaSet | appsv1.StatefulSet
+// appsWorkload is the part of an apps workload (Deployment, ReplicaSet,
+// StatefulSet, in every API version) scalelint reads.
+type appsWorkload struct {
+	Spec struct {
+		Replicas *int32             `json:"replicas,omitempty"`
+		Template *podTemplateSubset `json:"template,omitempty"`
+	} `json:"spec"`
 }
 
-func decodeAppsWorkload[T appsWorkload](o *Object) (any, []FieldError) {
-	var w T
-	// Old API versions (apps/v1beta1, extensions/v1beta1) have fields
-	// apps/v1 dropped; only apps/v1 gets the unknown-field check.
-	strict := o.Group == "apps" && o.Version == "v1"
-	errs := decodeInto(o.Node, &w, o.Doc.File.opts.Limits, strict)
-	out := &Workload{TemplatePath: Path{Key("spec"), Key("template")}}
-	switch v := any(&w).(type) {
-	case *appsv1.Deployment:
-		out.Replicas, out.Template = v.Spec.Replicas, &v.Spec.Template
-	case *appsv1.ReplicaSet:
-		out.Replicas, out.Template = v.Spec.Replicas, &v.Spec.Template
-	case *appsv1.StatefulSet:
-		out.Replicas, out.Template = v.Spec.Replicas, &v.Spec.Template
+func decodeAppsWorkload(o *Object) (any, []FieldError) {
+	var w appsWorkload
+	errs := decodeInto(o.Node, &w, o.Doc.File.opts.Limits, false)
+	out := &Workload{Replicas: w.Spec.Replicas, TemplatePath: Path{Key("spec"), Key("template")}}
+	if w.Spec.Template != nil {
+		out.HasTemplate, out.Pod = true, w.Spec.Template.Spec
 	}
 	return out, errs
 }
 
 // rollout is the part of an Argo Rollout scalelint reads.
-type rollout struct {
-	Spec struct {
-		Replicas *int32                  `json:"replicas,omitempty"`
-		Template *corev1.PodTemplateSpec `json:"template,omitempty"`
-	} `json:"spec"`
-}
+type rollout = appsWorkload
 
 func decodeRollout(o *Object) (any, []FieldError) {
-	var r rollout
-	errs := decodeInto(o.Node, &r, o.Doc.File.opts.Limits, false)
-	return &Workload{Replicas: r.Spec.Replicas, Template: r.Spec.Template, TemplatePath: Path{Key("spec"), Key("template")}}, errs
+	return decodeAppsWorkload(o)
 }
 
 // leaderWorkerSet is the part of a LeaderWorkerSet scalelint reads. Its
@@ -208,8 +218,8 @@ type leaderWorkerSet struct {
 	Spec struct {
 		Replicas             *int32 `json:"replicas,omitempty"`
 		LeaderWorkerTemplate struct {
-			LeaderTemplate *corev1.PodTemplateSpec `json:"leaderTemplate,omitempty"`
-			WorkerTemplate corev1.PodTemplateSpec  `json:"workerTemplate"`
+			LeaderTemplate *podTemplateSubset `json:"leaderTemplate,omitempty"`
+			WorkerTemplate podTemplateSubset  `json:"workerTemplate"`
 		} `json:"leaderWorkerTemplate"`
 	} `json:"spec"`
 }
@@ -217,11 +227,11 @@ type leaderWorkerSet struct {
 func decodeLWS(o *Object) (any, []FieldError) {
 	var l leaderWorkerSet
 	errs := decodeInto(o.Node, &l, o.Doc.File.opts.Limits, false)
-	w := &Workload{Replicas: l.Spec.Replicas}
+	w := &Workload{Replicas: l.Spec.Replicas, HasTemplate: true}
 	if t := l.Spec.LeaderWorkerTemplate.LeaderTemplate; t != nil {
-		w.Template, w.TemplatePath = t, Path{Key("spec"), Key("leaderWorkerTemplate"), Key("leaderTemplate")}
+		w.Pod, w.TemplatePath = t.Spec, Path{Key("spec"), Key("leaderWorkerTemplate"), Key("leaderTemplate")}
 	} else {
-		w.Template, w.TemplatePath = &l.Spec.LeaderWorkerTemplate.WorkerTemplate, Path{Key("spec"), Key("leaderWorkerTemplate"), Key("workerTemplate")}
+		w.Pod, w.TemplatePath = l.Spec.LeaderWorkerTemplate.WorkerTemplate.Spec, Path{Key("spec"), Key("leaderWorkerTemplate"), Key("workerTemplate")}
 	}
 	return w, errs
 }

@@ -45,12 +45,12 @@ func WorkloadFromObject(o *manifest.Object) *Workload {
 		w.Replicas = Num{V: 1, Node: o.Nearest(rp)}
 	}
 	w.Annotations, w.Problems = ReadAnnotations(o, FromTarget)
-	if t.Template == nil {
+	if !t.HasTemplate {
 		return w
 	}
 	w.HasTemplate = true
 	spec := t.TemplatePath.Append(manifest.Key("spec"))
-	if r := t.Template.Spec.Resources; r != nil {
+	if r := t.Pod.Resources; r != nil {
 		if _, ok := r.Requests[corev1.ResourceCPU]; ok {
 			c := Container{Name: "(pod)", PodLevel: true, Node: o.Get(spec.Append(manifest.Key("resources")))}
 			c.NameNode = c.Node
@@ -59,7 +59,7 @@ func WorkloadFromObject(o *manifest.Object) *Workload {
 			return w
 		}
 	}
-	add := func(list string, i int, ctr corev1.Container, sidecar bool) {
+	add := func(list string, i int, ctr manifest.ContainerSubset, sidecar bool) {
 		p := spec.Append(manifest.Key(list), manifest.Index(i))
 		c := Container{Name: ctr.Name, Node: o.Get(p), Sidecar: sidecar}
 		c.NameNode = o.Get(p.Append(manifest.Key("name")))
@@ -69,12 +69,12 @@ func WorkloadFromObject(o *manifest.Object) *Workload {
 		readCPU(o, &c, p.Append(manifest.Key("resources")), ctr.Resources)
 		w.Containers = append(w.Containers, c)
 	}
-	for i, ctr := range t.Template.Spec.InitContainers {
+	for i, ctr := range t.Pod.InitContainers {
 		if ctr.RestartPolicy != nil && *ctr.RestartPolicy == corev1.ContainerRestartPolicyAlways {
 			add("initContainers", i, ctr, true)
 		}
 	}
-	for i, ctr := range t.Template.Spec.Containers {
+	for i, ctr := range t.Pod.Containers {
 		add("containers", i, ctr, false)
 	}
 	return w

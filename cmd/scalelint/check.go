@@ -37,6 +37,8 @@ type checkOptions struct {
 	baseline       string
 	writeBaseline  string
 	fix, diff      bool
+	cpuProfile     string
+	memProfile     string
 }
 
 // parseInterspersed parses flags that may come before, between or after
@@ -75,6 +77,8 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.writeBaseline, "write-baseline", "", "record today's findings in this baseline file and exit 0")
 	fs.BoolVar(&o.fix, "fix", false, "apply the fixes marked safe to the files named on the command line, in place")
 	fs.BoolVar(&o.diff, "diff", false, "print the safe fixes as a unified diff instead of applying them")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file")
+	fs.StringVar(&o.memProfile, "memprofile", "", "write a heap profile at the end of the run to this file")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: scalelint check [flags] [PATH...|-]\n\nLint files, directories (recursively: .yaml, .yml, .json) or stdin (-).\nExit status: 0 clean, 1 findings at or above --fail-on, 2 usage, config or I/O error.\n\nFlags:")
 		fs.PrintDefaults()
@@ -85,6 +89,12 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitOK
 		}
 		return exitError
+	}
+	if stop, err := startProfiles(o.cpuProfile, o.memProfile); err != nil {
+		fmt.Fprintf(stderr, "scalelint: %v\n", err)
+		return exitError
+	} else {
+		defer stop()
 	}
 	failOn, ok := parseFailOn(o.failOn)
 	if !ok {

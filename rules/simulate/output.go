@@ -46,15 +46,23 @@ var sparkBlocks = []rune("▁▂▃▄▅▆▇█")
 // their maximum (█). Constant input draws ▅; a share with no finite value
 // draws a space. It returns "" for no values or a width below 1.
 func Sparkline(values []float64, width int) string {
+	return SparklineRange(values, width, math.NaN(), math.NaN())
+}
+
+// SparklineRange is Sparkline on a fixed scale: lo draws ▁ and hi draws █,
+// shares outside [lo, hi] are clamped to it; a NaN lo or hi takes the
+// shares' minimum or maximum. A pod count drawn from zero keeps a resting
+// loop flat, where Sparkline would stretch its ripple to the full height.
+func SparklineRange(values []float64, width int, lo, hi float64) string {
 	if len(values) == 0 || width < 1 {
 		return ""
 	}
 	n := min(width, len(values))
 	buckets := make([]float64, n)
 	for i := range n {
-		lo, hi := i*len(values)/n, (i+1)*len(values)/n
+		from, to := i*len(values)/n, (i+1)*len(values)/n
 		sum, cnt := 0.0, 0
-		for _, v := range values[lo:hi] {
+		for _, v := range values[from:to] {
 			if finite(v) {
 				sum += v
 				cnt++
@@ -65,11 +73,17 @@ func Sparkline(values []float64, width int) string {
 			buckets[i] = sum / float64(cnt)
 		}
 	}
-	lo, hi := math.Inf(1), math.Inf(-1)
+	dataLo, dataHi := math.Inf(1), math.Inf(-1)
 	for _, b := range buckets {
 		if !math.IsNaN(b) {
-			lo, hi = math.Min(lo, b), math.Max(hi, b)
+			dataLo, dataHi = math.Min(dataLo, b), math.Max(dataHi, b)
 		}
+	}
+	if math.IsNaN(lo) {
+		lo = dataLo
+	}
+	if math.IsNaN(hi) {
+		hi = dataHi
 	}
 	var sb strings.Builder
 	for _, b := range buckets {
