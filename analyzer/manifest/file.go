@@ -28,8 +28,9 @@ type File struct {
 	// not YAML: it was reported once (template-file) and not linted.
 	Template bool
 
-	opts      Options
-	yamlLines []int // line starts as yaml.v3 counts lines; built on first use
+	opts          Options
+	yamlLinesOnce sync.Once
+	yamlLines     []int // line starts as yaml.v3 counts lines; built on first use
 
 	mu       sync.Mutex
 	problems []Problem // file-level problems (template-file, limits)

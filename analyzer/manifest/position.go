@@ -78,9 +78,7 @@ func (f *File) offsetOf(line, col int) int {
 	if line < 1 {
 		return 0
 	}
-	if f.yamlLines == nil {
-		f.yamlLines = lineStarts(f.Content)
-	}
+	f.yamlLinesOnce.Do(func() { f.yamlLines = lineStarts(f.Content) })
 	if line > len(f.yamlLines) {
 		return len(f.Content)
 	}

@@ -113,8 +113,9 @@ func unwrapPathError(err error) error {
 }
 
 // Load reads and parses files in parallel. It returns the files it could
-// read, in the order given, and an error for each it could not.
-func Load(fset *token.FileSet, paths []string, opts manifest.Options) ([]*manifest.File, []error) {
+// read, in the order given, and an error for each it could not. progress,
+// when given, is called after each file (from the loading goroutines).
+func Load(fset *token.FileSet, paths []string, opts manifest.Options, progress ...func()) ([]*manifest.File, []error) {
 	files := make([]*manifest.File, len(paths))
 	errs := make([]error, len(paths))
 	limit := opts.Limits.MaxFileSize
@@ -134,6 +135,9 @@ func Load(fset *token.FileSet, paths []string, opts manifest.Options) ([]*manife
 					continue
 				}
 				files[i] = manifest.Parse(fset, paths[i], data, opts)
+				for _, p := range progress {
+					p()
+				}
 			}
 		}()
 	}

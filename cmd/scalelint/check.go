@@ -139,7 +139,9 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(diskPaths) > 0 {
 		found, errs := workspace.Walk(diskPaths, cfg.Excluded)
 		ioErrs = append(ioErrs, errs...)
-		loaded, errs := workspace.Load(fset, found, parseOpts)
+		prog := newProgress(stderr, o.quiet, len(found))
+		loaded, errs := workspace.Load(fset, found, parseOpts, prog.file)
+		prog.done()
 		ioErrs = append(ioErrs, errs...)
 		files = append(files, loaded...)
 		for _, f := range loaded {

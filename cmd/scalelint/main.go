@@ -42,6 +42,7 @@ func commands() []command {
 		{"compute", "evaluate the laws from raw numbers", runCompute},
 		{"simulate", "run the deployed control loop of an autoscaler and show it hunting or resting", runSimulate},
 		{"schema", "print the JSON Schema of .scalelint.yaml", runSchema},
+		{"lsp", "speak the Language Server Protocol on stdin/stdout", runLSP},
 		{"version", "print the version", runVersion},
 	}
 }

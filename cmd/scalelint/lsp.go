@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+
+	"go.lsp.dev/jsonrpc2"
+
+	"github.com/scalelint/scalelint/lsp"
+)
+
+// stdio joins the process's standard input and output into the stream the
+// language server speaks over.
+type stdio struct {
+	io.Reader
+	io.Writer
+}
+
+func (stdio) Close() error { return nil }
+
+func runLSP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("lsp", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	verbose := fs.Bool("v", false, "log to stderr at debug level (default: warnings and errors only)")
+	logLevel := fs.String("log-level", "", "log level on stderr: off, error, warn, info or debug")
+	debounce := fs.Duration("debounce", 0, "delay between an edit and the lint it triggers (default 50ms)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: scalelint lsp [flags]\n\nSpeak the Language Server Protocol on stdin/stdout. Logs go to stderr only.\n\nFlags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return exitOK
+		}
+		return exitError
+	}
+	level := slog.LevelWarn
+	if *verbose {
+		level = slog.LevelDebug
+	}
+	switch *logLevel {
+	case "":
+	case "off":
+		level = slog.LevelError + 4
+	case "error":
+		level = slog.LevelError
+	case "warn", "warning":
+		level = slog.LevelWarn
+	case "info":
+		level = slog.LevelInfo
+	case "debug":
+		level = slog.LevelDebug
+	default:
+		fmt.Fprintf(stderr, "scalelint: --log-level must be off, error, warn, info or debug, not %q\n", *logLevel)
+		return exitError
+	}
+	v := version
+	if v == "" {
+		v = "devel"
+	}
+	srv := lsp.NewServer(lsp.Options{Debounce: *debounce, LogLevel: level, Log: stderr, Version: v})
+	if stdin == nil {
+		stdin = os.Stdin
+	}
+	ok, err := srv.Serve(context.Background(), jsonrpc2.NewHeaderStream(stdio{stdin, stdout}))
+	if err != nil {
+		fmt.Fprintf(stderr, "scalelint lsp: %v\n", err)
+	}
+	if !ok {
+		return exitFindings // the client exited without shutdown (LSP: exit code 1)
+	}
+	return exitOK
+}

@@ -1,0 +1,114 @@
+package lsp
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"go/token"
+	"sync"
+
+	"go.lsp.dev/uri"
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/scalelint/scalelint/analyzer/manifest"
+)
+
+// parseCache holds the parse of every document by path and content hash,
+// so an edit re-parses only the edited document, and reverting an edit
+// re-uses the earlier parse.
+//
+// Every parse allocates its token.File from one FileSet (alloc), which is
+// used only to hand out disjoint position ranges; the file is removed from
+// it at once, so it never grows. Each snapshot builds its own FileSet from
+// the files it holds (token.FileSet.AddExistingFiles).
+type parseCache struct {
+	alloc *token.FileSet
+	mu    sync.Mutex
+	m     map[cacheKey]*parsed
+}
+
+type cacheKey struct {
+	path string
+	hash [sha256.Size]byte
+}
+
+func newParseCache() *parseCache {
+	return &parseCache{alloc: token.NewFileSet(), m: map[cacheKey]*parsed{}}
+}
+
+// parseOptions are the CLI's: autoscalers and workloads parsed eagerly,
+// other documents when a scale target names their kind.
+var parseOptions = manifest.Options{Eager: manifest.IsReadKind}
+
+// get returns the parse of content at path, parsing it on a miss.
+func (c *parseCache) get(path string, content []byte) *parsed {
+	key := cacheKey{path, sha256.Sum256(content)}
+	c.mu.Lock()
+	p := c.m[key]
+	c.mu.Unlock()
+	if p != nil {
+		return p
+	}
+	f := manifest.Parse(c.alloc, path, content, parseOptions)
+	c.alloc.RemoveFile(f.Tok)
+	// manifest.File builds its yaml.v3 line table on the first position
+	// query, without a lock, and rules query positions concurrently: build
+	// it here, before the file is shared.
+	f.Offset(&yaml.Node{Line: 1, Column: 1})
+	p = &parsed{hash: key.hash, file: f}
+	c.mu.Lock()
+	if q := c.m[key]; q != nil {
+		p = q // a concurrent parse won
+	} else {
+		c.m[key] = p
+	}
+	c.mu.Unlock()
+	return p
+}
+
+// retain drops every entry that the snapshot does not hold: old versions
+// of edited documents, deleted files.
+func (c *parseCache) retain(files map[string]*fileHandle) {
+	keep := make(map[*parsed]bool, len(c.m))
+	for _, h := range files {
+		for _, ch := range h.chunks {
+			keep[ch.parsed] = true
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k, p := range c.m {
+		if !keep[p] {
+			delete(c.m, k)
+		}
+	}
+}
+
+// never parses no document eagerly: a parse that only splits a file.
+func never(apiVersion, kind string) bool { return false }
+
+// chunks parses a file's text one document at a time, through the cache.
+// The documents are the core's own split (manifest.Parse without eager
+// parsing splits and sniffs only).
+func (c *parseCache) chunks(path string, content []byte) []chunk {
+	whole := func() []chunk { return []chunk{{start: 0, parsed: c.get(path, content)}} }
+	if len(content) > maxFileSize || bytes.Contains(content, []byte("{{")) || bytes.IndexByte(content, 0) >= 0 ||
+		bytes.HasPrefix(content, []byte{0xFF, 0xFE}) || bytes.HasPrefix(content, []byte{0xFE, 0xFF}) {
+		return whole() // a template, or what the parser's limits see as a whole
+	}
+	split := manifest.Parse(c.alloc, path, content, manifest.Options{Eager: never})
+	c.alloc.RemoveFile(split.Tok)
+	if split.Template || len(split.Docs) <= 1 || len(split.Docs) >= 10000 {
+		return whole()
+	}
+	out := make([]chunk, len(split.Docs))
+	for i, d := range split.Docs {
+		out[i] = chunk{start: d.Start, parsed: c.get(path, content[d.Start:d.End])}
+	}
+	return out
+}
+
+// newHandle parses a file's text into a handle.
+func (c *parseCache) newHandle(path string, u uri.URI, version int32, open bool, content []byte) *fileHandle {
+	return &fileHandle{path: path, uri: u, version: version, open: open, content: content,
+		mapper: NewMapper(content), chunks: c.chunks(path, content)}
+}

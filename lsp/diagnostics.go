@@ -1,0 +1,335 @@
+package lsp
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"sort"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/scalelint/scalelint/analyzer"
+)
+
+// RulesReference is where every rule's documentation lives; a
+// diagnostic's codeDescription links to the rule's anchor.
+const RulesReference = "https://github.com/scalelint/scalelint/blob/main/rules/README.md"
+
+// lintState is the debounced, cancellable lint of the latest snapshot.
+type lintState struct {
+	mu     sync.Mutex
+	timer  *time.Timer
+	cancel context.CancelFunc
+	done   bool // shut down
+}
+
+// publishState is what the client was last sent, per file.
+type publishState struct {
+	mu        sync.Mutex
+	published map[string]publishedFile // by path
+}
+
+type publishedFile struct {
+	uri     uri.URI
+	key     string // the encoded diagnostics and version last published
+	pushed  bool   // the last publication held diagnostics
+	open    bool
+	version int32
+}
+
+// scheduleLint lints snap after the debounce delay. A newer snapshot
+// supersedes it: the pending or running lint of the older one is
+// cancelled (its results, if it finishes, are not published).
+func (s *Server) scheduleLint(snap *Snapshot) {
+	s.mu.Lock()
+	delay := s.debounce
+	s.mu.Unlock()
+	s.scheduleLintAfter(snap, delay)
+}
+
+// scheduleLintAfter is scheduleLint with a given delay.
+func (s *Server) scheduleLintAfter(snap *Snapshot, delay time.Duration) {
+	s.lint.mu.Lock()
+	defer s.lint.mu.Unlock()
+	if s.lint.done {
+		return
+	}
+	if s.lint.cancel != nil {
+		s.lint.cancel()
+	}
+	if s.lint.timer != nil {
+		s.lint.timer.Stop()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s.lint.cancel = cancel
+	if delay < 0 {
+		delay = 0
+	}
+	s.lint.timer = time.AfterFunc(delay, func() { s.runLint(ctx, snap) })
+}
+
+// stopLint cancels any lint and stops scheduling new ones.
+func (s *Server) stopLint() {
+	s.lint.mu.Lock()
+	defer s.lint.mu.Unlock()
+	s.lint.done = true
+	if s.lint.cancel != nil {
+		s.lint.cancel()
+	}
+	if s.lint.timer != nil {
+		s.lint.timer.Stop()
+	}
+}
+
+// runLint computes the snapshot's diagnostics and publishes, for every
+// file whose diagnostics changed, the new set; open documents get theirs
+// with their version each time it changes.
+func (s *Server) runLint(ctx context.Context, snap *Snapshot) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error("lint panicked", "panic", r)
+		}
+	}()
+	start := time.Now()
+	diags, err := snap.Diagnostics(ctx)
+	if err != nil {
+		return // superseded
+	}
+	byFile := s.protocolDiagnostics(snap, diags)
+	s.mu.Lock()
+	pull := s.caps.pull
+	refresh := s.caps.diagRefresh
+	s.mu.Unlock()
+
+	s.pub.mu.Lock()
+	defer s.pub.mu.Unlock()
+	if ctx.Err() != nil {
+		return // a newer snapshot's lint will publish
+	}
+	paths := map[string]bool{}
+	for p := range byFile {
+		paths[p] = true
+	}
+	for p := range snap.files {
+		if snap.files[p].open {
+			paths[p] = true
+		}
+	}
+	for p, pf := range s.pub.published {
+		if pf.pushed || pf.open {
+			paths[p] = true
+		}
+	}
+	sorted := make([]string, 0, len(paths))
+	for p := range paths {
+		sorted = append(sorted, p)
+	}
+	sort.Strings(sorted)
+	needRefresh := false
+	published := 0
+	for _, p := range sorted {
+		h := snap.files[p]
+		items := byFile[p]
+		prev := s.pub.published[p]
+		next := publishedFile{uri: prev.uri}
+		if h != nil {
+			next.uri, next.open, next.version = uriOf(h), h.open, h.version
+		} else if next.uri == "" {
+			next.uri = uri.File(p)
+		}
+		if pull && next.open {
+			// The client pulls this document's diagnostics: clear what was
+			// pushed for it, and ask for a new pull when they changed
+			// without an edit of it (a change in another file).
+			next.key = diagKey(items, 0, false)
+			if prev.open && prev.version == next.version && prev.key != next.key {
+				needRefresh = true
+			}
+			if prev.pushed {
+				s.push(next.uri, nil, nil)
+			}
+			s.pub.published[p] = next
+			continue
+		}
+		var version *int32
+		if next.open {
+			v := next.version
+			version = &v
+		}
+		next.key = diagKey(items, next.version, next.open)
+		next.pushed = len(items) > 0
+		if next.key == prev.key && prev.uri == next.uri {
+			s.pub.published[p] = next
+			continue
+		}
+		s.push(next.uri, version, items)
+		published++
+		if !next.pushed && !next.open {
+			delete(s.pub.published, p)
+		} else {
+			s.pub.published[p] = next
+		}
+	}
+	if needRefresh && refresh {
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if err := s.client.DiagnosticRefresh(ctx); err != nil {
+				s.log.Debug("workspace/diagnostic/refresh", "err", err)
+			}
+		}()
+	}
+	s.log.Debug("lint", "snapshot", snap.id, "files", len(snap.files), "diagnostics", len(diags), "published", published, "took", time.Since(start))
+}
+
+// push sends textDocument/publishDiagnostics.
+func (s *Server) push(u uri.URI, version *int32, items []protocol.Diagnostic) {
+	if items == nil {
+		items = []protocol.Diagnostic{}
+	}
+	p := &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: items}
+	if version != nil {
+		p.Version = protocol.NewOptional(*version)
+	}
+	if err := s.client.PublishDiagnostics(context.Background(), p); err != nil {
+		s.log.Debug("publishDiagnostics", "uri", u, "err", err)
+	}
+}
+
+// diagKey identifies a publication: the encoded diagnostics, and the
+// version for an open document.
+func diagKey(items []protocol.Diagnostic, version int32, open bool) string {
+	b, _ := protocol.Marshal(items)
+	h := sha256.New()
+	h.Write(b)
+	if open {
+		h.Write([]byte{byte(version), byte(version >> 8), byte(version >> 16), byte(version >> 24), 1})
+	}
+	return hex.EncodeToString(h.Sum(nil)[:12])
+}
+
+// protocolDiagnostics converts diagnostics to the protocol's, grouped by
+// file path, with the configuration file's error added.
+func (s *Server) protocolDiagnostics(snap *Snapshot, diags []analyzer.Diagnostic) map[string][]protocol.Diagnostic {
+	out := map[string][]protocol.Diagnostic{}
+	for i := range diags {
+		h, pd, ok := toProtocol(snap, &diags[i])
+		if ok {
+			out[h.path] = append(out[h.path], pd)
+		}
+	}
+	if h, pd, ok := configDiagnostic(snap); ok {
+		out[h.path] = append(out[h.path], pd)
+	}
+	// A file's documents are parsed apart: order its findings by position.
+	for _, items := range out {
+		sort.SliceStable(items, func(i, j int) bool {
+			a, b := items[i].Range.Start, items[j].Range.Start
+			return a.Line < b.Line || (a.Line == b.Line && a.Character < b.Character)
+		})
+	}
+	return out
+}
+
+// configDiagnostic places a configuration file's error at its position.
+func configDiagnostic(snap *Snapshot) (*fileHandle, protocol.Diagnostic, bool) {
+	var ce *analyzer.ConfigError
+	if !errors.As(snap.cfgErr, &ce) {
+		return nil, protocol.Diagnostic{}, false
+	}
+	h := snap.files[ce.Path]
+	if h == nil {
+		return nil, protocol.Diagnostic{}, false
+	}
+	var r protocol.Range
+	if ce.Line > 0 {
+		line := ce.Line - 1
+		start := h.mapper.LineStart(line)
+		// The column counts code points: walk them.
+		off := start
+		for c := 1; c < ce.Col && off < len(h.content) && h.content[off] != '\n'; c++ {
+			_, size := utf8.DecodeRune(h.content[off:])
+			off += size
+		}
+		end := off
+		for end < len(h.content) && h.content[end] != '\n' && h.content[end] != '\r' && h.content[end] != ':' {
+			end++
+		}
+		r = h.mapper.Range(off, end)
+	}
+	return h, protocol.Diagnostic{
+		Range: r, Severity: protocol.DiagnosticSeverityError, Code: protocol.String("config"),
+		Source: protocol.NewOptional("scalelint"), Message: protocol.String(ce.Msg),
+	}, true
+}
+
+// severity maps a finding's severity.
+func severity(s analyzer.Severity) protocol.DiagnosticSeverity {
+	switch s {
+	case analyzer.Error:
+		return protocol.DiagnosticSeverityError
+	case analyzer.Warning:
+		return protocol.DiagnosticSeverityWarning
+	}
+	return protocol.DiagnosticSeverityInformation
+}
+
+// toProtocol converts one finding: UTF-16 range, severity, the rule as
+// code with a link to its documentation, related places, tags.
+func toProtocol(snap *Snapshot, d *analyzer.Diagnostic) (*fileHandle, protocol.Diagnostic, bool) {
+	h, start, end := snap.span(d.Pos, d.End)
+	if h == nil {
+		return nil, protocol.Diagnostic{}, false
+	}
+	pd := protocol.Diagnostic{
+		Range:           h.mapper.Range(start, end),
+		Severity:        severity(d.Severity),
+		Code:            protocol.String(d.Rule),
+		CodeDescription: protocol.CodeDescription{Href: uri.URI(RulesReference + "#" + d.Rule)},
+		Source:          protocol.NewOptional("scalelint"),
+		Message:         protocol.String(d.Message),
+	}
+	if d.Rule == analyzer.UnusedSuppression.Name {
+		pd.Tags = protocol.NewDiagnosticTags(protocol.DiagnosticTagUnnecessary)
+	}
+	for _, r := range d.Related {
+		rh, rs, re := snap.span(r.Pos, r.End)
+		if rh == nil {
+			continue
+		}
+		pd.RelatedInformation = append(pd.RelatedInformation, protocol.DiagnosticRelatedInformation{
+			Location: protocol.Location{URI: uriOf(rh), Range: rh.mapper.Range(rs, re)},
+			Message:  r.Message,
+		})
+	}
+	return h, pd, true
+}
+
+// Diagnostic answers a pull (textDocument/diagnostic) with the document's
+// full report, or "unchanged" when it matches the client's previous one.
+func (s *Server) Diagnostic(ctx context.Context, params *protocol.DocumentDiagnosticParams) (protocol.DocumentDiagnosticReport, error) {
+	snap := s.snapshot(ctx)
+	path := pathOf(params.TextDocument.URI)
+	diags, err := snap.Diagnostics(ctx)
+	if err != nil {
+		return nil, err
+	}
+	items := s.protocolDiagnostics(snap, diags)[path]
+	if items == nil {
+		items = []protocol.Diagnostic{}
+	}
+	id := diagKey(items, 0, false)
+	if params.PreviousResultID != nil && *params.PreviousResultID == id {
+		return &protocol.RelatedUnchangedDocumentDiagnosticReport{
+			UnchangedDocumentDiagnosticReport: protocol.UnchangedDocumentDiagnosticReport{
+				Kind: string(protocol.DocumentDiagnosticReportKindUnchanged), ResultID: id}}, nil
+	}
+	return &protocol.RelatedFullDocumentDiagnosticReport{
+		FullDocumentDiagnosticReport: protocol.FullDocumentDiagnosticReport{
+			Kind: string(protocol.DocumentDiagnosticReportKindFull), ResultID: &id, Items: items}}, nil
+}

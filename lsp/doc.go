@@ -1,0 +1,64 @@
+// Package lsp is scalelint's language server: the same engine as the CLI
+// (analyzer.Run over every rule), driven by an editor's edits, with the
+// laws' numbers shown where they apply. It is gopls in miniature: one file
+// per LSP feature, thin handlers, immutable snapshots, one UTF-16 mapper,
+// diagnostics published per file with its version.
+//
+// Data flow:
+//
+//	initialize        folders, client capabilities, settings (initializationOptions:
+//	                  the keys of .scalelint.yaml, plus logLevel and debounceMs)
+//	                  -> .scalelint.yaml found and parsed (analyzer.FindConfig,
+//	                     ParseConfig), the settings merged over it
+//	                  -> workspace.Walk of the folders with the configured excludes;
+//	                     every file read and parsed in parallel
+//	didOpen/Change    overlays: the editor's text over the disk's (incremental
+//	didSave/Close     changes applied through the Mapper, in wire order)
+//	didChangeWatched  disk files re-read or forgotten; .scalelint.yaml reloaded
+//	didChangeConfig   settings re-read (or pulled with workspace/configuration)
+//	        |
+//	        v
+//	parse cache       file text -> its YAML documents (the core's own split) ->
+//	  (cache.go)      one manifest.File per document, cached by path and content
+//	                  hash: an edit re-parses only the document it touches
+//	        |
+//	        v
+//	Snapshot          immutable: every file handle (path, URI, version, text,
+//	  (snapshot.go)   Mapper, parsed documents) and the configuration; on first
+//	                  use its own token.FileSet and workspace.New (targets resolved
+//	                  across files as in the CLI), then analyzer.Run once
+//	        |
+//	        v
+//	lint              debounced (50 ms by default, none in tests); a newer snapshot
+//	  (diagnostics.go) cancels the pending or running lint of an older one, whose
+//	                  results are then dropped; token.Pos -> file + byte offset ->
+//	                  Mapper -> UTF-16 range; severity, rule code, codeDescription
+//	                  (rules/README.md#RULE), relatedInformation, tags
+//	        |
+//	        v
+//	publish           per file whose diagnostics changed (a conflict between two
+//	                  files clears in both), open documents with their version;
+//	                  clients that pull (textDocument/diagnostic) get reports for
+//	                  open documents instead, and a refresh when another file's
+//	                  edit changed them
+//
+// Requests read the snapshot that was current when they arrived (every
+// change before them on the wire is in it): hover.go (rule documentation on
+// a finding, the evaluated laws as a table on the fields they read),
+// code_action.go (the rules' fixes, "Ignore RULE here", "Add the annotations
+// this autoscaler needs"), completion.go (scalelint.dev annotation keys and
+// values), definition.go (scaleTargetRef -> workload, workload ->
+// autoscalers), inlay_hint.go (the floor next to a threshold).
+//
+// Concurrency (server.go): notifications run in order on the connection's
+// read loop, so no change overtakes another; requests take their snapshot,
+// then run concurrently; $/cancelRequest cancels a request's context. A
+// panic in a handler is recovered, logged, and answered with an
+// InternalError; a method the server does not implement gets
+// MethodNotFound, and an unknown notification is ignored. The server writes
+// only the protocol to stdout and logs to stderr at the level asked for.
+//
+// Positions: the core works in byte offsets (token.Pos); Mapper (mapper.go)
+// is the one place that converts them to and from LSP positions, whose
+// columns count UTF-16 code units.
+package lsp

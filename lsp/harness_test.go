@@ -1,0 +1,436 @@
+package lsp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+// waitTimeout bounds every wait of a test for the server. It is a
+// deadline against hangs, not a performance assertion.
+const waitTimeout = 20 * time.Second
+
+// publication is one textDocument/publishDiagnostics the client received.
+type publication struct {
+	URI         uri.URI
+	Version     int32
+	HasVersion  bool
+	Diagnostics []protocol.Diagnostic
+	At          time.Time
+}
+
+// rules returns the codes of the diagnostics.
+func (p publication) rules() []string {
+	var out []string
+	for _, d := range p.Diagnostics {
+		if c, ok := d.Code.(protocol.String); ok {
+			out = append(out, string(c))
+		}
+	}
+	return out
+}
+
+func (p publication) has(rule string) bool {
+	for _, r := range p.rules() {
+		if r == rule {
+			return true
+		}
+	}
+	return false
+}
+
+// testClient drives a Server in process over a pipe, as an editor would:
+// the server's real handler chain and codec, the protocol over the wire.
+type testClient struct {
+	t      testing.TB
+	srv    *Server
+	conn   jsonrpc2.Conn
+	log    *syncBuffer
+	dir    string
+	nextV  map[uri.URI]int32
+	texts  map[uri.URI]string
+	cancel context.CancelFunc
+	done   chan struct{}
+
+	mu            sync.Mutex
+	cond          *sync.Cond
+	pubs          []publication
+	latest        map[uri.URI]publication
+	messages      []protocol.ShowMessageParams
+	registrations []protocol.Registration
+	refreshes     int
+	configuration string // the answer to workspace/configuration
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// newClient starts a server connected to a new client. dir is the
+// workspace (copied from testdata/workspace when "" is not given).
+func newClient(t testing.TB, opts Options) *testClient {
+	log := &syncBuffer{}
+	if opts.Log == nil {
+		opts.Log = log
+	}
+	if opts.Debounce == 0 {
+		opts.Debounce = -1
+	}
+	opts.LogLevel = -8 // everything, into the buffer
+	srv := NewServer(opts)
+	a, b := net.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &testClient{t: t, srv: srv, log: log, latest: map[uri.URI]publication{},
+		nextV: map[uri.URI]int32{}, texts: map[uri.URI]string{}, cancel: cancel, done: make(chan struct{})}
+	c.cond = sync.NewCond(&c.mu)
+	go func() {
+		defer close(c.done)
+		srv.Serve(ctx, jsonrpc2.NewHeaderStream(a))
+	}()
+	c.conn = jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(b), jsonrpc2.WithCodec(codec{}))
+	c.conn.Go(ctx, c.handle)
+	t.Cleanup(func() {
+		cancel()
+		c.conn.Close()
+		a.Close()
+		select {
+		case <-c.done:
+		case <-time.After(5 * time.Second):
+			t.Errorf("server did not stop")
+		}
+	})
+	return c
+}
+
+// handle answers the server's requests and records its notifications.
+func (c *testClient) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+	switch req.Method() {
+	case protocol.MethodTextDocumentPublishDiagnostics:
+		var p protocol.PublishDiagnosticsParams
+		if err := protocol.Unmarshal(req.Params(), &p); err != nil {
+			return nil, err
+		}
+		pub := publication{URI: p.URI, Diagnostics: p.Diagnostics, At: time.Now()}
+		pub.Version, pub.HasVersion = p.Version.Get()
+		c.mu.Lock()
+		c.pubs = append(c.pubs, pub)
+		c.latest[p.URI] = pub
+		c.cond.Broadcast()
+		c.mu.Unlock()
+	case protocol.MethodWindowShowMessage:
+		var p protocol.ShowMessageParams
+		if err := protocol.Unmarshal(req.Params(), &p); err != nil {
+			return nil, err
+		}
+		c.mu.Lock()
+		c.messages = append(c.messages, p)
+		c.cond.Broadcast()
+		c.mu.Unlock()
+	case protocol.MethodClientRegisterCapability:
+		var p protocol.RegistrationParams
+		if err := protocol.Unmarshal(req.Params(), &p); err != nil {
+			return nil, err
+		}
+		c.mu.Lock()
+		c.registrations = append(c.registrations, p.Registrations...)
+		c.cond.Broadcast()
+		c.mu.Unlock()
+		return nil, nil
+	case protocol.MethodWorkspaceConfiguration:
+		c.mu.Lock()
+		conf := c.configuration
+		c.mu.Unlock()
+		if conf == "" {
+			conf = "null"
+		}
+		return jsonrpc2.RawMessage("[" + conf + "]"), nil
+	case protocol.MethodWorkspaceDiagnosticRefresh:
+		c.mu.Lock()
+		c.refreshes++
+		c.cond.Broadcast()
+		c.mu.Unlock()
+		return nil, nil
+	default:
+		if req.IsCall() {
+			return nil, jsonrpc2.ErrMethodNotFound
+		}
+	}
+	return nil, nil
+}
+
+// call sends a request. params may be a JSON string (sent verbatim).
+func (c *testClient) call(method string, params, result any) error {
+	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
+	defer cancel()
+	if s, ok := params.(string); ok {
+		params = jsonrpc2.RawMessage(s)
+	}
+	_, err := c.conn.Call(ctx, method, params, result)
+	return err
+}
+
+func (c *testClient) mustCall(method string, params, result any) {
+	c.t.Helper()
+	if err := c.call(method, params, result); err != nil {
+		c.t.Fatalf("%s: %v\nserver log:\n%s", method, err, c.log)
+	}
+}
+
+func (c *testClient) notify(method string, params any) {
+	c.t.Helper()
+	if s, ok := params.(string); ok {
+		params = jsonrpc2.RawMessage(s)
+	}
+	if err := c.conn.Notify(context.Background(), method, params); err != nil {
+		c.t.Fatalf("%s: %v", method, err)
+	}
+}
+
+// initialize initializes the server on a workspace folder with options.
+func (c *testClient) initialize(dir string, initOptions string) *protocol.InitializeResult {
+	c.t.Helper()
+	c.dir = dir
+	params := map[string]any{
+		"processId": nil,
+		"rootUri":   string(uri.File(dir)),
+		"capabilities": map[string]any{
+			"workspace": map[string]any{
+				"workspaceEdit":         map[string]any{"documentChanges": true},
+				"didChangeWatchedFiles": map[string]any{"dynamicRegistration": true},
+				"configuration":         true,
+			},
+			"textDocument": map[string]any{
+				"publishDiagnostics": map[string]any{"versionSupport": true, "relatedInformation": true},
+				"hover":              map[string]any{"contentFormat": []string{"markdown"}},
+			},
+		},
+	}
+	if dir == "" {
+		params["rootUri"] = nil
+	}
+	if initOptions != "" {
+		params["initializationOptions"] = json.RawMessage(initOptions)
+	}
+	raw, _ := json.Marshal(params)
+	var res protocol.InitializeResult
+	c.mustCall(protocol.MethodInitialize, string(raw), &res)
+	c.notify(protocol.MethodInitialized, "{}")
+	return &res
+}
+
+// workspaceDir copies testdata/workspace (or the named testdata folder)
+// into a temporary directory.
+func workspaceDir(t testing.TB, name string) string {
+	dir := t.TempDir()
+	src := filepath.Join("testdata", name)
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, e.Name()), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// open opens a file of the workspace (its disk text unless text is given)
+// at version 1.
+func (c *testClient) open(name, text string) uri.URI {
+	c.t.Helper()
+	path := name
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(c.dir, name)
+	}
+	if text == "" {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			c.t.Fatal(err)
+		}
+		text = string(data)
+	}
+	u := uri.File(path)
+	c.nextV[u] = 1
+	c.texts[u] = text
+	c.notify(protocol.MethodTextDocumentDidOpen, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
+		URI: u, LanguageID: "yaml", Version: 1, Text: text}})
+	return u
+}
+
+// edit replaces the first occurrence of old with new in an open document
+// with one incremental change, and returns the new version.
+func (c *testClient) edit(u uri.URI, old, new string) int32 {
+	c.t.Helper()
+	text := c.texts[u]
+	i := strings.Index(text, old)
+	if i < 0 {
+		c.t.Fatalf("edit: %q not in %s", old, u)
+	}
+	m := NewMapper([]byte(text))
+	return c.change(u, []protocol.TextEdit{{Range: m.Range(i, i+len(old)), NewText: new}})
+}
+
+// change applies edits (non-overlapping, any order) to an open document
+// and sends them as incremental changes, last first.
+func (c *testClient) change(u uri.URI, edits []protocol.TextEdit) int32 {
+	c.t.Helper()
+	text := []byte(c.texts[u])
+	sorted := append([]protocol.TextEdit(nil), edits...)
+	// Apply from the end so earlier ranges stay valid.
+	for i := 0; i < len(sorted); i++ {
+		for j := i + 1; j < len(sorted); j++ {
+			a, b := sorted[i].Range.Start, sorted[j].Range.Start
+			if b.Line > a.Line || (b.Line == a.Line && b.Character > a.Character) {
+				sorted[i], sorted[j] = sorted[j], sorted[i]
+			}
+		}
+	}
+	var changes []protocol.TextDocumentContentChangeEvent
+	for _, e := range sorted {
+		changes = append(changes, &protocol.TextDocumentContentChangePartial{Range: e.Range, Text: e.NewText})
+	}
+	out, err := applyChanges(text, changes)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	c.texts[u] = string(out)
+	c.nextV[u]++
+	v := c.nextV[u]
+	c.notify(protocol.MethodTextDocumentDidChange, &protocol.DidChangeTextDocumentParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: v},
+		ContentChanges: changes})
+	return v
+}
+
+// waitFor waits until cond holds for the latest publication of u.
+func (c *testClient) waitFor(u uri.URI, what string, cond func(publication) bool) publication {
+	c.t.Helper()
+	deadline := time.Now().Add(waitTimeout)
+	timer := time.AfterFunc(waitTimeout, func() {
+		c.mu.Lock()
+		c.cond.Broadcast()
+		c.mu.Unlock()
+	})
+	defer timer.Stop()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for {
+		if p, ok := c.latest[u]; ok && cond(p) {
+			return p
+		}
+		if time.Now().After(deadline) {
+			p := c.latest[u]
+			c.t.Fatalf("timed out waiting for %s on %s; last publication: version %d %v\nserver log:\n%s", what, u, p.Version, p.rules(), c.log)
+		}
+		c.cond.Wait()
+	}
+}
+
+// waitVersion waits for the publication of an open document's version.
+func (c *testClient) waitVersion(u uri.URI, v int32) publication {
+	c.t.Helper()
+	return c.waitFor(u, fmt.Sprintf("version %d", v), func(p publication) bool { return p.HasVersion && p.Version == v })
+}
+
+// published returns every publication for u so far.
+func (c *testClient) published(u uri.URI) []publication {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []publication
+	for _, p := range c.pubs {
+		if p.URI == u {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// rpcCode returns the JSON-RPC error code of err.
+func rpcCode(err error) jsonrpc2.Code {
+	var e *jsonrpc2.Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return 0
+}
+
+// textOf returns the text of a range of a document the client holds.
+func (c *testClient) textOf(u uri.URI, r protocol.Range) string {
+	m := NewMapper([]byte(c.texts[u]))
+	return c.texts[u][m.Offset(r.Start):m.Offset(r.End)]
+}
+
+// positionOf returns the position of the first occurrence of s (plus
+// delta bytes) in an open document.
+func (c *testClient) positionOf(u uri.URI, s string, delta int) protocol.Position {
+	c.t.Helper()
+	i := strings.Index(c.texts[u], s)
+	if i < 0 {
+		c.t.Fatalf("%q not in %s", s, u)
+	}
+	return NewMapper([]byte(c.texts[u])).Position(i + delta)
+}
+
+// applyEdit applies a workspace edit's changes to the open document u and
+// sends them; it returns the new version.
+func (c *testClient) applyEdit(u uri.URI, we *protocol.WorkspaceEdit) int32 {
+	c.t.Helper()
+	var edits []protocol.TextEdit
+	for _, dc := range we.DocumentChanges {
+		tde, ok := dc.(*protocol.TextDocumentEdit)
+		if !ok || tde.TextDocument.URI != u {
+			c.t.Fatalf("unexpected document change %#v", dc)
+		}
+		if tde.TextDocument.Version == nil || *tde.TextDocument.Version != c.nextV[u] {
+			c.t.Fatalf("edit for version %v, document at %d", tde.TextDocument.Version, c.nextV[u])
+		}
+		for _, e := range tde.Edits {
+			switch e := e.(type) {
+			case *protocol.TextEdit:
+				edits = append(edits, *e)
+			case *protocol.SnippetTextEdit:
+				edits = append(edits, protocol.TextEdit{Range: e.Range, NewText: e.Snippet.Value})
+			default:
+				c.t.Fatalf("unexpected edit %T", e)
+			}
+		}
+	}
+	for cu, es := range we.Changes {
+		if cu != u {
+			c.t.Fatalf("edit of another document %s", cu)
+		}
+		edits = append(edits, es...)
+	}
+	return c.change(u, edits)
+}

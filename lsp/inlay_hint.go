@@ -1,0 +1,106 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"go.lsp.dev/protocol"
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/scaling"
+)
+
+// InlayHint shows the computed numbers after the fields they are about:
+// after a backlog threshold, the standing delay, the delay the loop needs
+// and the smallest threshold that rests ("D 1s · needs ≥ 89.5s · rests at
+// ≥ 985"); after a CPU utilization target, the growth factor and rounds;
+// after maxReplicas, the ceiling band.
+func (s *Server) InlayHint(ctx context.Context, params *protocol.InlayHintParams) ([]protocol.InlayHint, error) {
+	snap := s.snapshot(ctx)
+	h := snap.File(pathOf(params.TextDocument.URI))
+	if h == nil {
+		return nil, nil
+	}
+	from, to, err := h.mapper.OffsetRange(params.Range)
+	if err != nil {
+		return nil, invalidParams("%v", err)
+	}
+	var hints []protocol.InlayHint
+	padding := true
+	add := func(o *manifest.Object, n *yaml.Node, label, tooltip string) {
+		if n == nil {
+			return
+		}
+		_, _, end := snap.nodeSpan(o, n)
+		if end < from || end > to {
+			return
+		}
+		hints = append(hints, protocol.InlayHint{
+			Position:    h.mapper.Position(end),
+			Label:       protocol.String(label),
+			Tooltip:     protocol.String(tooltip),
+			PaddingLeft: &padding,
+		})
+	}
+	ws := snap.Workspace()
+	for _, a := range ws.Autoscalers() {
+		o := a.Object
+		oh, start, end := snap.nodeSpan(o, o.Node)
+		if oh != h || end < from || start > to {
+			continue
+		}
+		e := evaluate(snap, a)
+		for _, b := range e.Backlog {
+			if !b.HasPodRate || b.Threshold <= 0 {
+				continue
+			}
+			label := fmt.Sprintf("D %s · needs ≥ %s · rests at ≥ %s", secs(b.StandingDelay), secs(b.Required), num(b.FixThreshold, 0))
+			n := thresholdNode(b.Metric)
+			if !b.Metric.Threshold.Set {
+				label = fmt.Sprintf("%s %s (default) · %s", b.Metric.ThresholdKey, num(b.Threshold, 3), label)
+			}
+			add(o, n, label, "latency-floor (LAWS.md §2): standing delay D = T/c against τ_eff·Φ(W_eff/τ_eff); the smallest threshold that rests includes the configured margin")
+		}
+		if g := e.Growth; g != nil && g.Metric.Utilization.Set {
+			label := fmt.Sprintf("g %s", num(g.G, 3))
+			if g.Trapped {
+				label += fmt.Sprintf(" ≤ %s: trapped", num(1+g.Tolerance, 3))
+			} else if g.HasOverload && g.Rounds >= 0 {
+				label += fmt.Sprintf(" · %d rounds to %s×", g.Rounds, num(g.Overload, 2))
+			}
+			add(o, g.Metric.Utilization.Node, label, "tolerance-trap and scale-up-rounds (LAWS.md §1): the growth factor of a saturated pod")
+		}
+		if c := e.Ceiling; c != nil && a.Max.Set {
+			var parts []string
+			if c.HasFloor {
+				parts = append(parts, "floor "+num(c.Floor, 1))
+			}
+			if c.HasTop {
+				parts = append(parts, "top "+num(c.Top, 1))
+			}
+			add(o, a.Max.Node, strings.Join(parts, " · "), "ceiling band (LAWS.md §4): floor A·λ/c, top 0.8·N_max")
+		}
+	}
+	sort.SliceStable(hints, func(i, j int) bool {
+		pi, pj := hints[i].Position, hints[j].Position
+		return pi.Line < pj.Line || (pi.Line == pj.Line && pi.Character < pj.Character)
+	})
+	return hints, nil
+}
+
+// thresholdNode is where a backlog threshold is written, or the trigger's
+// type when KEDA's default applies (as latency-floor reports it).
+func thresholdNode(m *scaling.Metric) *yaml.Node {
+	if m.Threshold.Set && m.Threshold.Node != nil {
+		return m.Threshold.Node
+	}
+	if m.Node != nil {
+		if _, t := manifest.Lookup(m.Node, manifest.Path{manifest.Key("type")}); t != nil {
+			return t
+		}
+	}
+	return m.Node
+}

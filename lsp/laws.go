@@ -1,0 +1,204 @@
+package lsp
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/scalelint/scalelint/analyzer/scaling"
+	"github.com/scalelint/scalelint/rules"
+)
+
+// evaluate evaluates the laws for an autoscaler with the configuration in
+// force (annotation defaults, latency-floor's margin): the numbers the
+// rules report, for hover and inlay hints.
+func evaluate(snap *Snapshot, a *scaling.Autoscaler) *rules.Evaluation {
+	opts := rules.EvalOptions{Margin: 0.1}
+	if o, ok := rules.LatencyFloor.Option("margin"); ok {
+		opts.Margin = o.Default
+	}
+	if _, options, _ := snap.cfg.RuleSetting(rules.LatencyFloor, a.Object.File().Path); options != nil {
+		if m, ok := options["margin"]; ok {
+			opts.Margin = m
+		}
+	}
+	return rules.Evaluate(snap.Workspace(), a, snap.cfg.Defaults, opts)
+}
+
+// num formats a number with at most prec decimals, without trailing zeros.
+func num(v float64, prec int) string {
+	if math.IsInf(v, 1) {
+		return "∞"
+	}
+	s := strconv.FormatFloat(v, 'f', prec, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
+}
+
+// secs formats seconds as the rules' messages do: "89.5s".
+func secs(v float64) string { return num(v, 1) + "s" }
+
+// pct formats a fraction as a percentage.
+func pct(v float64) string { return num(100*v, 1) + "%" }
+
+// lawTable renders an evaluation as a Markdown table, one row per law
+// that could be evaluated, then the laws that could not and the
+// annotations they need.
+func lawTable(e *rules.Evaluation) string {
+	var b strings.Builder
+	a := e.Autoscaler
+	fmt.Fprintf(&b, "**%s %s**", a.Object.Kind, a.Object.Name)
+	if t := e.Target; t != nil && t.Object != nil {
+		fmt.Fprintf(&b, " → %s %s", t.Object.Kind, t.Object.Name)
+	}
+	b.WriteString("\n\n")
+	var rows [][3]string
+	if g := e.Growth; g != nil {
+		numbers := fmt.Sprintf("g = %s (limit %s / request %s at %d%%) vs 1 + tolerance = %s",
+			num(g.G, 3), num(g.Limit, 3), num(g.Request, 3), g.TargetPercent, num(1+g.Tolerance, 3))
+		verdict := "grows"
+		if g.Trapped {
+			verdict = fmt.Sprintf("**trapped**: target ≤ %d%% or CPU limit ≥ %s escapes", g.FixTarget, num(g.FixLimit, 3))
+		}
+		rows = append(rows, [3]string{"§1 growth", numbers, verdict})
+		if g.HasOverload {
+			numbers := fmt.Sprintf("%s× overload", num(g.Overload, 2))
+			verdict := "never (trapped)"
+			if g.Rounds >= 0 {
+				numbers += fmt.Sprintf(": %d rounds", g.Rounds)
+				verdict = "reaches capacity"
+				if g.HasDeadTime {
+					numbers += fmt.Sprintf(", %s to capacity", secs(g.TimeToCapacity))
+					if g.HasDeadline && g.TimeToCapacity > g.Deadline {
+						verdict = fmt.Sprintf("**late**: deadline %s", secs(g.Deadline))
+					}
+				}
+			}
+			rows = append(rows, [3]string{"§1 rounds", numbers, verdict})
+		}
+	}
+	for _, bl := range e.Backlog {
+		tauEff := bl.DeadTime + bl.SamplingDelay
+		required := fmt.Sprintf("τ_eff·Φ = %s × %s = %s", secs(tauEff), num(bl.Phi, 3), secs(bl.Required))
+		if bl.HasPodRate && bl.Threshold > 0 {
+			numbers := fmt.Sprintf("D = T/c = %s/%s = %s vs %s", num(bl.Threshold, 3), num(bl.PodRate, 3), secs(bl.StandingDelay), required)
+			verdict := "rests"
+			if !bl.Rests {
+				verdict = fmt.Sprintf("**hunts**: threshold ≥ %s rests", num(bl.FixThreshold, 0))
+			}
+			rows = append(rows, [3]string{"§2 latency floor", numbers, verdict})
+		}
+		if bl.HasLatencyTarget {
+			verdict := "held"
+			if !bl.LatencyHeld {
+				verdict = "**not held**"
+			}
+			rows = append(rows, [3]string{"§2 latency target", fmt.Sprintf("%s vs %s", secs(bl.LatencyTarget), required), verdict})
+		}
+	}
+	if r := e.Retry; r != nil {
+		numbers := fmt.Sprintf("1/A = %s (A = %s) vs target %s", pct(r.TrapTarget), num(r.Amplification, 2), pct(r.Target))
+		verdict := "below 1/A"
+		switch {
+		case r.Protected:
+			verdict = "protected by the admission bound"
+		case r.Trapped:
+			if r.Signal == scaling.SignalCPU {
+				verdict = fmt.Sprintf("**trapped**: target ≤ %s%% escapes", num(r.FixTarget, 0))
+			} else {
+				verdict = fmt.Sprintf("**trapped**: threshold ≤ %s escapes", num(r.FixTarget, 2))
+			}
+		}
+		rows = append(rows, [3]string{"§3 retry trap", numbers, verdict})
+	}
+	if c := e.Ceiling; c != nil {
+		var parts []string
+		if c.HasFloor {
+			parts = append(parts, fmt.Sprintf("floor A·λ/c = %s", num(c.Floor, 1)))
+		}
+		if c.HasTop {
+			parts = append(parts, fmt.Sprintf("top 0.8·N_max = %s", num(c.Top, 1)))
+		}
+		numbers := strings.Join(parts, ", ") + fmt.Sprintf(" vs max %s", num(c.Ceiling, 0))
+		var verdicts []string
+		if c.BandEmpty {
+			verdicts = append(verdicts, "**empty band**")
+		}
+		if c.Trapped {
+			verdicts = append(verdicts, "**below the floor**")
+		}
+		if c.OverPeak {
+			verdicts = append(verdicts, "**over the peak**")
+		}
+		if len(verdicts) == 0 {
+			verdicts = append(verdicts, "in the band")
+		}
+		rows = append(rows, [3]string{"§4 ceiling band", numbers, strings.Join(verdicts, ", ")})
+	}
+	if bd := e.Bound; bd != nil {
+		verdict := "shorter: abandoned work is shed"
+		if !bd.Shorter {
+			verdict = "**not shorter**"
+		}
+		rows = append(rows, [3]string{"§5 bound", fmt.Sprintf("admission bound %s vs client timeout %s", secs(bd.Bound), secs(bd.Timeout)), verdict})
+	}
+	if len(rows) > 0 {
+		b.WriteString("| law | numbers | verdict |\n|---|---|---|\n")
+		for _, r := range rows {
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", r[0], r[1], r[2])
+		}
+	} else {
+		b.WriteString("No law could be evaluated.\n")
+	}
+	if len(e.Missing) > 0 {
+		b.WriteString("\nNot evaluated:\n")
+		for _, m := range e.Missing {
+			if len(m.Needs) > 0 {
+				var needs []string
+				for _, n := range m.Needs {
+					needs = append(needs, "`"+scaling.Prefix+n+"`")
+				}
+				fmt.Fprintf(&b, "- `%s` needs %s\n", m.Law, strings.Join(needs, ", "))
+			} else if m.Why != "" {
+				fmt.Fprintf(&b, "- `%s`: %s\n", m.Law, m.Why)
+			}
+		}
+	}
+	return b.String()
+}
+
+// missingAnnotations lists the annotations the unevaluated laws need, in
+// the order of scaling.Annotations, once each.
+func missingAnnotations(e *rules.Evaluation) []string {
+	want := map[string]bool{}
+	for _, m := range e.Missing {
+		for _, n := range m.Needs {
+			want[n] = true
+		}
+	}
+	var out []string
+	for _, spec := range scaling.Annotations {
+		if want[spec.Name] {
+			out = append(out, spec.Name)
+		}
+	}
+	return out
+}
+
+// annotationDoc renders an annotation's documentation.
+func annotationDoc(spec scaling.AnnotationSpec) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**%s%s**", scaling.Prefix, spec.Name)
+	if spec.Symbol != "" {
+		fmt.Fprintf(&b, " (%s)", spec.Symbol)
+	}
+	fmt.Fprintf(&b, "\n\n%s\n\nExample: `%s`", spec.Doc, spec.Example)
+	if spec.Default != "" {
+		fmt.Fprintf(&b, "; default `%s`", spec.Default)
+	}
+	b.WriteString("\n")
+	return b.String()
+}

@@ -1,0 +1,249 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/scalelint/scalelint/analyzer"
+)
+
+// DefaultDebounce is how long the server waits after a change before it
+// lints, so that a burst of keystrokes costs one run.
+const DefaultDebounce = 50 * time.Millisecond
+
+// Options configure a server.
+type Options struct {
+	// Debounce is the delay between a change and the lint it triggers; 0
+	// means DefaultDebounce, a negative value no delay. The client may
+	// change it (initializationOptions.debounceMs).
+	Debounce time.Duration
+	// LogLevel is the least severe level logged; the client may ask for
+	// more (initializationOptions.logLevel, the trace setting).
+	LogLevel slog.Level
+	// Log receives the log (stderr by default). Nothing else is written
+	// anywhere but the protocol stream.
+	Log io.Writer
+	// Version is reported in serverInfo.
+	Version string
+}
+
+// Server is the scalelint language server. Its exported methods are the
+// LSP methods it implements; every other method answers MethodNotFound
+// (protocol.UnimplementedServer).
+type Server struct {
+	protocol.UnimplementedServer
+
+	opts     Options
+	conn     jsonrpc2.Conn
+	client   protocol.Client
+	log      *slog.Logger
+	logLevel *slog.LevelVar
+	cache    *parseCache
+
+	// mu guards the mutable state from which snapshots are made.
+	mu         sync.Mutex
+	nextID     uint64
+	snap       *Snapshot
+	folders    []string               // workspace folders, absolute
+	overlays   map[string]*fileHandle // open documents by path
+	disk       map[string]*fileHandle // indexed files read from disk, by path
+	settings   settings               // from initializationOptions and didChangeConfiguration
+	fileCfg    fileConfig             // .scalelint.yaml
+	cfg        *analyzer.Config       // fileCfg merged with settings
+	caps       clientCaps
+	debounce   time.Duration
+	shutdown   bool
+	exited     chan struct{}
+	exitOnce   sync.Once
+	shutdownOK bool
+
+	lint lintState
+	pub  publishState
+
+	// testHook, when set, runs at the start of every request handler
+	// (tests use it to make a handler panic).
+	testHook func(method string)
+}
+
+// NewServer returns a server that is not yet connected.
+func NewServer(opts Options) *Server {
+	if opts.Log == nil {
+		opts.Log = os.Stderr
+	}
+	lv := new(slog.LevelVar)
+	lv.Set(opts.LogLevel)
+	s := &Server{
+		opts:     opts,
+		logLevel: lv,
+		log:      slog.New(slog.NewTextHandler(opts.Log, &slog.HandlerOptions{Level: lv})),
+		cache:    newParseCache(),
+		overlays: map[string]*fileHandle{},
+		disk:     map[string]*fileHandle{},
+		cfg:      analyzer.DefaultConfig(),
+		exited:   make(chan struct{}),
+		debounce: opts.Debounce,
+	}
+	if s.debounce == 0 {
+		s.debounce = DefaultDebounce
+	}
+	s.snap = &Snapshot{id: 0, files: map[string]*fileHandle{}, cfg: s.cfg}
+	s.pub.published = map[string]publishedFile{}
+	return s
+}
+
+// Serve speaks LSP over stream until the client exits or the stream
+// closes. It reports whether the client asked for a shutdown before it
+// exited (the exit code of `scalelint lsp` is 0 then, 1 otherwise).
+func (s *Server) Serve(ctx context.Context, stream jsonrpc2.Stream) (shutdownFirst bool, err error) {
+	s.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(codec{}))
+	s.client = protocol.ClientDispatcher(s.conn)
+	s.conn.Go(ctx, s.handler())
+	select {
+	case <-s.conn.Done():
+	case <-s.exited:
+		// Everything the client waited for was answered before it sent
+		// exit; a read blocked on stdin need not be waited for.
+		go s.conn.Close()
+	case <-ctx.Done():
+		go s.conn.Close()
+	}
+	s.stopLint()
+	s.mu.Lock()
+	ok := s.shutdownOK
+	s.mu.Unlock()
+	return ok, s.conn.Err()
+}
+
+// codec marshals payloads with the protocol package's union-aware
+// encoder, as protocol.NewServer does.
+type codec struct{}
+
+func (codec) Marshal(v any) ([]byte, error) {
+	switch m := v.(type) {
+	case jsonrpc2.RawMessage:
+		if m == nil {
+			return []byte("null"), nil
+		}
+		return m, nil
+	case *jsonrpc2.RawMessage:
+		if m == nil || *m == nil {
+			return []byte("null"), nil
+		}
+		return *m, nil
+	}
+	return protocol.Marshal(v)
+}
+
+func (codec) Unmarshal(data []byte, v any) error {
+	if p, ok := v.(*jsonrpc2.RawMessage); ok {
+		*p = append(jsonrpc2.RawMessage(nil), data...)
+		return nil
+	}
+	return protocol.Unmarshal(data, v)
+}
+
+type snapshotKey struct{}
+
+// handler is the connection's handler chain:
+//
+//   - notifications run inline on the read loop, in wire order (a
+//     didChange must never overtake the one before it); their errors are
+//     logged, since an error returned for a notification would close the
+//     connection;
+//   - $/cancelRequest cancels the named request's context;
+//   - a request first takes the current snapshot (so it sees every change
+//     that came before it on the wire), then releases the read loop and
+//     runs concurrently;
+//   - a panic in any handler is recovered, logged with its stack and, for
+//     a request, answered with an InternalError.
+func (s *Server) handler() jsonrpc2.Handler {
+	dispatch := protocol.ServerHandler(s, nil)
+	calls, cancel := jsonrpc2.CancelHandler(func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+		ctx = context.WithValue(ctx, snapshotKey{}, s.current())
+		jsonrpc2.Async(ctx)
+		return s.safely(ctx, req, dispatch)
+	})
+	return func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+		if req.Method() == protocol.MethodCancelRequest {
+			var p protocol.CancelParams
+			if err := protocol.Unmarshal(req.Params(), &p); err == nil {
+				switch id := p.ID.(type) {
+				case protocol.Integer:
+					cancel(jsonrpc2.NewNumberID(int64(id)))
+				case protocol.String:
+					cancel(jsonrpc2.NewStringID(string(id)))
+				}
+			}
+			return nil, nil
+		}
+		if !req.IsCall() {
+			method := req.Method()
+			if _, err := s.safely(ctx, req, dispatch); err != nil {
+				s.log.Debug("notification failed", "method", method, "err", err)
+			}
+			return nil, nil
+		}
+		return calls(ctx, req)
+	}
+}
+
+// safely runs a handler, turning a panic into an error.
+func (s *Server) safely(ctx context.Context, req *jsonrpc2.Request, h jsonrpc2.Handler) (result any, err error) {
+	method := req.Method()
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error("handler panicked", "method", method, "panic", r, "stack", string(debug.Stack()))
+			result, err = nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "scalelint: internal error handling %s: %v", method, r)
+		}
+	}()
+	if s.testHook != nil && req.IsCall() {
+		s.testHook(method)
+	}
+	result, err = h(ctx, req)
+	if errors.Is(err, context.Canceled) {
+		err = protocol.ErrRequestCancelled
+	}
+	return result, err
+}
+
+// Request answers methods that are not part of the protocol.
+func (s *Server) Request(ctx context.Context, method string, params any) (any, error) {
+	return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method %q not found", method)
+}
+
+// current returns the current snapshot.
+func (s *Server) current() *Snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.snap
+}
+
+// snapshot returns the snapshot a request handler reads: the one current
+// when the request arrived.
+func (s *Server) snapshot(ctx context.Context) *Snapshot {
+	if snap, ok := ctx.Value(snapshotKey{}).(*Snapshot); ok {
+		return snap
+	}
+	return s.current()
+}
+
+// showMessage shows a message to the user, without waiting.
+func (s *Server) showMessage(ctx context.Context, typ protocol.MessageType, format string, args ...any) {
+	if s.client == nil {
+		return
+	}
+	msg := fmt.Sprintf(format, args...)
+	if err := s.client.ShowMessage(context.WithoutCancel(ctx), &protocol.ShowMessageParams{Type: typ, Message: msg}); err != nil {
+		s.log.Debug("showMessage failed", "err", err)
+	}
+}

@@ -1,0 +1,200 @@
+package lsp
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/scalelint/scalelint/analyzer"
+	"github.com/scalelint/scalelint/analyzer/workspace"
+	"github.com/scalelint/scalelint/rules"
+)
+
+// maxFileSize is the largest file the server reads from disk, as the
+// parser's own limit (a larger one is reported by the parser unread).
+const maxFileSize = 10 << 20
+
+// pathOf returns the path the server keys a document by: the clean file
+// system path of a file URI, or the URI itself for other schemes
+// (untitled documents).
+func pathOf(u uri.URI) string {
+	if u.IsFile() {
+		return filepath.Clean(u.FsPath())
+	}
+	return string(u)
+}
+
+// fileConfig is the configuration file of the workspace, as loaded.
+type fileConfig struct {
+	path string // "" when there is none
+	cfg  *analyzer.Config
+	err  error // a parse error (then cfg is the default)
+}
+
+// loadFileConfig finds and parses the .scalelint.yaml of the first
+// workspace folder that has one. An open, edited .scalelint.yaml is read
+// from its overlay.
+func (s *Server) loadFileConfigLocked() fileConfig {
+	for _, dir := range s.folders {
+		p := analyzer.FindConfig(dir)
+		if p == "" {
+			continue
+		}
+		var data []byte
+		var err error
+		if h, ok := s.overlays[filepath.Clean(p)]; ok {
+			data = h.content
+		} else {
+			data, err = os.ReadFile(p)
+		}
+		if err != nil {
+			return fileConfig{path: p, cfg: analyzer.DefaultConfig(), err: err}
+		}
+		cfg, err := analyzer.ParseConfig(p, data, rules.All())
+		if err != nil {
+			return fileConfig{path: p, cfg: analyzer.DefaultConfig(), err: err}
+		}
+		return fileConfig{path: p, cfg: cfg}
+	}
+	return fileConfig{cfg: analyzer.DefaultConfig()}
+}
+
+// isConfigPath reports whether a path names a configuration file.
+func isConfigPath(p string) bool {
+	base := filepath.Base(p)
+	for _, n := range analyzer.ConfigFileNames {
+		if base == n {
+			return true
+		}
+	}
+	return false
+}
+
+// reconfigureLocked reloads the configuration file and merges the
+// editor's settings over it. It re-indexes the workspace folders when
+// forceIndex is set or the excludes changed, and reports configuration
+// errors to the user.
+func (s *Server) reconfigureLocked(ctx context.Context, forceIndex bool) {
+	prevExclude := strings.Join(s.cfg.Exclude, "\x00")
+	s.fileCfg = s.loadFileConfigLocked()
+	cfg, err := s.settings.merge(s.fileCfg.cfg, s.rootDir())
+	if err != nil {
+		s.showMessage(ctx, protocol.MessageTypeError, "scalelint: editor settings: %v", err)
+	}
+	s.cfg = cfg
+	if s.fileCfg.err != nil {
+		s.showMessage(ctx, protocol.MessageTypeError, "scalelint: %v", s.fileCfg.err)
+	}
+	if forceIndex || strings.Join(s.cfg.Exclude, "\x00") != prevExclude {
+		s.indexLocked()
+	}
+}
+
+// rootDir is the directory the editor settings' paths are relative to.
+func (s *Server) rootDir() string {
+	if s.fileCfg.path != "" {
+		return filepath.Dir(s.fileCfg.path)
+	}
+	if len(s.folders) > 0 {
+		return s.folders[0]
+	}
+	wd, _ := os.Getwd()
+	return wd
+}
+
+// indexLocked reads and parses every manifest of the workspace folders
+// (workspace.Walk, as `scalelint check DIR` does, with the configured
+// excludes), in parallel, through the parse cache.
+func (s *Server) indexLocked() {
+	paths, errs := workspace.Walk(s.folders, s.cfg.Excluded)
+	for _, e := range errs {
+		s.log.Warn("index", "err", e)
+	}
+	handles := make([]*fileHandle, len(paths))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				handles[i] = s.readDisk(paths[i])
+			}
+		}()
+	}
+	for i := range paths {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	s.disk = make(map[string]*fileHandle, len(paths))
+	for _, h := range handles {
+		if h != nil {
+			s.disk[h.path] = h
+		}
+	}
+	s.log.Info("indexed workspace", "folders", s.folders, "files", len(s.disk))
+}
+
+// readDisk reads and parses a file from disk; nil when it cannot be read.
+func (s *Server) readDisk(path string) *fileHandle {
+	path = filepath.Clean(path)
+	f, err := os.Open(path)
+	if err != nil {
+		s.log.Debug("read", "path", path, "err", err)
+		return nil
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	if err != nil {
+		s.log.Debug("read", "path", path, "err", err)
+		return nil
+	}
+	return s.cache.newHandle(path, uri.File(path), 0, false, data)
+}
+
+// inWorkspace reports whether a path is inside a workspace folder.
+func (s *Server) inWorkspace(path string) bool {
+	for _, f := range s.folders {
+		if path == f || strings.HasPrefix(path, f+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
+}
+
+// excludedLocked reports whether the configuration excludes a path.
+func (s *Server) excludedLocked(path string) bool {
+	return filepath.IsAbs(path) && s.cfg.Excluded(path)
+}
+
+// newSnapshotLocked makes the next snapshot from the state: the disk
+// index with the open documents over it, minus excluded documents.
+func (s *Server) newSnapshotLocked() *Snapshot {
+	files := make(map[string]*fileHandle, len(s.disk)+len(s.overlays))
+	for p, h := range s.disk {
+		files[p] = h
+	}
+	for p, h := range s.overlays {
+		if s.excludedLocked(p) {
+			delete(files, p)
+			continue
+		}
+		files[p] = h
+	}
+	s.nextID++
+	snap := &Snapshot{id: s.nextID, files: files, cfg: s.cfg, cfgErr: s.fileCfg.err, folders: s.folders}
+	s.snap = snap
+	s.cache.retain(files)
+	return snap
+}
