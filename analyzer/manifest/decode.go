@@ -338,6 +338,9 @@ func decodeInto(n *yaml.Node, out any, lim Limits, strictUnknown bool) []FieldEr
 		if strings.HasPrefix(se.Error(), "duplicate field") {
 			continue // reported by the encoder with both lines
 		}
+		if len(p) == 0 {
+			p = Path{Key(fe.FieldPath())} // an empty key: "" is its own name
+		}
 		key, _ := Lookup(n, p)
 		parent, _ := Nearest(n, p[:len(p)-1])
 		node := key

@@ -115,8 +115,12 @@ func writeFileAtomic(path string, data []byte) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
+	// Keep an existing file's mode; a new file gets 0644 (CreateTemp
+	// makes 0600).
+	mode := os.FileMode(0o644)
 	if st, err := os.Stat(path); err == nil {
-		os.Chmod(tmp.Name(), st.Mode().Perm())
+		mode = st.Mode().Perm()
 	}
+	os.Chmod(tmp.Name(), mode)
 	return os.Rename(tmp.Name(), path)
 }

@@ -5,14 +5,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"go/token"
 	"io"
 	"os"
 	"strings"
 
 	"github.com/scalelint/scalelint/analyzer"
-	"github.com/scalelint/scalelint/analyzer/manifest"
-	"github.com/scalelint/scalelint/analyzer/workspace"
 	"github.com/scalelint/scalelint/rules"
 )
 
@@ -118,46 +115,18 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		paths = []string{"."}
 	}
 
-	fset := token.NewFileSet()
-	parseOpts := manifest.Options{Eager: manifest.IsReadKind}
-	var files []*manifest.File
-	var ioErrs []error
-	var diskPaths []string
-	for _, p := range paths {
-		if p == "-" {
-			data, err := io.ReadAll(stdin)
-			if err != nil {
-				ioErrs = append(ioErrs, fmt.Errorf("stdin: %w", err))
-				continue
-			}
-			files = append(files, manifest.Parse(fset, stdinName, data, parseOpts))
-			continue
-		}
-		diskPaths = append(diskPaths, p)
-	}
-	named := map[string]bool{} // files --fix may write: found under the paths given
-	if len(diskPaths) > 0 {
-		found, errs := workspace.Walk(diskPaths, cfg.Excluded)
-		ioErrs = append(ioErrs, errs...)
-		prog := newProgress(stderr, o.quiet, len(found))
-		loaded, errs := workspace.Load(fset, found, parseOpts, prog.file)
-		prog.done()
-		ioErrs = append(ioErrs, errs...)
-		files = append(files, loaded...)
-		for _, f := range loaded {
-			named[f.Path] = true
-		}
-	}
+	in := loadInputs(paths, stdin, cfg, func(total int) *progress { return newProgress(stderr, o.quiet, total) })
+	ioErrs, named, ws := in.errs, in.named, in.ws
 	for _, e := range ioErrs {
 		fmt.Fprintf(stderr, "scalelint: %v\n", e)
 	}
-	if len(files) == 0 && len(ioErrs) > 0 {
+	if in.files == 0 && len(ioErrs) > 0 {
 		return exitError
 	}
 
-	ws := workspace.New(fset, files, workspace.Options{DefaultNamespace: cfg.Namespace})
 	all := rules.All()
 	diags := analyzer.Run(context.Background(), ws, all, cfg)
+	heapSnapshot()
 	rep := newReport(ws, diags, cfg)
 	if o.explainMissing {
 		rep.includeMissing = true
@@ -201,7 +170,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !o.quiet && !rep.textToStdout(outs) {
 		fmt.Fprintln(stderr, rep.summaryLine())
 	}
-	if len(ioErrs) > 0 && (len(files) == 0 || o.fix) {
+	if len(ioErrs) > 0 && (in.files == 0 || o.fix) {
 		return exitError
 	}
 	if failOn != 0 && rep.worst() >= failOn {

@@ -40,6 +40,7 @@ func commands() []command {
 		{"rules", "list the rules", runRules},
 		{"explain", "print a rule's documentation", runExplain},
 		{"compute", "evaluate the laws from raw numbers", runCompute},
+		{"audit", "tabulate every autoscaler's five numbers (table, markdown, json, csv, html)", runAudit},
 		{"simulate", "run the deployed control loop of an autoscaler and show it hunting or resting", runSimulate},
 		{"schema", "print the JSON Schema of .scalelint.yaml", runSchema},
 		{"lsp", "speak the Language Server Protocol on stdin/stdout", runLSP},

@@ -6,8 +6,13 @@ import (
 	"runtime/pprof"
 )
 
+// heapSnapshot writes the heap profile at the moment it is called (the
+// check command calls it when the workspace and findings are all live, the
+// run's peak); a no-op without --memprofile.
+var heapSnapshot = func() {}
+
 // startProfiles starts a CPU profile and arranges a heap profile; the
-// returned function stops and writes them.
+// returned function stops the CPU profile.
 func startProfiles(cpu, mem string) (func(), error) {
 	var cpuFile *os.File
 	if cpu != "" {
@@ -21,17 +26,19 @@ func startProfiles(cpu, mem string) (func(), error) {
 		}
 		cpuFile = f
 	}
-	return func() {
-		if cpuFile != nil {
-			pprof.StopCPUProfile()
-			cpuFile.Close()
-		}
-		if mem != "" {
+	if mem != "" {
+		heapSnapshot = func() {
 			if f, err := os.Create(mem); err == nil {
 				runtime.GC()
 				pprof.WriteHeapProfile(f)
 				f.Close()
 			}
+		}
+	}
+	return func() {
+		if cpuFile != nil {
+			pprof.StopCPUProfile()
+			cpuFile.Close()
 		}
 	}, nil
 }

@@ -135,38 +135,14 @@ func runSimulate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		paths = []string{"."}
 	}
 
-	// Load the inputs as check does: files, directories, stdin.
-	fset := token.NewFileSet()
-	parseOpts := manifest.Options{Eager: manifest.IsReadKind}
-	var files []*manifest.File
-	var diskPaths []string
-	ioFailed := false
-	for _, p := range paths {
-		if p == "-" {
-			data, err := io.ReadAll(stdin)
-			if err != nil {
-				fmt.Fprintf(stderr, "scalelint: stdin: %v\n", err)
-				ioFailed = true
-				continue
-			}
-			files = append(files, manifest.Parse(fset, stdinName, data, parseOpts))
-			continue
-		}
-		diskPaths = append(diskPaths, p)
+	in := loadInputs(paths, stdin, cfg, nil)
+	for _, e := range in.errs {
+		fmt.Fprintf(stderr, "scalelint: %v\n", e)
 	}
-	if len(diskPaths) > 0 {
-		found, errs := workspace.Walk(diskPaths, cfg.Excluded)
-		loaded, lerrs := workspace.Load(fset, found, parseOpts)
-		for _, e := range append(errs, lerrs...) {
-			fmt.Fprintf(stderr, "scalelint: %v\n", e)
-			ioFailed = true
-		}
-		files = append(files, loaded...)
-	}
-	if ioFailed {
+	if len(in.errs) > 0 {
 		return exitError
 	}
-	ws := workspace.New(fset, files, workspace.Options{DefaultNamespace: cfg.Namespace})
+	ws := in.ws
 
 	a, m, err := simPick(ws, o.object)
 	if err != nil {

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"fmt"
+	"go/token"
+	"io"
+
+	"github.com/scalelint/scalelint/analyzer"
+	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/workspace"
+)
+
+// inputs are the files a command reads, in a workspace.
+type inputs struct {
+	ws    *workspace.Workspace
+	files int
+	// named are the files found under the paths given, the only ones
+	// --fix may write (stdin never is).
+	named map[string]bool
+	errs  []error
+}
+
+// loadInputs reads what check, audit and simulate read: files,
+// directories (walked with the configuration's excludes) and stdin ("-"),
+// parsed in parallel, into one workspace. prog, when not nil, counts
+// parsed files.
+func loadInputs(paths []string, stdin io.Reader, cfg *analyzer.Config, prog func(total int) *progress) inputs {
+	fset := token.NewFileSet()
+	parseOpts := manifest.Options{Eager: manifest.IsReadKind}
+	in := inputs{named: map[string]bool{}}
+	var files []*manifest.File
+	var diskPaths []string
+	for _, p := range paths {
+		if p != "-" {
+			diskPaths = append(diskPaths, p)
+			continue
+		}
+		data, err := io.ReadAll(stdin)
+		if err != nil {
+			in.errs = append(in.errs, fmt.Errorf("stdin: %w", err))
+			continue
+		}
+		files = append(files, manifest.Parse(fset, stdinName, data, parseOpts))
+	}
+	if len(diskPaths) > 0 {
+		found, errs := workspace.Walk(diskPaths, cfg.Excluded)
+		in.errs = append(in.errs, errs...)
+		var onFile []func()
+		var p *progress
+		if prog != nil {
+			p = prog(len(found))
+			onFile = append(onFile, p.file)
+		}
+		loaded, errs := workspace.Load(fset, found, parseOpts, onFile...)
+		if p != nil {
+			p.done()
+		}
+		in.errs = append(in.errs, errs...)
+		files = append(files, loaded...)
+		for _, f := range loaded {
+			in.named[f.Path] = true
+		}
+	}
+	in.files = len(files)
+	in.ws = workspace.New(fset, files, workspace.Options{DefaultNamespace: cfg.Namespace})
+	return in
+}

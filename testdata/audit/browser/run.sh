@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Renders the audit report of testdata/audit/repo and checks it in Debian's
+# headless Chromium (test.mjs): no console error, no network, the table
+# sorts and filters, the cards draw their pictures. Installs what it needs
+# when missing: Debian's chromium (only when CI=true; as root), and
+# playwright-core from package-lock.json (npm ci; no browser download).
+#
+#   testdata/audit/browser/run.sh                     check; screenshot in a temp dir
+#   UPDATE_SCREENSHOT=1 testdata/audit/browser/run.sh also rewrite testdata/audit/report.png
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../../.." && pwd)"
+export CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
+
+if [ ! -x "$CHROMIUM" ]; then
+	if [ "${CI:-}" = "true" ]; then
+		echo "run.sh: installing Debian's chromium"
+		apt-get update -qq
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+	else
+		echo "run.sh: $CHROMIUM not found: apt-get install -y chromium (or set CHROMIUM)" >&2
+		exit 1
+	fi
+fi
+if [ ! -f "$here/node_modules/playwright-core/package.json" ]; then
+	(cd "$here" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+(cd "$root" && go build -o "$tmp/scalelint" ./cmd/scalelint)
+# Rendered from testdata/audit so the report names files repo/....
+(cd "$root/testdata/audit" && "$tmp/scalelint" audit --format html --output "$tmp/report.html" --quiet repo)
+
+shot="$tmp/report.png"
+if [ "${UPDATE_SCREENSHOT:-}" = "1" ]; then
+	shot="$root/testdata/audit/report.png"
+fi
+timeout 110 node "$here/test.mjs" "$tmp/report.html" "$shot"
+if [ "${UPDATE_SCREENSHOT:-}" = "1" ]; then
+	echo "run.sh: wrote $shot"
+fi
