@@ -111,7 +111,7 @@ func ParseConfig(file string, data []byte, analyzers []*Analyzer) (*Config, erro
 	if len(doc.Content) == 0 {
 		return c, nil
 	}
-	p := &configParser{file: file, byName: map[string]*Analyzer{}}
+	p := &configParser{file: file, byName: map[string]*Analyzer{}, lines: len(outputLines(data))}
 	for _, a := range analyzers {
 		p.byName[a.Name] = a
 	}
@@ -146,10 +146,21 @@ func ParseConfig(file string, data []byte, analyzers []*Analyzer) (*Config, erro
 type configParser struct {
 	file   string
 	byName map[string]*Analyzer
+	lines  int
 }
 
 func (p *configParser) errf(n *yaml.Node, format string, args ...any) error {
-	return &ConfigError{Path: p.file, Line: n.Line, Col: n.Column, Msg: fmt.Sprintf(format, args...)}
+	line, col := n.Line, n.Column
+	if line > p.lines { // yaml.v3 places an empty document's node past the end
+		line, col = p.lines, 1
+	}
+	return &ConfigError{Path: p.file, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}
+}
+
+// outputLines splits text into lines at "\n", "\r\n" and "\r".
+func outputLines(data []byte) []string {
+	s := strings.ReplaceAll(string(data), "\r\n", "\n")
+	return strings.Split(strings.ReplaceAll(s, "\r", "\n"), "\n")
 }
 
 func (p *configParser) unknown(k *yaml.Node, known []string) error {

@@ -19,8 +19,10 @@ func FuzzParseConfig(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, err := ParseConfig("c.yaml", data, testRules)
-		if ce, ok := err.(*ConfigError); ok && ce.Line > strings.Count(string(data), "\n")+1 {
-			t.Fatalf("error on line %d of a %d-line file: %v", ce.Line, strings.Count(string(data), "\n")+1, err)
+		// YAML breaks lines at \n, \r\n and \r.
+		lines := strings.Count(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n") + strings.Count(strings.ReplaceAll(string(data), "\r\n", "\n"), "\r") + 1
+		if ce, ok := err.(*ConfigError); ok && ce.Line > lines {
+			t.Fatalf("error on line %d of a %d-line file: %v", ce.Line, lines, err)
 		}
 	})
 }
