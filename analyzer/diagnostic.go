@@ -28,6 +28,24 @@ func NodeRange(o *manifest.Object, n *yaml.Node) Span {
 	return Span{o.Pos(n), o.End(n)}
 }
 
+// FieldSpan returns the range of a Field of an object: its value, or the
+// object's kind when the field has no position.
+func FieldSpan(o *manifest.Object, f manifest.Field) Span {
+	if !f.IsValid() {
+		f = o.KindAt
+	}
+	return Span{f.Pos, f.End}
+}
+
+// KeySpan returns the range of a Field from its key (its value when it has
+// no key) to the end of its value.
+func KeySpan(o *manifest.Object, f manifest.Field) Span {
+	if !f.IsValid() {
+		f = o.KindAt
+	}
+	return Span{f.Start(), f.End}
+}
+
 // Diagnostic is one finding. Positions are byte offsets (token.Pos);
 // drivers convert them to the column unit of their output.
 type Diagnostic struct {

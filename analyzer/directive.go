@@ -6,8 +6,6 @@ import (
 	"go/token"
 	"strings"
 
-	yaml "go.yaml.in/yaml/v3"
-
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/workspace"
 )
@@ -207,17 +205,14 @@ func nextContentLine(f *manifest.File, line int) int {
 func annotationDirectives(ws *workspace.Workspace) []*directive {
 	var out []*directive
 	for _, o := range ws.Objects() {
-		for _, kv := range o.Annotations() {
-			k, v := kv[0], kv[1]
-			if k.Kind != yaml.ScalarNode || !strings.HasPrefix(k.Value, IgnoreAnnotationPrefix) {
+		for _, an := range o.Annotations {
+			if !strings.HasPrefix(an.Key, IgnoreAnnotationPrefix) {
 				continue
 			}
 			d := &directive{kind: "annotation", object: o, file: o.File(),
-				rules: []string{strings.TrimPrefix(k.Value, IgnoreAnnotationPrefix)},
-				pos:   o.Pos(k), end: o.End(v)}
-			if v.Kind == yaml.ScalarNode {
-				d.reason = strings.TrimSpace(v.Value)
-			}
+				rules: []string{strings.TrimPrefix(an.Key, IgnoreAnnotationPrefix)},
+				pos:   an.At.KeyPos, end: an.At.End,
+				reason: strings.TrimSpace(an.Value)}
 			out = append(out, d)
 		}
 	}
@@ -234,7 +229,7 @@ func (d *directive) covers(diag *Diagnostic, ws *workspace.Workspace) bool {
 		if diag.Object == d.object {
 			return true
 		}
-		return diag.Object == nil && diag.Pos >= d.object.Pos(d.object.Node) && diag.Pos <= d.object.End(d.object.Node)
+		return diag.Object == nil && diag.Pos >= d.object.At.Pos && diag.Pos <= d.object.At.End
 	case "file-directive":
 		if d.doc == nil || ws.FileOf(diag.Pos) != d.file {
 			return false

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"go.lsp.dev/protocol"
-	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/scalelint/scalelint/analyzer/manifest"
 )
@@ -28,12 +27,12 @@ func (s *Server) Definition(ctx context.Context, params *protocol.DefinitionPara
 		return nil, nil
 	}
 	ref := o.Get(manifest.ParsePath("spec.scaleTargetRef"))
-	if !contains(o, ref, off) && !contains(o, a.Target.NameNode, off) {
+	if !contains(o, ref, off) && !within(o, a.Target.NameAt, off) {
 		return nil, nil
 	}
 	var out protocol.LocationSlice
 	for _, t := range ws.Target(a).Variants {
-		if loc, ok := location(snap, t, nameNode(t)); ok {
+		if loc, ok := location(snap, t, nameField(t)); ok {
 			out = append(out, loc)
 		}
 	}
@@ -57,12 +56,12 @@ func (s *Server) References(ctx context.Context, params *protocol.ReferenceParam
 		return nil, nil
 	}
 	ws := snap.Workspace()
-	if !contains(o, nameNode(o), off) && !contains(o, o.KindNode(), off) {
+	if !within(o, nameField(o), off) && !within(o, o.KindAt, off) {
 		return nil, nil
 	}
 	var out []protocol.Location
 	if params.Context.IncludeDeclaration {
-		if loc, ok := location(snap, o, nameNode(o)); ok {
+		if loc, ok := location(snap, o, nameField(o)); ok {
 			out = append(out, loc)
 		}
 	}
@@ -71,7 +70,7 @@ func (s *Server) References(ctx context.Context, params *protocol.ReferenceParam
 			if v != o {
 				continue
 			}
-			if loc, ok := location(snap, a.Object, a.Target.NameNode); ok {
+			if loc, ok := location(snap, a.Object, a.Target.NameAt); ok {
 				out = append(out, loc)
 			}
 		}
@@ -79,12 +78,13 @@ func (s *Server) References(ctx context.Context, params *protocol.ReferenceParam
 	return out, nil
 }
 
-// location is the LSP location of a node of o (its kind when n is nil).
-func location(snap *Snapshot, o *manifest.Object, n *yaml.Node) (protocol.Location, bool) {
-	if n == nil {
-		n = o.KindNode()
+// location is the LSP location of a field's value (the object's kind when
+// the field is not written).
+func location(snap *Snapshot, o *manifest.Object, f manifest.Field) (protocol.Location, bool) {
+	if !f.IsValid() {
+		f = o.KindAt
 	}
-	h, start, end := snap.nodeSpan(o, n)
+	h, start, end := snap.fieldSpan(o, f)
 	if h == nil {
 		return protocol.Location{}, false
 	}

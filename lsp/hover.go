@@ -50,15 +50,15 @@ func (s *Server) Hover(ctx context.Context, params *protocol.HoverParams) (*prot
 			sections = append(sections, annotationDoc(spec))
 		}
 		if a := autoscalerOf(ws, o); a != nil {
-			for _, n := range lawFields(a) {
-				if contains(o, n, off) {
+			for _, f := range lawFields(a) {
+				if within(o, f, off) {
 					sections = append(sections, lawTable(evaluate(snap, a)))
 					break
 				}
 			}
 		} else if ws.Workload(o) != nil {
 			_, onAnnotation, _ := annotationAt(o, off)
-			if contains(o, o.KindNode(), off) || contains(o, nameNode(o), off) || onAnnotation != nil {
+			if within(o, o.KindAt, off) || within(o, nameField(o), off) || onAnnotation {
 				for _, a := range scaledBy(ws, o) {
 					sections = append(sections, lawTable(evaluate(snap, a)))
 				}

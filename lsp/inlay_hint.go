@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"go.lsp.dev/protocol"
-	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
@@ -30,11 +29,11 @@ func (s *Server) InlayHint(ctx context.Context, params *protocol.InlayHintParams
 	}
 	var hints []protocol.InlayHint
 	padding := true
-	add := func(o *manifest.Object, n *yaml.Node, label, tooltip string) {
-		if n == nil {
+	add := func(o *manifest.Object, f manifest.Field, label, tooltip string) {
+		if !f.IsValid() {
 			return
 		}
-		_, _, end := snap.nodeSpan(o, n)
+		_, _, end := snap.fieldSpan(o, f)
 		if end < from || end > to {
 			return
 		}
@@ -48,7 +47,7 @@ func (s *Server) InlayHint(ctx context.Context, params *protocol.InlayHintParams
 	ws := snap.Workspace()
 	for _, a := range ws.Autoscalers() {
 		o := a.Object
-		oh, start, end := snap.nodeSpan(o, o.Node)
+		oh, start, end := snap.fieldSpan(o, o.At)
 		if oh != h || end < from || start > to {
 			continue
 		}
@@ -58,7 +57,7 @@ func (s *Server) InlayHint(ctx context.Context, params *protocol.InlayHintParams
 				continue
 			}
 			label := fmt.Sprintf("D %s · needs ≥ %s · rests at ≥ %s", secs(b.StandingDelay), secs(b.Required), num(b.FixThreshold, 0))
-			n := thresholdNode(b.Metric)
+			n := thresholdField(b.Metric)
 			if !b.Metric.Threshold.Set {
 				label = fmt.Sprintf("%s %s (default) · %s", b.Metric.ThresholdKey, num(b.Threshold, 3), label)
 			}
@@ -71,7 +70,7 @@ func (s *Server) InlayHint(ctx context.Context, params *protocol.InlayHintParams
 			} else if g.HasOverload && g.Rounds >= 0 {
 				label += fmt.Sprintf(" · %d rounds to %s×", g.Rounds, num(g.Overload, 2))
 			}
-			add(o, g.Metric.Utilization.Node, label, "tolerance-trap and scale-up-rounds (LAWS.md §1): the growth factor of a saturated pod")
+			add(o, g.Metric.Utilization.At, label, "tolerance-trap and scale-up-rounds (LAWS.md §1): the growth factor of a saturated pod")
 		}
 		if c := e.Ceiling; c != nil && a.Max.Set {
 			var parts []string
@@ -81,7 +80,7 @@ func (s *Server) InlayHint(ctx context.Context, params *protocol.InlayHintParams
 			if c.HasTop {
 				parts = append(parts, "top "+num(c.Top, 1))
 			}
-			add(o, a.Max.Node, strings.Join(parts, " · "), "ceiling band (LAWS.md §4): floor A·λ/c, top 0.8·N_max")
+			add(o, a.Max.At, strings.Join(parts, " · "), "ceiling band (LAWS.md §4): floor A·λ/c, top 0.8·N_max")
 		}
 	}
 	sort.SliceStable(hints, func(i, j int) bool {
@@ -91,16 +90,14 @@ func (s *Server) InlayHint(ctx context.Context, params *protocol.InlayHintParams
 	return hints, nil
 }
 
-// thresholdNode is where a backlog threshold is written, or the trigger's
+// thresholdField is where a backlog threshold is written, or the trigger's
 // type when KEDA's default applies (as latency-floor reports it).
-func thresholdNode(m *scaling.Metric) *yaml.Node {
-	if m.Threshold.Set && m.Threshold.Node != nil {
-		return m.Threshold.Node
+func thresholdField(m *scaling.Metric) manifest.Field {
+	if m.Threshold.Set && m.Threshold.At.IsValid() {
+		return m.Threshold.At
 	}
-	if m.Node != nil {
-		if _, t := manifest.Lookup(m.Node, manifest.Path{manifest.Key("type")}); t != nil {
-			return t
-		}
+	if m.TypeAt.IsValid() {
+		return m.TypeAt
 	}
-	return m.Node
+	return m.At
 }

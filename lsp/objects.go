@@ -21,7 +21,7 @@ func objectAt(f *manifest.File, off int) *manifest.Object {
 			return objs[0]
 		}
 		for _, o := range objs {
-			if contains(o, o.Node, off) {
+			if within(o, o.At, off) {
 				return o
 			}
 		}
@@ -60,55 +60,67 @@ func scaledBy(ws *workspace.Workspace, o *manifest.Object) []*scaling.Autoscaler
 	return out
 }
 
-// nameNode returns the node of metadata.name, or nil.
-func nameNode(o *manifest.Object) *yaml.Node {
-	return o.Get(manifest.Path{manifest.Key("metadata"), manifest.Key("name")})
+// nameField returns the Field of metadata.name; invalid when it is not
+// written.
+func nameField(o *manifest.Object) manifest.Field {
+	f, _ := o.FieldAt(manifest.Path{manifest.Key("metadata"), manifest.Key("name")})
+	return f
 }
 
-// lawFields are the nodes of an autoscaler that a law reads: where a hover
-// shows the evaluated numbers.
-func lawFields(a *scaling.Autoscaler) []*yaml.Node {
+// within reports whether a Field of o, its key or its value, covers a byte
+// offset (the value's end included, where the cursor sits after the last
+// character).
+func within(o *manifest.Object, f manifest.Field, off int) bool {
+	if !f.IsValid() {
+		return false
+	}
+	tf := o.File().Tok
+	return tf.Offset(f.Start()) <= off && off <= tf.Offset(f.End)
+}
+
+// lawFields are the fields of an autoscaler that a law reads: where a
+// hover shows the evaluated numbers.
+func lawFields(a *scaling.Autoscaler) []manifest.Field {
 	o := a.Object
-	nodes := []*yaml.Node{o.KindNode(), nameNode(o)}
+	fields := []manifest.Field{o.KindAt, nameField(o)}
 	num := func(n scaling.Num) {
 		if n.Set {
-			nodes = append(nodes, n.Node, n.Key)
+			fields = append(fields, n.At)
 		}
 	}
 	for _, m := range a.Metrics {
 		num(m.Utilization)
 		num(m.Threshold)
-		if m.Node != nil {
-			if _, t := manifest.Lookup(m.Node, manifest.Path{manifest.Key("type")}); t != nil {
-				nodes = append(nodes, t) // a KEDA trigger: its default threshold
-			}
+		if m.TypeAt.IsValid() {
+			fields = append(fields, m.TypeAt) // a KEDA trigger: its default threshold
 		}
 	}
 	num(a.Max)
 	num(a.DownWindow)
 	num(a.UpTolerance)
-	for _, kv := range o.Annotations() {
-		if isLawAnnotation(kv[0]) {
-			nodes = append(nodes, kv[0], kv[1])
+	for _, an := range o.Annotations {
+		if isLawAnnotation(an.Key) {
+			fields = append(fields, an.At)
 		}
 	}
-	return nodes
+	return fields
 }
 
-// isLawAnnotation reports whether a key node is a scalelint.dev annotation.
-func isLawAnnotation(k *yaml.Node) bool {
-	return k != nil && k.Kind == yaml.ScalarNode && len(k.Value) > len(scaling.Prefix) && k.Value[:len(scaling.Prefix)] == scaling.Prefix
+// isLawAnnotation reports whether an annotation key is a scalelint.dev
+// annotation.
+func isLawAnnotation(key string) bool {
+	return len(key) > len(scaling.Prefix) && key[:len(scaling.Prefix)] == scaling.Prefix
 }
 
-// annotationAt returns the spec of the scalelint.dev annotation whose key
-// or value holds the offset.
-func annotationAt(o *manifest.Object, off int) (scaling.AnnotationSpec, *yaml.Node, bool) {
-	for _, kv := range o.Annotations() {
-		if !isLawAnnotation(kv[0]) || !(contains(o, kv[0], off) || contains(o, kv[1], off)) {
+// annotationAt reports whether the offset is on a scalelint.dev
+// annotation of o (on), and the annotation's spec when it is known.
+func annotationAt(o *manifest.Object, off int) (spec scaling.AnnotationSpec, on, known bool) {
+	for _, an := range o.Annotations {
+		if !isLawAnnotation(an.Key) || !within(o, an.At, off) {
 			continue
 		}
-		spec, ok := scaling.SpecOf(kv[0].Value[len(scaling.Prefix):])
-		return spec, kv[0], ok
+		spec, known = scaling.SpecOf(an.Key[len(scaling.Prefix):])
+		return spec, true, known
 	}
-	return scaling.AnnotationSpec{}, nil, false
+	return scaling.AnnotationSpec{}, false, false
 }

@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"go.lsp.dev/uri"
-	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
@@ -162,14 +161,14 @@ func (s *Snapshot) span(pos, end token.Pos) (*fileHandle, int, int) {
 	return h, base + start, base + stop
 }
 
-// nodeSpan returns the file and byte range of a node of an object.
-func (s *Snapshot) nodeSpan(o *manifest.Object, n *yaml.Node) (*fileHandle, int, int) {
+// fieldSpan returns the file and byte range of a field's value.
+func (s *Snapshot) fieldSpan(o *manifest.Object, f manifest.Field) (*fileHandle, int, int) {
 	h, base := s.locate(o.File())
-	if h == nil || n == nil {
+	if h == nil || !f.IsValid() {
 		return nil, 0, 0
 	}
-	f := o.File()
-	return h, base + f.Offset(n), base + f.EndOffset(n)
+	tf := o.File().Tok
+	return h, base + tf.Offset(f.Pos), base + tf.Offset(f.End)
 }
 
 // objectAt returns the object whose text holds a byte offset of a file,

@@ -35,9 +35,9 @@ var BoundExceedsTimeout = &analyzer.Analyzer{
 			}
 			a := e.Autoscaler
 			in := e.Inputs["admission-bound"]
-			r := analyzer.NodeRange(a.Object, a.Object.KindNode())
-			if in.Object != nil && in.Node != nil {
-				r = analyzer.NodeRange(in.Object, in.Node)
+			r := analyzer.FieldSpan(a.Object, a.Object.KindAt)
+			if in.Object != nil && in.At.IsValid() {
+				r = analyzer.FieldSpan(in.Object, in.At)
 			}
 			pass.Report(analyzer.Diagnostic{Pos: r.Pos(), End: r.End(), Object: a.Object, Field: "metadata.annotations.admission-bound",
 				Message: fmt.Sprintf("admission bound %s is not shorter than the client timeout %s: admitted work can wait past its client, so retry debt still forms; bound the queue below %s",

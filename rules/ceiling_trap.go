@@ -71,11 +71,11 @@ func maxPath(a *scaling.Autoscaler) manifest.Path {
 // ceilingRange is where a ceiling finding goes: the maxReplicas value, or
 // the spec key when KEDA's default applies.
 func ceilingRange(a *scaling.Autoscaler) analyzer.Span {
-	n := a.Max.Node
+	f := a.Max.At
 	if !a.Max.Set {
-		if k := a.Object.GetKey(manifest.ParsePath("spec")); k != nil {
-			n = k
+		if spec, ok := a.Object.FieldAt(manifest.ParsePath("spec")); ok {
+			f = manifest.Field{Pos: spec.KeyPos, End: spec.KeyEnd}
 		}
 	}
-	return analyzer.NodeRange(a.Object, n)
+	return analyzer.FieldSpan(a.Object, f)
 }

@@ -53,8 +53,8 @@ var ConflictingAutoscalers = &analyzer.Analyzer{
 					if i == j || identity(a) == identity(b) || !ws.DeployedTogether(a.Object, b.Object) {
 						continue
 					}
-					ra, rb := analyzer.NodeRange(a.Object, a.Target.NameNode), analyzer.NodeRange(b.Object, b.Object.NameNode())
-					rt := analyzer.NodeRange(t, t.NameNode())
+					ra, rb := analyzer.FieldSpan(a.Object, a.Target.NameAt), analyzer.FieldSpan(b.Object, b.Object.NameAt)
+					rt := analyzer.FieldSpan(t, t.NameAt)
 					pass.Report(analyzer.Diagnostic{
 						Pos: ra.Pos(), End: ra.End(), Object: a.Object, Field: "spec.scaleTargetRef",
 						Message: fmt.Sprintf("%s %q and %s %q both scale %s %q: their replica counts fight",

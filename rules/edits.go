@@ -23,17 +23,17 @@ func deleteLine(f *manifest.File, pos token.Pos) (analyzer.TextEdit, bool) {
 	return analyzer.TextEdit{Pos: f.Tok.Pos(start), End: f.Tok.Pos(end)}, true
 }
 
-// replaceScalar returns an edit that replaces a scalar node's text with a
+// replaceScalar returns an edit that replaces a scalar field's text with a
 // new value, keeping its quoting style.
-func replaceScalar(o *manifest.Object, n *yaml.Node, value string) analyzer.TextEdit {
+func replaceScalar(f manifest.Field, value string) analyzer.TextEdit {
 	text := value
 	switch {
-	case n.Style&yaml.DoubleQuotedStyle != 0:
+	case f.Style&yaml.DoubleQuotedStyle != 0:
 		text = `"` + value + `"`
-	case n.Style&yaml.SingleQuotedStyle != 0:
+	case f.Style&yaml.SingleQuotedStyle != 0:
 		text = `'` + value + `'`
 	}
-	return analyzer.TextEdit{Pos: o.Pos(n), End: o.End(n), NewText: text}
+	return analyzer.TextEdit{Pos: f.Pos, End: f.End, NewText: text}
 }
 
 // setField returns an edit that sets the field at path to value (text as
@@ -49,7 +49,7 @@ func setField(o *manifest.Object, path manifest.Path, value string) (analyzer.Te
 		}
 	}
 	// Find the deepest existing step.
-	parent := o.Node
+	parent := o.Root()
 	var parentKey *yaml.Node
 	i := 0
 	for ; i < len(path); i++ {

@@ -47,9 +47,9 @@ func evaluations(pass *analyzer.Pass) []*Evaluation {
 // inputRelated points at the annotation an input came from, when it came
 // from one.
 func inputRelated(in scaling.Input, what string) []analyzer.Related {
-	if in.Object == nil || in.Node == nil {
+	if in.Object == nil || !in.At.IsValid() {
 		return nil
 	}
-	r := analyzer.NodeRange(in.Object, in.Node)
+	r := analyzer.FieldSpan(in.Object, in.At)
 	return []analyzer.Related{{Pos: r.Pos(), End: r.End(), Message: what + " (" + in.Origin.String() + ")"}}
 }

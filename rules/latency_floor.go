@@ -5,8 +5,6 @@ import (
 	"math"
 	"strings"
 
-	yaml "go.yaml.in/yaml/v3"
-
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
@@ -63,17 +61,17 @@ var LatencyFloor = &analyzer.Analyzer{
 
 // thresholdNode is where a backlog threshold is written, or the trigger's
 // type when KEDA's default applies.
-func thresholdNode(a *scaling.Autoscaler, m *scaling.Metric) *yaml.Node {
-	if m.Threshold.Set && m.Threshold.Node != nil {
-		return m.Threshold.Node
+func thresholdField(a *scaling.Autoscaler, m *scaling.Metric) manifest.Field {
+	if m.Threshold.Set && m.Threshold.At.IsValid() {
+		return m.Threshold.At
 	}
-	if m.Node != nil {
-		if _, t := manifest.Lookup(m.Node, manifest.Path{manifest.Key("type")}); t != nil {
-			return t
-		}
-		return m.Node
+	if m.TypeAt.IsValid() {
+		return m.TypeAt
 	}
-	return a.Object.KindNode()
+	if m.At.IsValid() {
+		return m.At
+	}
+	return a.Object.KindAt
 }
 
 // thresholdPath is the field path of a metric's threshold.
@@ -95,7 +93,7 @@ func windowPath(a *scaling.Autoscaler) manifest.Path {
 func reportLatencyFloor(pass *analyzer.Pass, e *Evaluation, b *BacklogEval) {
 	a := e.Autoscaler
 	m := b.Metric
-	r := analyzer.NodeRange(a.Object, thresholdNode(a, m))
+	r := analyzer.FieldSpan(a.Object, thresholdField(a, m))
 	key := m.ThresholdKey
 	if key == "" {
 		key = "threshold"
@@ -117,8 +115,8 @@ func reportLatencyFloor(pass *analyzer.Pass, e *Evaluation, b *BacklogEval) {
 	value := num(b.FixThreshold, 0)
 	var edit analyzer.TextEdit
 	ok := false
-	if m.Threshold.Set && m.Threshold.Node != nil {
-		edit, ok = replaceScalar(a.Object, m.Threshold.Node, value), true
+	if m.Threshold.Set && m.Threshold.At.IsValid() {
+		edit, ok = replaceScalar(m.Threshold.At, value), true
 	} else if p := thresholdPath(a, m); p != nil {
 		edit, ok = setField(a.Object, p, `"`+value+`"`)
 	}

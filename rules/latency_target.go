@@ -37,9 +37,9 @@ var LatencyTarget = &analyzer.Analyzer{
 				}
 				in := e.Inputs["latency-target"]
 				a := e.Autoscaler
-				r := analyzer.NodeRange(a.Object, a.Object.KindNode())
-				if in.Object != nil && in.Node != nil {
-					r = analyzer.NodeRange(in.Object, in.Node)
+				r := analyzer.FieldSpan(a.Object, a.Object.KindAt)
+				if in.Object != nil && in.At.IsValid() {
+					r = analyzer.FieldSpan(in.Object, in.At)
 				}
 				pass.Report(analyzer.Diagnostic{Pos: r.Pos(), End: r.End(), Object: a.Object, Field: "metadata.annotations.latency-target",
 					Message: fmt.Sprintf("promised latency %s is below the %s floor of this loop (dead time %s, window %s): it cannot hold it at rest; any promise of %s or more is safe",

@@ -50,13 +50,12 @@ var MissingCPURequest = &analyzer.Analyzer{
 					if c.CPURequest.Set || limitRangeDefaultsCPU(ws, r.Object) {
 						continue
 					}
-					at := c.CPURequest.Node
-					if at == nil || at == c.Node {
-						at = c.NameNode
+					at := c.CPURequest.At
+					if !at.IsValid() || (at.Pos == c.At.Pos && at.End == c.At.End) {
+						at = c.NameAt // nothing of resources is written: the container's name
 					}
-					rng := analyzer.NodeRange(r.Object, at)
-					target := metricNode(a, m)
-					rel := analyzer.NodeRange(a.Object, target)
+					rng := analyzer.FieldSpan(r.Object, at)
+					rel := analyzer.FieldSpan(a.Object, metricField(a, m))
 					what := fmt.Sprintf("a %g%% CPU utilization target", m.Utilization.V)
 					if m.Implicit {
 						what = fmt.Sprintf("the default %g%% CPU utilization target", m.Utilization.V)
@@ -74,16 +73,16 @@ var MissingCPURequest = &analyzer.Analyzer{
 	},
 }
 
-// metricNode returns where a metric's utilization target is written, or
+// metricField returns where a metric's utilization target is written, or
 // the metric itself.
-func metricNode(a *scaling.Autoscaler, m *scaling.Metric) *yaml.Node {
-	if m.Utilization.Node != nil {
-		return m.Utilization.Node
+func metricField(a *scaling.Autoscaler, m *scaling.Metric) manifest.Field {
+	if m.Utilization.At.IsValid() {
+		return m.Utilization.At
 	}
-	if m.Node != nil {
-		return m.Node
+	if m.At.IsValid() {
+		return m.At
 	}
-	return a.Object.KindNode()
+	return a.Object.KindAt
 }
 
 // limitRangeDefaultsCPU reports whether a LimitRange among the inputs, in

@@ -38,14 +38,10 @@ var ReplicasManagedByAutoscaler = &analyzer.Analyzer{
 			}
 			done[r.Object] = true
 			w := r.Workload
-			at := w.Replicas.Key
-			if at == nil {
-				at = w.Replicas.Node
-			}
-			rng := analyzer.NodeRange(r.Object, at)
-			rel := analyzer.NodeRange(a.Object, a.Object.NameNode())
+			rng := analyzer.KeySpan(r.Object, w.Replicas.At)
+			rel := analyzer.FieldSpan(a.Object, a.Object.NameAt)
 			d := analyzer.Diagnostic{
-				Pos: rng.Pos(), End: analyzer.NodeRange(r.Object, w.Replicas.Node).End(), Object: r.Object, Field: "spec.replicas",
+				Pos: rng.Pos(), End: rng.End(), Object: r.Object, Field: "spec.replicas",
 				Message: fmt.Sprintf("spec.replicas %g is managed by %s %q: every apply resets the autoscaler's count",
 					w.Replicas.V, a.Object.Kind, a.Object.Name),
 				Related: []analyzer.Related{{Pos: rel.Pos(), End: rel.End(), Message: fmt.Sprintf("%s %q scales this workload", a.Object.Kind, a.Object.Name)}},

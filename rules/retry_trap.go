@@ -41,33 +41,33 @@ var RetryTrap = &analyzer.Analyzer{
 			}
 			a := e.Autoscaler
 			m := rt.Metric
-			node := metricNode(a, m)
+			at := metricField(a, m)
 			var sev analyzer.Severity
 			target := pct(rt.Target)
 			what := "CPU target " + target
 			fixMsg := fmt.Sprintf("Lower the target to %s%%", num(rt.FixTarget, 0))
 			fixValue := num(rt.FixTarget, 0)
 			if rt.Signal == scaling.SignalRate {
-				node = thresholdNode(a, m)
+				at = thresholdField(a, m)
 				what = fmt.Sprintf("rate target %s (threshold %s / pod rate %s)", target, num(m.Threshold.V, 3), num(e.Inputs["pod-rate"].Value, 3))
 				fixMsg = fmt.Sprintf("Lower %s to %s", m.ThresholdKey, num(rt.FixTarget, 2))
 				fixValue = num(rt.FixTarget, 2)
 			} else {
 				sev = analyzer.Warning // CPU sees the debt as busy pods
 			}
-			r := analyzer.NodeRange(a.Object, node)
+			r := analyzer.FieldSpan(a.Object, at)
 			d := analyzer.Diagnostic{Pos: r.Pos(), End: r.End(), Object: a.Object, Field: fmt.Sprintf("metrics[%d].target", m.Index), Severity: sev,
 				Message: fmt.Sprintf("%s is at or above 1/A = %s (retry amplification A = %s): after an overload trips it, this service stays failed; keep the target below %s or bound the queue below the client timeout",
 					what, pct(rt.TrapTarget), num(rt.Amplification, 3), pct(rt.TrapTarget)),
 				Facts:   map[string]float64{"amplification": rt.Amplification, "trapTarget": rt.TrapTarget, "target": rt.Target},
 				Related: append(inputRelated(e.Inputs["retries"], "the retries"), inputRelated(e.Inputs["retry-amplification"], "the retry amplification")...),
 			}
-			valueNode := m.Utilization.Node
+			value := m.Utilization.At
 			if rt.Signal == scaling.SignalRate {
-				valueNode = m.Threshold.Node
+				value = m.Threshold.At
 			}
-			if valueNode != nil && (m.Utilization.Set || m.Threshold.Set) && rt.FixTarget > 0 {
-				d.SuggestedFixes = []analyzer.SuggestedFix{{Message: fixMsg, Edits: []analyzer.TextEdit{replaceScalar(a.Object, valueNode, fixValue)}}}
+			if value.IsValid() && (m.Utilization.Set || m.Threshold.Set) && rt.FixTarget > 0 {
+				d.SuggestedFixes = []analyzer.SuggestedFix{{Message: fixMsg, Edits: []analyzer.TextEdit{replaceScalar(value, fixValue)}}}
 			}
 			pass.Report(d)
 		}

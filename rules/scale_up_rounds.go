@@ -35,7 +35,7 @@ var ScaleUpRounds = &analyzer.Analyzer{
 				continue
 			}
 			a := e.Autoscaler
-			r := analyzer.NodeRange(a.Object, metricNode(a, g.Metric))
+			r := analyzer.FieldSpan(a.Object, metricField(a, g.Metric))
 			facts := map[string]float64{"g": g.G, "rounds": float64(g.Rounds), "overload": g.Overload}
 			msg := fmt.Sprintf("a %sx overload needs %d rounds at growth factor g = %s", num(g.Overload, 2), g.Rounds, num(g.G, 4))
 			if g.Rounds == 0 {

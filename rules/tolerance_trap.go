@@ -46,8 +46,7 @@ var ToleranceTrap = &analyzer.Analyzer{
 				continue
 			}
 			a := e.Autoscaler
-			n := metricNode(a, g.Metric)
-			r := analyzer.NodeRange(a.Object, n)
+			r := analyzer.FieldSpan(a.Object, metricField(a, g.Metric))
 			d := analyzer.Diagnostic{
 				Pos: r.Pos(), End: r.End(), Object: a.Object, Field: "metrics.cpu.target",
 				Message: fmt.Sprintf("CPU target %d%% with limit %s and request %s cores gives g = %s ≤ 1 + tolerance %s: on a saturated metric the controller never scales up",
@@ -58,17 +57,17 @@ var ToleranceTrap = &analyzer.Analyzer{
 			if g.FixTarget >= 1 && g.Metric.Utilization.Set {
 				d.SuggestedFixes = append(d.SuggestedFixes, analyzer.SuggestedFix{
 					Message: fmt.Sprintf("Lower the target to %d%%", g.FixTarget),
-					Edits:   []analyzer.TextEdit{replaceScalar(a.Object, g.Metric.Utilization.Node, fmt.Sprint(g.FixTarget))},
+					Edits:   []analyzer.TextEdit{replaceScalar(g.Metric.Utilization.At, fmt.Sprint(g.FixTarget))},
 				})
 			}
-			if cs := e.Target.Workload.Counted(g.Metric.Container); len(cs) == 1 && cs[0].CPULimit.Node != nil {
+			if cs := e.Target.Workload.Counted(g.Metric.Container); len(cs) == 1 && cs[0].CPULimit.Set && cs[0].CPULimit.At.IsValid() {
 				c := cs[0]
 				value := fmt.Sprintf("%dm", int64(g.FixLimit*1000+0.5))
 				d.SuggestedFixes = append(d.SuggestedFixes, analyzer.SuggestedFix{
 					Message: fmt.Sprintf("Raise the CPU limit of %s to %s", c.Name, value),
-					Edits:   []analyzer.TextEdit{replaceScalar(e.Target.Object, c.CPULimit.Node, value)},
+					Edits:   []analyzer.TextEdit{replaceScalar(c.CPULimit.At, value)},
 				})
-				lr := analyzer.NodeRange(e.Target.Object, c.CPULimit.Node)
+				lr := analyzer.FieldSpan(e.Target.Object, c.CPULimit.At)
 				d.Related = append(d.Related, analyzer.Related{Pos: lr.Pos(), End: lr.End(), Message: "the CPU limit of " + c.Name})
 			}
 			pass.Report(d)

@@ -33,7 +33,7 @@ var UnresolvedScaleTarget = &analyzer.Analyzer{
 				continue
 			}
 			t := a.Target
-			r := analyzer.NodeRange(a.Object, t.NameNode)
+			r := analyzer.FieldSpan(a.Object, t.NameAt)
 			if t.Name == "" {
 				pass.Report(analyzer.Diagnostic{Pos: r.Pos(), End: r.End(), Object: a.Object, Field: "spec.scaleTargetRef.name",
 					Message: "scaleTargetRef names no target: set scaleTargetRef.name"})

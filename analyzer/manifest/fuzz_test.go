@@ -55,15 +55,23 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("problem ends before it starts: %+v", pr)
 			}
 		}
-		for _, o := range file.Objects() {
-			inFile("object", o.Pos(o.Node))
-			inFile("object end", o.End(o.Node))
-			if o.End(o.Node) < o.Pos(o.Node) {
+		objs := file.Objects()
+		for _, o := range objs {
+			inFile("object", o.At.Pos)
+			inFile("object end", o.At.End)
+			if o.At.End < o.At.Pos {
 				t.Fatalf("object ends before it starts")
 			}
-			for _, kv := range o.Annotations() {
-				inFile("annotation", o.Pos(kv[0]))
-				inFile("annotation end", o.End(kv[1]))
+			for _, a := range o.Annotations {
+				inFile("annotation", a.At.KeyPos)
+				inFile("annotation end", a.At.End)
+			}
+		}
+		// A released tree comes back the same.
+		file.Release()
+		for _, o := range objs {
+			if got := o.FieldOf(nil, o.Root()); got.Pos != o.At.Pos || got.End != o.At.End {
+				t.Fatalf("restored object at [%d, %d), was [%d, %d)", got.Pos, got.End, o.At.Pos, o.At.End)
 			}
 		}
 	})

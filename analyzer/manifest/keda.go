@@ -98,17 +98,17 @@ func safeKEDA(f func() error) (err error) {
 func init() {
 	registerDecoder("keda.sh", "ScaledObject", func(o *Object) (any, []FieldError) {
 		var so ScaledObject
-		return &so, decodeInto(o.Node, &so, o.Doc.File.opts.Limits, true)
+		return &so, decodeInto(o.node, &so, o.Doc.File.opts.Limits, true)
 	})
 	registerDecoder("keda.sh", "ScaledJob", func(o *Object) (any, []FieldError) {
 		var sj ScaledJob
-		return &sj, decodeInto(o.Node, &sj, o.Doc.File.opts.Limits, true)
+		return &sj, decodeInto(o.node, &sj, o.Doc.File.opts.Limits, true)
 	})
 	// keda.k8s.io/v1alpha1 is KEDA v1: its scaleTargetRef names a
 	// Deployment by deploymentName. Read what v2 can read of it.
 	registerDecoder("keda.k8s.io", "ScaledObject", func(o *Object) (any, []FieldError) {
 		var so ScaledObject
-		errs := decodeInto(o.Node, &so, o.Doc.File.opts.Limits, false)
+		errs := decodeInto(o.node, &so, o.Doc.File.opts.Limits, false)
 		if so.Spec.ScaleTargetRef != nil && so.Spec.ScaleTargetRef.Name == "" {
 			if n := o.Get(ParsePath("spec.scaleTargetRef.deploymentName")); n != nil {
 				so.Spec.ScaleTargetRef.Name = n.Value

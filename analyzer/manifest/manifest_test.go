@@ -106,7 +106,7 @@ func TestBOMAndCRLF(t *testing.T) {
 		t.Errorf("replicas at %d:%d, want 6:13", line, col)
 	}
 	// The BOM is not a column: apiVersion starts at 1:1.
-	line, col = f.Position(f.Pos(objs[0].Node.Content[0]))
+	line, col = f.Position(f.Pos(objs[0].Root().Content[0]))
 	if line != 1 || col != 1 {
 		t.Errorf("apiVersion key at %d:%d, want 1:1", line, col)
 	}
@@ -261,5 +261,26 @@ func TestHostileAliasesAreRefused(t *testing.T) {
 	rec := parse(t, "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: x\nspec: &s\n  template: *s\n")
 	if len(rec.Problems()) == 0 {
 		t.Fatalf("recursive alias not reported")
+	}
+}
+
+func TestReleaseAndRestore(t *testing.T) {
+	src := "apiVersion: v1\nkind: List\nitems:\n- apiVersion: apps/v1\n  kind: Deployment\n  metadata:\n    name: a\n    annotations: {x: \"1\"}\n- apiVersion: apps/v1\n  kind: Deployment\n  metadata:\n    name: b\n  spec:\n    replicas: 2\n"
+	f := parse(t, src)
+	objs := f.Objects()
+	before := span(f, objs[1], "spec.replicas")
+	f.Release()
+	if objs[1].node != nil || f.Docs[0].root != nil {
+		t.Fatalf("release kept the trees")
+	}
+	// The Fields stay without the trees.
+	if objs[0].NameAt.Value != "a" || len(objs[0].Annotations) != 1 || objs[0].Annotations[0].Value != "1" {
+		t.Fatalf("fields after release: %+v %+v", objs[0].NameAt, objs[0].Annotations)
+	}
+	if got := span(f, objs[1], "spec.replicas"); got != before || got != "2" {
+		t.Fatalf("restored span %q, want %q", got, before)
+	}
+	if objs[0].Root() == nil || objs[0].Root() == objs[1].Root() {
+		t.Fatalf("list items not restored to their own nodes")
 	}
 }

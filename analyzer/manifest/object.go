@@ -9,10 +9,14 @@ import (
 )
 
 // Object is one Kubernetes object: a document, or an item of a List.
+//
+// An object keeps its identity, its typed decode and the Fields of the
+// parts every consumer reads (kind, name, annotations) for its whole life;
+// its node tree may be released to save memory (File.Release) and is then
+// parsed again, transparently, by Root.
 type Object struct {
 	Doc      *Document
-	Node     *yaml.Node // the object's mapping node
-	ListItem int        // index in the List's items, or -1
+	ListItem int // index in the List's items, or -1
 
 	APIVersion, Kind string
 	Group, Version   string
@@ -24,6 +28,32 @@ type Object struct {
 	// It is nil for other kinds, and holds what could be decoded when the
 	// object has invalid fields.
 	Typed any
+
+	At          Field        // the object's mapping
+	KindAt      Field        // its kind value (or the object)
+	NameAt      Field        // its metadata.name value (or KindAt)
+	Annotations []Annotation // metadata.annotations, in order
+
+	node *yaml.Node // the object's mapping node; nil while released
+}
+
+// Annotation is one entry of metadata.annotations. At is the value's
+// Field, with the key's position.
+type Annotation struct {
+	Key, Value string
+	At         Field
+}
+
+// Root returns the object's mapping node, parsing its document again if
+// its tree was released.
+func (o *Object) Root() *yaml.Node {
+	d := o.Doc
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if o.node == nil && d.released {
+		d.restoreLocked()
+	}
+	return o.node
 }
 
 // File returns the file the object comes from.
@@ -37,36 +67,37 @@ func (o *Object) End(n *yaml.Node) token.Pos { return o.Doc.File.End(n) }
 
 // Get returns the value node at path, or nil.
 func (o *Object) Get(path Path) *yaml.Node {
-	_, v := Lookup(o.Node, path)
+	_, v := Lookup(o.Root(), path)
 	return v
 }
 
 // GetKey returns the key node of the last step of path, or nil.
 func (o *Object) GetKey(path Path) *yaml.Node {
-	k, _ := Lookup(o.Node, path)
+	k, _ := Lookup(o.Root(), path)
 	return k
 }
 
 // Nearest returns the value node at path, or at its deepest existing
 // prefix: where a diagnostic about a missing field (a default) belongs.
 func (o *Object) Nearest(path Path) *yaml.Node {
-	n, steps := Nearest(o.Node, path)
+	root := o.Root()
+	n, steps := Nearest(root, path)
 	if steps < len(path) && steps > 0 {
 		// Point at the key of the deepest existing field, not its block.
-		if k, _ := Lookup(o.Node, path[:steps]); k != nil {
+		if k, _ := Lookup(root, path[:steps]); k != nil {
 			return k
 		}
 	}
 	return n
 }
 
-// KindNode returns the node of the object's "kind" value, where
-// object-level diagnostics are reported.
+// KindNode returns the node of the object's "kind" value.
 func (o *Object) KindNode() *yaml.Node {
-	if n := mapValue(o.Node, "kind"); n != nil {
+	root := o.Root()
+	if n := mapValue(root, "kind"); n != nil {
 		return n
 	}
-	return o.Node
+	return root
 }
 
 // NameNode returns the node of metadata.name, or the kind node.
@@ -85,15 +116,20 @@ func (o *Object) String() string {
 	return fmt.Sprintf("%s %s", o.Kind, o.Name)
 }
 
-// Annotations returns the key and value nodes of metadata.annotations, in
-// order.
-func (o *Object) Annotations() [][2]*yaml.Node {
-	m := deref(o.Get(Path{Key("metadata"), Key("annotations")}))
+// annotationNodes returns the key and value nodes of
+// metadata.annotations, in order.
+func annotationNodes(n *yaml.Node) [][2]*yaml.Node {
+	_, m := Lookup(n, Path{Key("metadata"), Key("annotations")})
+	m = deref(m)
 	if m == nil || m.Kind != yaml.MappingNode {
 		return nil
 	}
 	return mappingEntries(m)
 }
+
+// AnnotationNodes returns the key and value nodes of the object's
+// annotations (parsing its document again if it was released).
+func (o *Object) AnnotationNodes() [][2]*yaml.Node { return annotationNodes(o.Root()) }
 
 // SplitAPIVersion splits "apps/v1" into group "apps" and version "v1";
 // "v1" has the empty (core) group.
@@ -137,13 +173,34 @@ func newObject(d *Document, n *yaml.Node, item int) *Object {
 	if n == nil || n.Kind != yaml.MappingNode {
 		return nil
 	}
-	o := &Object{Doc: d, Node: n, ListItem: item}
+	o := &Object{Doc: d, node: n, ListItem: item}
 	o.APIVersion = scalarValue(mapValue(n, "apiVersion"))
 	o.Kind = scalarValue(mapValue(n, "kind"))
 	o.Group, o.Version = SplitAPIVersion(o.APIVersion)
 	meta := mapValue(n, "metadata")
 	o.Name = scalarValue(mapValue(meta, "name"))
 	o.Namespace = scalarValue(mapValue(meta, "namespace"))
+	f := d.File
+	o.At = f.fieldOf(nil, n)
+	o.KindAt = o.At
+	if k, v := mapEntry(n, "kind"); v != nil {
+		o.KindAt = f.fieldOf(k, v)
+	}
+	o.NameAt = o.KindAt
+	if k, v := mapEntry(meta, "name"); v != nil {
+		o.NameAt = f.fieldOf(k, v)
+	}
+	for _, kv := range annotationNodes(n) {
+		k, v := deref(kv[0]), deref(kv[1])
+		if k == nil || k.Kind != yaml.ScalarNode {
+			continue
+		}
+		a := Annotation{Key: cloneString(k.Value), At: f.fieldOf(kv[0], kv[1])}
+		if v != nil && v.Kind == yaml.ScalarNode {
+			a.Value = a.At.Value
+		}
+		o.Annotations = append(o.Annotations, a)
+	}
 	return o
 }
 
@@ -160,7 +217,7 @@ func (o *Object) decode() []Problem {
 	for _, e := range errs {
 		n := e.Node
 		if n == nil {
-			n = o.Node
+			n = o.node
 		}
 		rule := "invalid-field"
 		if e.Limit {

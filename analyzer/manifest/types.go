@@ -62,15 +62,15 @@ func decodeHPA(o *Object) (any, []FieldError) {
 	switch o.Version {
 	case "v1":
 		var v1 autoscalingv1.HorizontalPodAutoscaler
-		errs := decodeInto(o.Node, &v1, lim, true)
+		errs := decodeInto(o.node, &v1, lim, true)
 		return hpaFromV1(&v1), errs
 	case "v2beta1":
 		var b1 hpaV2beta1
-		errs := decodeInto(o.Node, &b1, lim, true)
+		errs := decodeInto(o.node, &b1, lim, true)
 		return b1.toV2(), errs
 	default: // v2, v2beta2: the same shape
 		var v2 HPA
-		errs := decodeInto(o.Node, &v2, lim, true)
+		errs := decodeInto(o.node, &v2, lim, true)
 		return &v2, errs
 	}
 }
@@ -196,7 +196,7 @@ type appsWorkload struct {
 
 func decodeAppsWorkload(o *Object) (any, []FieldError) {
 	var w appsWorkload
-	errs := decodeInto(o.Node, &w, o.Doc.File.opts.Limits, false)
+	errs := decodeInto(o.node, &w, o.Doc.File.opts.Limits, false)
 	out := &Workload{Replicas: w.Spec.Replicas, TemplatePath: Path{Key("spec"), Key("template")}}
 	if w.Spec.Template != nil {
 		out.HasTemplate, out.Pod = true, w.Spec.Template.Spec
@@ -226,7 +226,7 @@ type leaderWorkerSet struct {
 
 func decodeLWS(o *Object) (any, []FieldError) {
 	var l leaderWorkerSet
-	errs := decodeInto(o.Node, &l, o.Doc.File.opts.Limits, false)
+	errs := decodeInto(o.node, &l, o.Doc.File.opts.Limits, false)
 	w := &Workload{Replicas: l.Spec.Replicas, HasTemplate: true}
 	if t := l.Spec.LeaderWorkerTemplate.LeaderTemplate; t != nil {
 		w.Pod, w.TemplatePath = t.Spec, Path{Key("spec"), Key("leaderWorkerTemplate"), Key("leaderTemplate")}

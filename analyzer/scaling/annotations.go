@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	yaml "go.yaml.in/yaml/v3"
-
 	"github.com/scalelint/scalelint/analyzer/manifest"
 )
 
@@ -100,8 +98,7 @@ type Input struct {
 	Text   string  // the value as written
 	Origin Origin
 	Object *manifest.Object // the object whose annotation gave it
-	Key    *yaml.Node       // the annotation key node
-	Node   *yaml.Node       // the annotation value node
+	At     manifest.Field   // the annotation's value, with its key
 }
 
 // Origin says where an input came from.
@@ -196,18 +193,17 @@ func ReadAnnotations(o *manifest.Object, origin Origin) (map[string]Input, []man
 	out := map[string]Input{}
 	var problems []manifest.Problem
 	present := map[string]bool{}
-	for _, kv := range o.Annotations() {
-		present[kv[0].Value] = true
+	for _, a := range o.Annotations {
+		present[a.Key] = true
 	}
-	for _, kv := range o.Annotations() {
-		k, v := kv[0], kv[1]
-		if k.Kind != yaml.ScalarNode || !strings.HasPrefix(k.Value, Prefix) {
+	for _, a := range o.Annotations {
+		if !strings.HasPrefix(a.Key, Prefix) {
 			continue
 		}
-		name := strings.TrimPrefix(k.Value, Prefix)
+		name := strings.TrimPrefix(a.Key, Prefix)
 		spec, ok := SpecOf(name)
 		if !ok {
-			msg := fmt.Sprintf("unknown annotation %q", k.Value)
+			msg := fmt.Sprintf("unknown annotation %q", a.Key)
 			fix := ""
 			if s := manifest.Closest(name, AnnotationNames()); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", Prefix+s)
@@ -215,21 +211,17 @@ func ReadAnnotations(o *manifest.Object, origin Origin) (map[string]Input, []man
 					fix = Prefix + s // renaming onto an existing key would duplicate it
 				}
 			}
-			problems = append(problems, manifest.Problem{Rule: "invalid-annotation", Pos: o.Pos(k), End: o.End(k),
+			problems = append(problems, manifest.Problem{Rule: "invalid-annotation", Pos: a.At.KeyPos, End: a.At.KeyEnd,
 				Message: msg, Object: o, Suggestion: fix})
 			continue
 		}
-		text := v.Value
-		if v.Kind != yaml.ScalarNode {
-			text = ""
-		}
-		in, err := ParseValue(spec, text)
+		in, err := ParseValue(spec, a.Value)
 		if err != nil {
-			problems = append(problems, manifest.Problem{Rule: "invalid-annotation", Pos: o.Pos(v), End: o.End(v),
+			problems = append(problems, manifest.Problem{Rule: "invalid-annotation", Pos: a.At.Pos, End: a.At.End,
 				Message: fmt.Sprintf("%s%s: %v", Prefix, name, err), Object: o})
 			continue
 		}
-		in.Origin, in.Object, in.Key, in.Node = origin, o, k, v
+		in.Origin, in.Object, in.At = origin, o, a.At
 		out[name] = in
 	}
 	return out, problems

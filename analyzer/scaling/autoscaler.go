@@ -35,11 +35,10 @@ const (
 // Num is a number read from a manifest, or a default.
 type Num struct {
 	V   float64
-	Set bool       // false: the default applies
-	Key *yaml.Node // the field's key node, when set
-	// Node is the value node when set; otherwise the node where the
+	Set bool // false: the default applies
+	// At is the written value, with its key, when set; otherwise where the
 	// default applies (the nearest existing parent), for reporting.
-	Node *yaml.Node
+	At manifest.Field
 	// Invalid is set when the field is written but is not a number
 	// (invalid-field reports it; rules leave the value alone).
 	Invalid bool
@@ -48,19 +47,20 @@ type Num struct {
 // Ref is a scaleTargetRef.
 type Ref struct {
 	APIVersion, Group, Kind, Name string
-	Node                          *yaml.Node // the scaleTargetRef mapping, or the nearest node
-	NameNode                      *yaml.Node
-	Defaulted                     bool // KEDA's default apps/v1 Deployment applies
+	At                            manifest.Field // the scaleTargetRef mapping, or the nearest node
+	NameAt                        manifest.Field // its name, or the nearest node
+	Defaulted                     bool           // KEDA's default apps/v1 Deployment applies
 }
 
 // Metric is one HPA metric or KEDA trigger.
 type Metric struct {
 	Index      int
-	Node       *yaml.Node // the metric entry or trigger mapping
-	Type       string     // HPA: Resource, ContainerResource, Pods, Object, External; KEDA: the trigger type
-	Resource   string     // cpu or memory for resource metrics and triggers
-	Container  string     // containerResource / cpu trigger containerName
-	TargetType string     // Utilization, AverageValue or Value
+	At         manifest.Field // the metric entry or trigger mapping; invalid for the implicit metric
+	TypeAt     manifest.Field // the entry's type value, when written
+	Type       string         // HPA: Resource, ContainerResource, Pods, Object, External; KEDA: the trigger type
+	Resource   string         // cpu or memory for resource metrics and triggers
+	Container  string         // containerResource / cpu trigger containerName
+	TargetType string         // Utilization, AverageValue or Value
 	Signal     Signal
 	Mode       string // the KEDA scaler's mode, when it has one
 	// Utilization is the CPU utilization target in percent.
@@ -119,15 +119,15 @@ func FromObject(o *manifest.Object) *Autoscaler {
 
 func (a *Autoscaler) num(path string, v float64, set bool) Num {
 	p := manifest.ParsePath(path)
-	if n := a.Object.Get(p); n != nil {
-		if _, err := ParseQuantity(n.Value); err != nil || n.Kind != yaml.ScalarNode {
-			return Num{V: v, Set: true, Node: n, Key: a.Object.GetKey(p), Invalid: true}
+	if f, ok := a.Object.FieldAt(p); ok {
+		if _, err := ParseQuantity(f.Value); err != nil || f.Kind != yaml.ScalarNode {
+			return Num{V: v, Set: true, At: f, Invalid: true}
 		}
 		if set {
-			return Num{V: v, Set: true, Node: n, Key: a.Object.GetKey(p)}
+			return Num{V: v, Set: true, At: f}
 		}
 	}
-	return Num{V: v, Set: set, Node: a.Object.Nearest(p)}
+	return Num{V: v, Set: set, At: a.Object.NearestField(p)}
 }
 
 func fromHPA(o *manifest.Object, h *manifest.HPA) *Autoscaler {
@@ -135,7 +135,7 @@ func fromHPA(o *manifest.Object, h *manifest.HPA) *Autoscaler {
 	ref := h.Spec.ScaleTargetRef
 	g, _ := manifest.SplitAPIVersion(ref.APIVersion)
 	a.Target = Ref{APIVersion: ref.APIVersion, Group: g, Kind: ref.Kind, Name: ref.Name,
-		Node: o.Nearest(manifest.ParsePath("spec.scaleTargetRef")), NameNode: o.Nearest(manifest.ParsePath("spec.scaleTargetRef.name"))}
+		At: o.NearestField(manifest.ParsePath("spec.scaleTargetRef")), NameAt: o.NearestField(manifest.ParsePath("spec.scaleTargetRef.name"))}
 	min := int32(DefaultHPAMinReplicas)
 	if h.Spec.MinReplicas != nil {
 		min = *h.Spec.MinReplicas
@@ -154,14 +154,15 @@ func fromHPA(o *manifest.Object, h *manifest.HPA) *Autoscaler {
 			v = float64(*p[0].Resource.Target.AverageUtilization)
 		}
 		m.Utilization = a.num("spec.targetCPUUtilizationPercentage", v, set)
-		m.Node, m.Implicit = m.Utilization.Node, !set
+		m.At, m.Implicit = m.Utilization.At, !set
 		a.Metrics = []*Metric{m}
 		return a
 	}
 	beta1 := o.Version == "v2beta1"
 	for i, ms := range h.Spec.Metrics {
 		base := "spec.metrics[" + itoa(i) + "]"
-		m := &Metric{Index: i, Node: o.Get(manifest.ParsePath(base)), Type: string(ms.Type)}
+		m := &Metric{Index: i, Type: string(ms.Type)}
+		a.locateMetric(m, base)
 		var target *autoscalingv2.MetricTarget
 		var src string // the metric source's field name
 		switch {
@@ -208,8 +209,8 @@ func fromHPA(o *manifest.Object, h *manifest.HPA) *Autoscaler {
 		// The API defaults an HPA without metrics to 80% average CPU
 		// utilization (autoscaling/v2 types.go).
 		m := &Metric{Type: "Resource", Resource: "cpu", TargetType: "Utilization", Signal: SignalCPU, Implicit: true}
-		m.Utilization = Num{V: DefaultCPUUtilization, Node: o.Nearest(manifest.ParsePath("spec.metrics"))}
-		m.Node = m.Utilization.Node
+		m.Utilization = Num{V: DefaultCPUUtilization, At: o.NearestField(manifest.ParsePath("spec.metrics"))}
+		m.At = m.Utilization.At
 		a.Metrics = []*Metric{m}
 	}
 	return a
@@ -245,9 +246,9 @@ func (a *Autoscaler) readHPATarget(m *Metric, t *autoscalingv2.MetricTarget, uti
 // signalMark returns the scalelint.dev/signal annotation of the
 // autoscaler, read before the annotations are parsed in full.
 func (a *Autoscaler) signalMark() string {
-	for _, kv := range a.Object.Annotations() {
-		if kv[0].Value == Prefix+"signal" {
-			return strings.ToLower(strings.TrimSpace(kv[1].Value))
+	for _, an := range a.Object.Annotations {
+		if an.Key == Prefix+"signal" {
+			return strings.ToLower(strings.TrimSpace(an.Value))
 		}
 	}
 	return ""
@@ -274,8 +275,8 @@ func (a *Autoscaler) readBehavior(base string, b *autoscalingv2.HorizontalPodAut
 func fromKEDA(o *manifest.Object, kind Kind, ref *manifest.ScaleTarget, min, max *int32, triggers []manifest.ScaleTriggers, adv *manifest.AdvancedConfig) *Autoscaler {
 	a := &Autoscaler{Object: o, Kind: kind}
 	if kind == ScaledObject {
-		r := Ref{APIVersion: "apps/v1", Kind: "Deployment", Node: o.Nearest(manifest.ParsePath("spec.scaleTargetRef")),
-			NameNode: o.Nearest(manifest.ParsePath("spec.scaleTargetRef.name"))}
+		r := Ref{APIVersion: "apps/v1", Kind: "Deployment", At: o.NearestField(manifest.ParsePath("spec.scaleTargetRef")),
+			NameAt: o.NearestField(manifest.ParsePath("spec.scaleTargetRef.name"))}
 		if ref != nil {
 			r.Name = ref.Name
 			if ref.APIVersion != "" {
@@ -308,7 +309,8 @@ func fromKEDA(o *manifest.Object, kind Kind, ref *manifest.ScaleTarget, min, max
 	mark := a.signalMark()
 	for i, t := range triggers {
 		base := "spec.triggers[" + itoa(i) + "]"
-		m := &Metric{Index: i, Node: o.Get(manifest.ParsePath(base)), Type: t.Type, TargetType: string(t.MetricType)}
+		m := &Metric{Index: i, Type: t.Type, TargetType: string(t.MetricType)}
+		a.locateMetric(m, base)
 		if m.TargetType == "" && t.Type != "cpu" && t.Type != "memory" {
 			m.TargetType = "AverageValue" // KEDA's GetMetricTargetType default
 		}
@@ -338,7 +340,7 @@ func fromKEDA(o *manifest.Object, kind Kind, ref *manifest.ScaleTarget, min, max
 			if c.Key != "" {
 				m.ThresholdKey = c.Key
 				if c.Defaulted {
-					m.Threshold = Num{V: c.Threshold, Node: m.Node}
+					m.Threshold = Num{V: c.Threshold, At: m.At}
 				} else {
 					m.Threshold = a.num(base+".metadata."+c.Key, c.Threshold, c.Known)
 				}
@@ -350,6 +352,17 @@ func fromKEDA(o *manifest.Object, kind Kind, ref *manifest.ScaleTarget, min, max
 		a.Metrics = append(a.Metrics, m)
 	}
 	return a
+}
+
+// locateMetric records where a metric entry and its type are written.
+func (a *Autoscaler) locateMetric(m *Metric, base string) {
+	p := manifest.ParsePath(base)
+	if f, ok := a.Object.FieldAt(p); ok {
+		m.At = manifest.Field{Pos: f.Pos, End: f.End, Style: f.Style, Kind: f.Kind}
+	}
+	if f, ok := a.Object.FieldAt(p.Append(manifest.Key("type"))); ok {
+		m.TypeAt = f
+	}
 }
 
 func itoa(i int) string {

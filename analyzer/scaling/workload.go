@@ -1,7 +1,6 @@
 package scaling
 
 import (
-	yaml "go.yaml.in/yaml/v3"
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/scalelint/scalelint/analyzer/manifest"
@@ -10,12 +9,12 @@ import (
 // Container is a container whose CPU the HPA counts.
 type Container struct {
 	Name       string
-	Node       *yaml.Node // the container's mapping node
-	NameNode   *yaml.Node
-	Sidecar    bool // a restartable init container
-	PodLevel   bool // the pod-level resources stand for every container
-	CPURequest Num  // cores
-	CPULimit   Num  // cores
+	At         manifest.Field // the container's mapping (the pod-level resources)
+	NameAt     manifest.Field // its name value, or At
+	Sidecar    bool           // a restartable init container
+	PodLevel   bool           // the pod-level resources stand for every container
+	CPURequest Num            // cores
+	CPULimit   Num            // cores
 }
 
 // Workload is a scale target as the laws see it.
@@ -39,10 +38,10 @@ func WorkloadFromObject(o *manifest.Object) *Workload {
 	}
 	w := &Workload{Object: o}
 	rp := manifest.ParsePath("spec.replicas")
-	if t.Replicas != nil && o.Get(rp) != nil {
-		w.Replicas = Num{V: float64(*t.Replicas), Set: true, Node: o.Get(rp), Key: o.GetKey(rp)}
+	if f, ok := o.FieldAt(rp); ok && t.Replicas != nil {
+		w.Replicas = Num{V: float64(*t.Replicas), Set: true, At: f}
 	} else {
-		w.Replicas = Num{V: 1, Node: o.Nearest(rp)}
+		w.Replicas = Num{V: 1, At: o.NearestField(rp)}
 	}
 	w.Annotations, w.Problems = ReadAnnotations(o, FromTarget)
 	if !t.HasTemplate {
@@ -52,8 +51,9 @@ func WorkloadFromObject(o *manifest.Object) *Workload {
 	spec := t.TemplatePath.Append(manifest.Key("spec"))
 	if r := t.Pod.Resources; r != nil {
 		if _, ok := r.Requests[corev1.ResourceCPU]; ok {
-			c := Container{Name: "(pod)", PodLevel: true, Node: o.Get(spec.Append(manifest.Key("resources")))}
-			c.NameNode = c.Node
+			c := Container{Name: "(pod)", PodLevel: true}
+			c.At, _ = o.FieldAt(spec.Append(manifest.Key("resources")))
+			c.NameAt = c.At
 			readCPU(o, &c, spec.Append(manifest.Key("resources")), *r)
 			w.Containers = []Container{c}
 			return w
@@ -61,10 +61,11 @@ func WorkloadFromObject(o *manifest.Object) *Workload {
 	}
 	add := func(list string, i int, ctr manifest.ContainerSubset, sidecar bool) {
 		p := spec.Append(manifest.Key(list), manifest.Index(i))
-		c := Container{Name: ctr.Name, Node: o.Get(p), Sidecar: sidecar}
-		c.NameNode = o.Get(p.Append(manifest.Key("name")))
-		if c.NameNode == nil {
-			c.NameNode = c.Node
+		c := Container{Name: ctr.Name, Sidecar: sidecar}
+		c.At, _ = o.FieldAt(p)
+		var ok bool
+		if c.NameAt, ok = o.FieldAt(p.Append(manifest.Key("name"))); !ok {
+			c.NameAt = c.At
 		}
 		readCPU(o, &c, p.Append(manifest.Key("resources")), ctr.Resources)
 		w.Containers = append(w.Containers, c)
@@ -84,18 +85,20 @@ func readCPU(o *manifest.Object, c *Container, res manifest.Path, r corev1.Resou
 	rq := res.Append(manifest.Key("requests"), manifest.Key("cpu"))
 	lp := res.Append(manifest.Key("limits"), manifest.Key("cpu"))
 	if q, ok := r.Requests[corev1.ResourceCPU]; ok {
-		c.CPURequest = Num{V: q.AsApproximateFloat64(), Set: true, Node: o.Get(rq), Key: o.GetKey(rq)}
+		f, _ := o.FieldAt(rq)
+		c.CPURequest = Num{V: q.AsApproximateFloat64(), Set: true, At: f}
 	} else {
-		c.CPURequest = Num{Node: o.Nearest(rq)}
+		c.CPURequest = Num{At: o.NearestField(rq)}
 	}
 	if q, ok := r.Limits[corev1.ResourceCPU]; ok {
-		c.CPULimit = Num{V: q.AsApproximateFloat64(), Set: true, Node: o.Get(lp), Key: o.GetKey(lp)}
+		f, _ := o.FieldAt(lp)
+		c.CPULimit = Num{V: q.AsApproximateFloat64(), Set: true, At: f}
 		if !c.CPURequest.Set {
 			// Kubernetes defaults a missing request to the limit.
-			c.CPURequest = Num{V: c.CPULimit.V, Set: true, Node: c.CPULimit.Node, Key: c.CPULimit.Key}
+			c.CPURequest = Num{V: c.CPULimit.V, Set: true, At: c.CPULimit.At}
 		}
 	} else {
-		c.CPULimit = Num{Node: o.Nearest(lp)}
+		c.CPULimit = Num{At: o.NearestField(lp)}
 	}
 }
 

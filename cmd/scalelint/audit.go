@@ -620,14 +620,14 @@ func finitePtr(v float64) *float64 {
 func buildRow(rep *report, cfg *analyzer.Config, e *rules.Evaluation, byObject map[*manifest.Object][]analyzer.Diagnostic) *auditRow {
 	as := e.Autoscaler
 	o := as.Object
-	l := rep.locate(o.Pos(o.NameNode()), o.End(o.NameNode()))
+	l := rep.locate(o.NameAt.Pos, o.NameAt.End)
 	r := &auditRow{File: l.File, Line: l.Line, Object: rep.objectRef(o), eval: e, laws: map[string]verdict{}}
 	r.Target = auditTarget{Kind: as.Target.Kind, Name: as.Target.Name}
 	if as.Kind == scaling.ScaledJob {
 		r.Target = auditTarget{Kind: "Job", Name: "(per trigger)"}
 	}
 	if t := e.Target; t != nil && t.Object != nil {
-		tl := rep.locate(t.Object.Pos(t.Object.NameNode()), t.Object.End(t.Object.NameNode()))
+		tl := rep.locate(t.Object.NameAt.Pos, t.Object.NameAt.End)
 		r.Target.Found, r.Target.File, r.Target.Line = true, tl.File, tl.Line
 	}
 	if c, ok := e.Inputs["pod-rate"]; ok {

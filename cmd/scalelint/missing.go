@@ -31,7 +31,7 @@ func (r *report) missing() []missingJSON {
 		if len(e.Missing) == 0 {
 			continue
 		}
-		l := r.locate(a.Object.Pos(a.Object.NameNode()), a.Object.End(a.Object.NameNode()))
+		l := r.locate(a.Object.NameAt.Pos, a.Object.NameAt.End)
 		m := missingJSON{File: l.File, Line: l.Line, Object: r.objectRef(a.Object)}
 		for _, x := range e.Missing {
 			law := missingLaw{Law: x.Law, Why: x.Why}

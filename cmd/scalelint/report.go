@@ -208,7 +208,7 @@ func (r *report) objectOf(d analyzer.Diagnostic) *objectRef {
 				continue
 			}
 			for _, x := range doc.Objects() {
-				if d.Pos >= x.Pos(x.Node) && d.Pos <= x.End(x.Node) {
+				if d.Pos >= x.At.Pos && d.Pos <= x.At.End {
 					o = x
 				}
 			}

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	yaml "go.yaml.in/yaml/v3"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 
 	"github.com/scalelint/scalelint/analyzer/manifest"
@@ -230,17 +229,18 @@ func simPosOf(o *manifest.Object, pos token.Pos) string {
 	return fmt.Sprintf("%s:%d", f.Path, line)
 }
 
-// simNodePos is file:line of a node of an object (the object when nil).
-func simNodePos(o *manifest.Object, n *yaml.Node) string {
-	if n == nil {
-		n = o.Node
+// simFieldPos is file:line of a field of an object (the object when the
+// field has no position).
+func simFieldPos(o *manifest.Object, f manifest.Field) string {
+	if !f.IsValid() {
+		f = o.At
 	}
-	return simPosOf(o, o.Pos(n))
+	return simPosOf(o, f.Pos)
 }
 
 // simName is how an autoscaler is named in messages: Kind namespace/name (file:line).
 func simName(a *scaling.Autoscaler) string {
-	return fmt.Sprintf("%s (%s)", a.Object, simNodePos(a.Object, a.Object.Node))
+	return fmt.Sprintf("%s (%s)", a.Object, simFieldPos(a.Object, a.Object.At))
 }
 
 func simBacklogMetric(a *scaling.Autoscaler) *scaling.Metric {
@@ -349,8 +349,8 @@ func simSetup(a *scaling.Autoscaler, m *scaling.Metric, e *rules.Evaluation, o s
 		}
 		if v, ok := in[name]; ok {
 			r.sources[name] = v.Origin.String()
-			if v.Object != nil && v.Node != nil {
-				r.sources[name] += ", " + simNodePos(v.Object, v.Node)
+			if v.Object != nil && v.At.IsValid() {
+				r.sources[name] += ", " + simFieldPos(v.Object, v.At)
 			}
 			return v.Value, true
 		}
@@ -388,11 +388,11 @@ func simSetup(a *scaling.Autoscaler, m *scaling.Metric, e *rules.Evaluation, o s
 		r.threshold, r.sources["threshold"] = o.threshold, "flag --threshold"
 	case m.Threshold.Invalid || m.Threshold.V <= 0:
 		return nil, fmt.Errorf("%s: %s: the %s of %s is not a positive number; give --threshold",
-			r.where, simNodePos(a.Object, m.Threshold.Node), key, simMetricName(m))
+			r.where, simFieldPos(a.Object, m.Threshold.At), key, simMetricName(m))
 	case !m.Threshold.Set:
 		r.threshold, r.sources["threshold"] = m.Threshold.V, "KEDA's default "+key
 	default:
-		r.threshold, r.sources["threshold"] = m.Threshold.V, key+", "+simNodePos(a.Object, m.Threshold.Node)
+		r.threshold, r.sources["threshold"] = m.Threshold.V, key+", "+simFieldPos(a.Object, m.Threshold.At)
 	}
 
 	// Replicas: KEDA's minReplicaCount 0 gives the HPA a floor of 1.
@@ -401,12 +401,12 @@ func simSetup(a *scaling.Autoscaler, m *scaling.Metric, e *rules.Evaluation, o s
 		if !a.Max.Invalid {
 			n = a.Max
 		}
-		return nil, fmt.Errorf("%s: %s: replica bound is not a number", r.where, simNodePos(a.Object, n.Node))
+		return nil, fmt.Errorf("%s: %s: replica bound is not a number", r.where, simFieldPos(a.Object, n.At))
 	}
 	minR, maxR := int(a.Min.V), int(a.Max.V)
 	if a.Min.V != math.Trunc(a.Min.V) || a.Max.V != math.Trunc(a.Max.V) || maxR < 1 {
 		return nil, fmt.Errorf("%s: %s: replicas %s to %s: the ceiling must be a whole number of at least 1",
-			r.where, simNodePos(a.Object, a.Max.Node), fmtNum(a.Min.V), fmtNum(a.Max.V))
+			r.where, simFieldPos(a.Object, a.Max.At), fmtNum(a.Min.V), fmtNum(a.Max.V))
 	}
 	if minR < 1 {
 		minR = 1
@@ -445,7 +445,7 @@ func simSetup(a *scaling.Autoscaler, m *scaling.Metric, e *rules.Evaluation, o s
 	if r.behavior {
 		r.sources["window"] = "the behavior's default"
 		if a.DownWindow.Set {
-			r.sources["window"] = "stabilizationWindowSeconds, " + simNodePos(a.Object, a.DownWindow.Node)
+			r.sources["window"] = "stabilizationWindowSeconds, " + simFieldPos(a.Object, a.DownWindow.At)
 		}
 	}
 	if given(o.window) {
@@ -804,7 +804,7 @@ type simBoundaryJSON struct {
 
 func (r *simRun) json() simJSON {
 	o := r.a.Object
-	line, _ := o.File().Position(o.Pos(o.Node))
+	line, _ := o.File().Position(o.At.Pos)
 	ns := o.Namespace
 	if ns == "" {
 		ns = r.namespace
