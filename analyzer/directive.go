@@ -82,7 +82,7 @@ type directive struct {
 
 // scanDirectives finds the comment directives of a file.
 func scanDirectives(f *manifest.File) []*directive {
-	if !bytes.Contains(f.Content, []byte("scalelint:")) {
+	if !f.MentionsScalelint() {
 		return nil
 	}
 	var out []*directive
@@ -130,9 +130,10 @@ func scanDirectives(f *manifest.File) []*directive {
 			d.appliesTo = nextContentLine(f, line)
 			// Removing an own-line directive removes the whole line.
 			next := lineStart + len(text)
-			for next < len(f.Content) && (f.Content[next] == '\r' || f.Content[next] == '\n') {
+			src := f.Text()
+			for next < len(src) && (src[next] == '\r' || src[next] == '\n') {
 				next++
-				if f.Content[next-1] == '\n' {
+				if src[next-1] == '\n' {
 					break
 				}
 			}

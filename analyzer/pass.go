@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/scalelint/scalelint/analyzer/scaling"
 	"github.com/scalelint/scalelint/analyzer/workspace"
@@ -17,6 +18,39 @@ type Pass struct {
 	Defaults scaling.Inputs
 	options  map[string]float64
 	report   func(Diagnostic)
+	shared   *sharedResults
+}
+
+// sharedResults holds what rules of one run derive from the workspace
+// alike, each built once (Pass.Shared).
+type sharedResults struct {
+	mu sync.Mutex
+	m  map[any]*sharedResult
+}
+
+type sharedResult struct {
+	once  sync.Once
+	value any
+}
+
+// Shared returns the value build makes for key, built once per run and
+// shared by every rule's pass: the law evaluations several rules report
+// on are computed once, not once per rule. A rule calling it concurrently
+// with another waits for the first build. Without a run (a Pass made by
+// hand) it just builds.
+func (p *Pass) Shared(key any, build func() any) any {
+	if p.shared == nil {
+		return build()
+	}
+	p.shared.mu.Lock()
+	r := p.shared.m[key]
+	if r == nil {
+		r = &sharedResult{}
+		p.shared.m[key] = r
+	}
+	p.shared.mu.Unlock()
+	r.once.Do(func() { r.value = build() })
+	return r.value
 }
 
 // Report records a diagnostic. The driver stamps its rule name and

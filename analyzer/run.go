@@ -37,6 +37,7 @@ func Run(ctx context.Context, ws *workspace.Workspace, analyzers []*Analyzer, cf
 		byName[a.Name] = a
 	}
 	results := make([][]Diagnostic, len(analyzers))
+	shared := &sharedResults{m: map[any]*sharedResult{}}
 	var wg sync.WaitGroup
 	for i, a := range analyzers {
 		if a.Run == nil {
@@ -47,7 +48,7 @@ func Run(ctx context.Context, ws *workspace.Workspace, analyzers []*Analyzer, cf
 		go func(i int, a *Analyzer, options map[string]float64) {
 			defer wg.Done()
 			var out []Diagnostic
-			pass := &Pass{Analyzer: a, Workspace: ws, Defaults: cfg.Defaults, options: options,
+			pass := &Pass{Analyzer: a, Workspace: ws, Defaults: cfg.Defaults, options: options, shared: shared,
 				report: func(d Diagnostic) { out = append(out, d) }}
 			defer func() {
 				if r := recover(); r != nil {

@@ -207,11 +207,11 @@ func addAnnotations(o *manifest.Object, names []string) (int, string, bool) {
 	ann := o.Get(manifest.Path{manifest.Key("metadata"), manifest.Key("annotations")})
 	switch {
 	case ann != nil && ann.Kind == yaml.MappingNode && ann.Style&yaml.FlowStyle == 0 && len(ann.Content) > 0:
-		at := nextLine(f.Content, f.EndOffset(ann))
-		return at, leadingBreak(f.Content, at) + entries(ann.Content[0].Column-1), true
+		at := nextLine(f.Text(), f.EndOffset(ann))
+		return at, leadingBreak(f.Text(), at) + entries(ann.Content[0].Column-1), true
 	case ann != nil && ann.Kind == yaml.MappingNode && ann.Style&yaml.FlowStyle != 0:
 		closeAt := f.EndOffset(ann) - 1
-		if closeAt < 0 || f.Content[closeAt] != '}' {
+		if closeAt < 0 || f.Text()[closeAt] != '}' {
 			return 0, "", false
 		}
 		var parts []string
@@ -226,12 +226,12 @@ func addAnnotations(o *manifest.Object, names []string) (int, string, bool) {
 		return closeAt, sep + strings.Join(parts, ", "), true
 	case ann == nil || (annKey != nil && ann.Kind == yaml.ScalarNode && ann.Tag == "!!null"):
 		if annKey != nil {
-			at := nextLine(f.Content, f.EndOffset(annKey))
-			return at, leadingBreak(f.Content, at) + entries(annKey.Column-1+2), true
+			at := nextLine(f.Text(), f.EndOffset(annKey))
+			return at, leadingBreak(f.Text(), at) + entries(annKey.Column-1+2), true
 		}
 		indent := meta.Content[0].Column - 1
-		at := nextLine(f.Content, f.EndOffset(meta))
-		return at, leadingBreak(f.Content, at) + strings.Repeat(" ", indent) + "annotations:\n" + entries(indent+2), true
+		at := nextLine(f.Text(), f.EndOffset(meta))
+		return at, leadingBreak(f.Text(), at) + strings.Repeat(" ", indent) + "annotations:\n" + entries(indent+2), true
 	}
 	return 0, "", false
 }

@@ -16,7 +16,7 @@ func deleteLine(f *manifest.File, pos token.Pos) (analyzer.TextEdit, bool) {
 	}
 	line := f.Tok.Line(pos)
 	start := f.Tok.Offset(f.Tok.LineStart(line))
-	end := len(f.Content)
+	end := len(f.Text())
 	if line < f.Tok.LineCount() {
 		end = f.Tok.Offset(f.Tok.LineStart(line + 1))
 	}
@@ -90,26 +90,28 @@ func setField(o *manifest.Object, path manifest.Path, value string) (analyzer.Te
 	case parent.Kind == yaml.MappingNode && len(parent.Content) > 0:
 		indent := parent.Content[0].Column - 1
 		at := lineEndAfter(f, f.EndOffset(parent))
-		return analyzer.TextEdit{Pos: f.Tok.Pos(at), End: f.Tok.Pos(at), NewText: nestedLines(rest, value, indent, at == len(f.Content) && !endsWithNewline(f))}, true
+		return analyzer.TextEdit{Pos: f.Tok.Pos(at), End: f.Tok.Pos(at), NewText: nestedLines(rest, value, indent, at == len(f.Text()) && !endsWithNewline(f))}, true
 	case parent.Kind == yaml.ScalarNode && parent.Tag == "!!null" && parentKey != nil:
 		indent := parentKey.Column - 1 + 2
 		at := lineEndAfter(f, f.EndOffset(parentKey))
-		return analyzer.TextEdit{Pos: f.Tok.Pos(at), End: f.Tok.Pos(at), NewText: nestedLines(rest, value, indent, at == len(f.Content) && !endsWithNewline(f))}, true
+		return analyzer.TextEdit{Pos: f.Tok.Pos(at), End: f.Tok.Pos(at), NewText: nestedLines(rest, value, indent, at == len(f.Text()) && !endsWithNewline(f))}, true
 	}
 	return analyzer.TextEdit{}, false
 }
 
 func endsWithNewline(f *manifest.File) bool {
-	return len(f.Content) > 0 && f.Content[len(f.Content)-1] == '\n'
+	src := f.Text()
+	return len(src) > 0 && src[len(src)-1] == '\n'
 }
 
 // lineEndAfter returns the offset of the start of the line after the one
 // holding off (the end of the file when there is none).
 func lineEndAfter(f *manifest.File, off int) int {
-	for off < len(f.Content) && f.Content[off] != '\n' {
+	src := f.Text()
+	for off < len(src) && src[off] != '\n' {
 		off++
 	}
-	if off < len(f.Content) {
+	if off < len(src) {
 		off++
 	}
 	return off

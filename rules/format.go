@@ -37,11 +37,14 @@ func evaluations(pass *analyzer.Pass) []*Evaluation {
 	if _, ok := pass.Analyzer.Option("margin"); ok {
 		opts.Margin = pass.Option("margin")
 	}
-	var out []*Evaluation
-	for _, a := range pass.Workspace.Autoscalers() {
-		out = append(out, Evaluate(pass.Workspace, a, pass.Defaults, opts))
-	}
-	return out
+	type key struct{ margin float64 }
+	return pass.Shared(key{opts.Margin}, func() any {
+		var out []*Evaluation
+		for _, a := range pass.Workspace.Autoscalers() {
+			out = append(out, Evaluate(pass.Workspace, a, pass.Defaults, opts))
+		}
+		return out
+	}).([]*Evaluation)
 }
 
 // inputRelated points at the annotation an input came from, when it came

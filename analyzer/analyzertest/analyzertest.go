@@ -89,8 +89,11 @@ func Run(t *testing.T, path string, all []*analyzer.Analyzer, under ...*analyzer
 		mf := manifest.Parse(fset, f.Name, f.Data, manifest.Options{Eager: manifest.IsReadKind})
 		files = append(files, mf)
 		exps = append(exps, parseExpectations(t, path, mf)...)
+		// As the CLI does: views built, then the trees dropped, so every
+		// fixture also checks that rules need no tree they did not ask for.
+		workspace.Prepare(mf, true)
 	}
-	ws := workspace.New(fset, files, workspace.Options{DefaultNamespace: cfg.Namespace})
+	ws := workspace.New(fset, files, workspace.Options{DefaultNamespace: cfg.Namespace, Release: true})
 	diags := analyzer.Run(context.Background(), ws, withSuppressionRules(all), cfg)
 	testing := map[string]bool{}
 	for _, a := range under {
@@ -268,11 +271,11 @@ func ApplyFixes(ws *workspace.Workspace, diags []analyzer.Diagnostic) map[string
 			if e.start < last {
 				continue
 			}
-			b.Write(f.Content[last:e.start])
+			b.Write(f.Text()[last:e.start])
 			b.WriteString(e.text)
 			last = e.end
 		}
-		b.Write(f.Content[last:])
+		b.Write(f.Text()[last:])
 		out[f.Path] = b.String()
 	}
 	return out
@@ -289,7 +292,7 @@ func checkGolden(t *testing.T, path string, ar *txtar.Archive, ws *workspace.Wor
 		if !ok {
 			for _, f := range ws.Files {
 				if f.Path == name {
-					got = string(f.Content)
+					got = string(f.Text())
 				}
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 
 	yaml "go.yaml.in/yaml/v3"
 	sigsjson "sigs.k8s.io/json"
@@ -17,9 +18,16 @@ import (
 // The typed decode goes YAML node tree -> JSON -> Go struct, with the
 // semantics kubectl gets from sigs.k8s.io/yaml and sigs.k8s.io/json:
 // YAML 1.1 booleans (yes/no/on/off) in plain scalars, case-sensitive field
-// names, unknown and duplicate fields reported strictly. The JSON encoder
-// below records where each node's JSON starts and ends, so a decode error
-// at a JSON offset maps back to its node.
+// names, unknown and duplicate fields reported strictly. A decode error is
+// mapped back to its node by decoding the failing subtrees one by one
+// (locate).
+//
+// A lenient decode into a subset type (a workload: scalelint reads its
+// replicas and containers' resources, not its env, probes or volumes)
+// writes JSON only for the fields the type has: the encoder still walks
+// the whole tree, so every problem the full encoding would find (duplicate
+// keys, bad numbers, limits) is found, but the JSON decoder reads a small
+// fraction of the object.
 
 // encodeError is a problem found while converting nodes to JSON.
 type encodeError struct {
@@ -30,7 +38,6 @@ type encodeError struct {
 
 type jsonEncoder struct {
 	buf      []byte
-	spans    map[*yaml.Node][2]int // only when recording
 	errs     []encodeError
 	nodes    int // nodes emitted, aliases expanded
 	maxNodes int
@@ -39,7 +46,43 @@ type jsonEncoder struct {
 	// outerAlias is the outermost alias being expanded: where a refused
 	// expansion is reported (the aliased nodes themselves may be anywhere).
 	outerAlias *yaml.Node
+	// sel is the part of the type being decoded at the current node
+	// (selAll: all of it); quiet walks a subtree the type does not read,
+	// checking it without writing JSON.
+	sel    fieldTree
+	selAll bool
+	quiet  bool
 }
+
+// fieldTree is the set of JSON fields a subset type reads, by name; a nil
+// subtree reads everything below its field.
+type fieldTree map[string]fieldTree
+
+var fieldTrees sync.Map // reflect.Type -> fieldTree
+
+// fieldsRead returns the fields a type reads: the tree of its JSON field
+// names through the structs of this package and unnamed structs (the
+// subset types), nil (everything) at any other type, which decodes whole.
+func fieldsRead(t reflect.Type) fieldTree {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct || (t.Name() != "" && t.PkgPath() != subsetPkg) ||
+		reflect.PointerTo(t).Implements(unmarshalerType) {
+		return nil
+	}
+	if v, ok := fieldTrees.Load(t); ok {
+		return v.(fieldTree)
+	}
+	out := fieldTree{}
+	for name, ft := range jsonFields(t) {
+		out[name] = fieldsRead(ft)
+	}
+	fieldTrees.Store(t, out)
+	return out
+}
+
+var subsetPkg = reflect.TypeOf(fieldTree{}).PkgPath()
 
 // yaml11Bools are the plain scalars YAML 1.1 (and so kubectl) reads as
 // booleans, which yaml.v3 (YAML 1.2) reads as strings.
@@ -71,12 +114,11 @@ func (e *jsonEncoder) encode(n *yaml.Node, depth int) {
 		e.stopped = true
 		return
 	}
-	start := len(e.buf)
 	switch n.Kind {
 	case yaml.AliasNode:
 		if n.Alias == nil {
 			e.fail(n, "unknown alias %q", n.Value)
-			e.buf = append(e.buf, "null"...)
+			e.write("null")
 		} else {
 			outer := e.outerAlias == nil
 			if outer {
@@ -89,34 +131,52 @@ func (e *jsonEncoder) encode(n *yaml.Node, depth int) {
 		}
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {
-			e.buf = append(e.buf, "null"...)
+			e.write("null")
 		} else {
 			e.encode(n.Content[0], depth)
 		}
 	case yaml.MappingNode:
 		e.encodeMapping(n, depth)
 	case yaml.SequenceNode:
-		e.buf = append(e.buf, '[')
+		e.write("[")
 		for i, c := range n.Content {
 			if i > 0 {
-				e.buf = append(e.buf, ',')
+				e.write(",")
 			}
 			e.encode(c, depth+1)
 		}
-		e.buf = append(e.buf, ']')
+		e.write("]")
 	case yaml.ScalarNode:
 		e.encodeScalar(n)
 	default:
-		e.buf = append(e.buf, "null"...)
+		e.write("null")
 	}
-	if e.spans != nil {
-		e.spans[n] = [2]int{start, len(e.buf)}
+}
+
+// write appends JSON text, unless the encoder is walking quietly.
+func (e *jsonEncoder) write(s string) {
+	if !e.quiet {
+		e.buf = append(e.buf, s...)
 	}
 }
 
 // mappingEntries lists a mapping's key/value pairs with "<<" merges
 // applied: explicit keys win over merged ones, earlier merges over later.
 func mappingEntries(n *yaml.Node) [][2]*yaml.Node {
+	merges := false
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Tag == "!!merge" {
+			merges = true
+			break
+		}
+	}
+	if !merges { // the common case: the pairs as written
+		out := make([][2]*yaml.Node, len(n.Content)/2)
+		for i := range out {
+			out[i] = [2]*yaml.Node{n.Content[2*i], n.Content[2*i+1]}
+		}
+		return out
+	}
 	var own, merged [][2]*yaml.Node
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -154,28 +214,58 @@ func mappingEntries(n *yaml.Node) [][2]*yaml.Node {
 }
 
 func (e *jsonEncoder) encodeMapping(n *yaml.Node, depth int) {
-	e.buf = append(e.buf, '{')
-	first := map[string]*yaml.Node{}
-	for i, kv := range mappingEntries(n) {
+	e.write("{")
+	entries := mappingEntries(n)
+	var first map[string]*yaml.Node // for large mappings; small ones are scanned
+	const smallMapping = 16
+	sel, selAll, quiet := e.sel, e.selAll, e.quiet
+	wrote := 0
+	for i, kv := range entries {
 		k, v := kv[0], kv[1]
 		kd := deref(k)
 		if kd == nil || kd.Kind != yaml.ScalarNode {
 			e.fail(k, "a mapping key must be a scalar, found a %s", kindName(kd))
 			continue
 		}
-		if prev, dup := first[kd.Value]; dup {
-			e.fail(k, "duplicate key %q (first at line %d); Kubernetes keeps the last value", kd.Value, prev.Line)
+		var prev *yaml.Node
+		if len(entries) <= smallMapping {
+			prev = scanKey(entries[:i], kd.Value)
 		} else {
-			first[kd.Value] = k
+			if first == nil {
+				first = make(map[string]*yaml.Node, len(entries))
+			}
+			if prev = first[kd.Value]; prev == nil {
+				first[kd.Value] = k
+			}
 		}
-		if i > 0 {
-			e.buf = append(e.buf, ',')
+		if prev != nil {
+			e.fail(k, "duplicate key %q (first at line %d); Kubernetes keeps the last value", kd.Value, prev.Line)
 		}
-		e.buf = strconv.AppendQuote(e.buf, kd.Value)
-		e.buf = append(e.buf, ':')
+		sub, read := sel[kd.Value]
+		e.sel, e.selAll, e.quiet = sub, selAll || sub == nil, quiet || !(selAll || read)
+		if !e.quiet {
+			if wrote > 0 {
+				e.buf = append(e.buf, ',')
+			}
+			e.buf = strconv.AppendQuote(e.buf, kd.Value)
+			e.buf = append(e.buf, ':')
+			wrote++
+		}
 		e.encode(v, depth+1)
 	}
-	e.buf = append(e.buf, '}')
+	e.sel, e.selAll, e.quiet = sel, selAll, quiet
+	e.write("}")
+}
+
+// scanKey returns the key node of the first of entries whose scalar key
+// is key, or nil: for a mapping of a few keys, cheaper than a map.
+func scanKey(entries [][2]*yaml.Node, key string) *yaml.Node {
+	for _, kv := range entries {
+		if kd := deref(kv[0]); kd != nil && kd.Kind == yaml.ScalarNode && kd.Value == key {
+			return kv[0]
+		}
+	}
+	return nil
 }
 
 func kindName(n *yaml.Node) string {
@@ -195,34 +285,43 @@ func kindName(n *yaml.Node) string {
 
 func (e *jsonEncoder) encodeScalar(n *yaml.Node) {
 	v := n.Value
-	plain := n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0
 	switch n.ShortTag() {
 	case "!!null":
-		e.buf = append(e.buf, "null"...)
+		e.write("null")
 	case "!!bool":
+		if e.quiet {
+			return
+		}
 		b, err := strconv.ParseBool(strings.ToLower(v))
 		if err != nil {
 			b = yaml11Bools[v]
 		}
 		e.buf = strconv.AppendBool(e.buf, b)
 	case "!!int":
-		e.buf = append(e.buf, yamlIntToJSON(v)...)
+		if !e.quiet {
+			e.buf = append(e.buf, yamlIntToJSON(v)...)
+		}
 	case "!!float":
+		// Checked even when quiet: a number Kubernetes refuses is an error
+		// wherever it is.
 		f, err := strconv.ParseFloat(strings.ReplaceAll(v, "_", ""), 64)
 		switch {
 		case strings.HasSuffix(strings.ToLower(v), "inf") || strings.HasSuffix(strings.ToLower(v), "nan"):
 			e.fail(n, "%s is not a number Kubernetes accepts (JSON has no NaN or infinity)", v)
-			e.buf = append(e.buf, "null"...)
+			e.write("null")
 		case err != nil && isDigits(v):
-			e.buf = append(e.buf, v...) // an integer too large for int64: let the decoder say so
+			e.write(v) // an integer too large for int64: let the decoder say so
 		case err != nil:
 			e.fail(n, "%s is not a valid number", v)
-			e.buf = append(e.buf, "null"...)
-		default:
+			e.write("null")
+		case !e.quiet:
 			e.buf = strconv.AppendFloat(e.buf, f, 'g', -1, 64)
 		}
 	default:
-		if plain {
+		if e.quiet {
+			return
+		}
+		if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0 {
 			if b, ok := yaml11Bools[v]; ok {
 				e.buf = strconv.AppendBool(e.buf, b)
 				return
@@ -273,6 +372,18 @@ func yamlIntToJSON(v string) string {
 }
 
 func appendJSONString(buf []byte, s string) []byte {
+	simple := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x80 {
+			simple = false
+			break
+		}
+	}
+	if simple { // most values: printable ASCII that needs no escape
+		buf = append(buf, '"')
+		buf = append(buf, s...)
+		return append(buf, '"')
+	}
 	b, err := json.Marshal(s)
 	if err != nil {
 		return strconv.AppendQuote(buf, s)
@@ -280,15 +391,12 @@ func appendJSONString(buf []byte, s string) []byte {
 	return append(buf, b...)
 }
 
-// toJSON converts a node tree to JSON. With record set it also returns the
-// JSON span of every node.
-func toJSON(n *yaml.Node, lim Limits, record bool) ([]byte, map[*yaml.Node][2]int, []encodeError) {
-	e := &jsonEncoder{maxNodes: lim.MaxNodes, maxDepth: lim.MaxDepth}
-	if record {
-		e.spans = map[*yaml.Node][2]int{}
-	}
+// toJSON converts a node tree to JSON: all of it, or only the fields in
+// read (nil: everything), while checking all of it.
+func toJSON(n *yaml.Node, lim Limits, read fieldTree) ([]byte, []encodeError) {
+	e := &jsonEncoder{maxNodes: lim.MaxNodes, maxDepth: lim.MaxDepth, sel: read, selAll: read == nil}
 	e.encode(n, 0)
-	return e.buf, e.spans, e.errs
+	return e.buf, e.errs
 }
 
 // FieldError is a typed-decode problem at a node.
@@ -308,7 +416,12 @@ type FieldError struct {
 // and returns every problem found, positioned at its node. out holds what
 // could be decoded even when problems are returned.
 func decodeInto(n *yaml.Node, out any, lim Limits, strictUnknown bool) []FieldError {
-	data, _, encErrs := toJSON(n, lim, false)
+	var read fieldTree
+	if !strictUnknown {
+		// Unknown fields are ignored: write only the fields out reads.
+		read = fieldsRead(reflect.TypeOf(out))
+	}
+	data, encErrs := toJSON(n, lim, read)
 	var errs []FieldError
 	for _, ee := range encErrs {
 		errs = append(errs, FieldError{Node: ee.node, Message: ee.msg, Limit: ee.limit})
@@ -369,7 +482,7 @@ func locate(n *yaml.Node, t reflect.Type, path Path, lim Limits) []FieldError {
 		t = t.Elem()
 	}
 	decodeLeaf := func() []FieldError {
-		data, _, _ := toJSON(n, lim, false)
+		data, _ := toJSON(n, lim, nil)
 		v := reflect.New(t)
 		if err := sigsjson.UnmarshalCaseSensitivePreserveInts(data, v.Interface()); err != nil {
 			fe := FieldError{Node: n, Path: path, Message: leafMessage(path, n, t, err)}

@@ -19,10 +19,9 @@ import (
 // skipped are parsed on first use (Document.Objects), once, safely for
 // concurrent callers.
 type File struct {
-	Path    string // the path as given (relative stays relative)
-	Content []byte
-	Tok     *token.File
-	Docs    []*Document
+	Path string // the path as given (relative stays relative)
+	Tok  *token.File
+	Docs []*Document
 
 	// Template is set when the file holds Helm/Go template syntax and is
 	// not YAML: it was reported once (template-file) and not linted.
@@ -34,6 +33,14 @@ type File struct {
 
 	mu       sync.Mutex
 	problems []Problem // file-level problems (template-file, limits)
+
+	text     atomic.Pointer[[]byte] // the content; nil after DropText until Text reads it again
+	size     int                    // len of the content
+	textMu   sync.Mutex             // serializes reading it again
+	sum      uint64                 // of the content, to check what is read again
+	reload   func() ([]byte, error)
+	textErr  error
+	mentions bool // the text holds "scalelint:" (MentionsScalelint)
 }
 
 // Options tunes parsing. The zero value parses every document.
@@ -104,9 +111,16 @@ type Document struct {
 // File: errors are recorded as problems at their position.
 func Parse(fset *token.FileSet, path string, content []byte, opts Options) *File {
 	opts.Limits = opts.Limits.withDefaults()
-	f := &File{Path: path, Content: content, opts: opts}
+	f := &File{Path: path, opts: opts, size: len(content), mentions: bytes.Contains(content, []byte("scalelint:"))}
+	f.text.Store(&content)
 	f.Tok = fset.AddFile(path, -1, len(content))
-	f.Tok.SetLines(outputLineStarts(content))
+	lines := outputLineStarts(content)
+	f.Tok.SetLines(lines)
+	if sameBreaks(content) {
+		// yaml.v3's table differs only by a start at the very end, which
+		// offsetOf maps to the end of the content either way.
+		f.yamlLinesOnce.Do(func() { f.yamlLines = lines })
+	}
 
 	if len(content) > opts.Limits.MaxFileSize {
 		f.addProblem(Problem{Rule: "input-limit", Pos: f.Tok.Pos(0), End: f.Tok.Pos(0),
@@ -241,31 +255,36 @@ func (d *Document) Objects() []*Object {
 	return d.objects
 }
 
-// Root returns the document's content node, or nil.
+// Root returns the document's content node, or nil. After Release it
+// returns a tree parsed again for the caller alone: positions are the
+// same, node identity across calls is not.
 func (d *Document) Root() *yaml.Node {
 	d.parse()
 	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.released {
-		d.restoreLocked()
+	root, released := d.root, d.released
+	d.mu.Unlock()
+	if released {
+		root, _ = d.parseTree()
 	}
-	return d.root
+	return root
 }
 
 // Release drops the node trees of every parsed document of the file; the
-// objects keep their Fields and typed decode, and their trees are parsed
-// again on demand. A workspace of thousands of files releases each file
-// once it has read what rules need from it, so memory holds positions,
-// not trees.
+// objects keep their Fields, typed decode and memoized views, and a tree
+// asked for later is parsed again for that caller (Root). A workspace of
+// thousands of files releases each file once it has read what rules need
+// from it, so memory holds positions, not trees.
 func (f *File) Release() {
 	for _, d := range f.Docs {
-		if d.Parsed() {
-			d.release()
-		}
+		d.Release()
 	}
 }
 
-func (d *Document) release() {
+// Release drops the document's node tree if it was parsed (File.Release).
+func (d *Document) Release() {
+	if !d.Parsed() {
+		return
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.root == nil {
@@ -278,31 +297,29 @@ func (d *Document) release() {
 	d.released = true
 }
 
-// restoreLocked parses a released document again and gives its objects
-// their nodes back. The text has not changed, so the tree has the same
-// shape the objects were built from.
-func (d *Document) restoreLocked() {
-	d.released = false
+// objectNode returns the mapping node of one of the document's objects in
+// a tree parsed again (nil when the text no longer parses, which cannot
+// happen for text that parsed once).
+func (d *Document) objectNode(item int) *yaml.Node {
 	root, err := d.parseTree()
 	if err != nil || root == nil {
-		return
+		return nil
 	}
-	d.root = root
+	if item < 0 {
+		return deref(root)
+	}
 	items := deref(mapValue(root, "items"))
-	for _, o := range d.objects {
-		if o.ListItem < 0 {
-			o.node = deref(root)
-		} else if items != nil && o.ListItem < len(items.Content) {
-			o.node = deref(items.Content[o.ListItem])
-		}
+	if items == nil || item >= len(items.Content) {
+		return nil
 	}
+	return deref(items.Content[item])
 }
 
 // parseTree parses the document's text into its content node, with line
 // numbers absolute in the file; nil for an empty document.
 func (d *Document) parseTree() (*yaml.Node, error) {
 	f := d.File
-	src := f.Content[d.Start:d.End]
+	src := f.Text()[d.Start:d.End]
 	// The fast parser reads the common subset of YAML about five times
 	// faster than yaml.v3 and builds the same tree; anything outside the
 	// subset, and every error, goes to yaml.v3.
@@ -419,10 +436,10 @@ func (d *Document) syntaxProblem(err error) Problem {
 	}
 	start, end := f.lineText(abs)
 	if strings.Contains(msg, "cannot start any token") && abs <= f.Tok.LineCount() {
-		ls := f.Tok.Offset(f.Tok.LineStart(abs))
-		if i := bytes.IndexAny(f.Content[ls:end], "\t@`"); i >= 0 {
+		ls, src := f.Tok.Offset(f.Tok.LineStart(abs)), f.Text()
+		if i := bytes.IndexAny(src[ls:end], "\t@`"); i >= 0 {
 			start = ls + i
-			_, size := utf8.DecodeRune(f.Content[start:])
+			_, size := utf8.DecodeRune(src[start:])
 			end = start + size
 		}
 	}
@@ -441,15 +458,16 @@ func (f *File) lineText(line int) (int, int) {
 	if line < 1 {
 		return 0, 0
 	}
+	src := f.Text()
 	start := f.Tok.Offset(f.Tok.LineStart(line))
 	end := start
-	for end < len(f.Content) && f.Content[end] != '\n' && f.Content[end] != '\r' {
+	for end < len(src) && src[end] != '\n' && src[end] != '\r' {
 		end++
 	}
-	for start < end && (f.Content[start] == ' ' || f.Content[start] == '\t') {
+	for start < end && (src[start] == ' ' || src[start] == '\t') {
 		start++
 	}
-	if line == 1 && bytes.HasPrefix(f.Content[start:], bom) {
+	if line == 1 && bytes.HasPrefix(src[start:], bom) {
 		start += len(bom)
 	}
 	return start, end
@@ -460,12 +478,13 @@ func (f *File) LineText(line int) []byte {
 	if line < 1 || line > f.Tok.LineCount() {
 		return nil
 	}
+	src := f.Text()
 	start := f.Tok.Offset(f.Tok.LineStart(line))
 	end := start
-	for end < len(f.Content) && f.Content[end] != '\n' && f.Content[end] != '\r' {
+	for end < len(src) && src[end] != '\n' && src[end] != '\r' {
 		end++
 	}
-	return f.Content[start:end]
+	return src[start:end]
 }
 
 // Position returns the 1-based line and column of pos, the column counted
@@ -476,12 +495,12 @@ func (f *File) Position(pos token.Pos) (line, col int) {
 	}
 	p := f.Tok.Position(pos)
 	lineStart := f.Tok.Offset(f.Tok.LineStart(p.Line))
-	off := f.Tok.Offset(pos)
-	if p.Line == 1 && bytes.HasPrefix(f.Content, bom) && off >= len(bom) {
+	off, src := f.Tok.Offset(pos), f.Text()
+	if p.Line == 1 && bytes.HasPrefix(src, bom) && off >= len(bom) {
 		lineStart = len(bom)
 	}
 	if off < lineStart {
 		off = lineStart
 	}
-	return p.Line, utf8.RuneCount(f.Content[lineStart:off]) + 1
+	return p.Line, utf8.RuneCount(src[lineStart:off]) + 1
 }

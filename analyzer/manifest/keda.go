@@ -111,7 +111,7 @@ func init() {
 		errs := decodeInto(o.node, &so, o.Doc.File.opts.Limits, false)
 		if so.Spec.ScaleTargetRef != nil && so.Spec.ScaleTargetRef.Name == "" {
 			if n := o.Get(ParsePath("spec.scaleTargetRef.deploymentName")); n != nil {
-				so.Spec.ScaleTargetRef.Name = n.Value
+				so.Spec.ScaleTargetRef.Name = cloneString(n.Value)
 				so.Spec.ScaleTargetRef.Kind = "Deployment"
 				so.Spec.ScaleTargetRef.APIVersion = "apps/v1"
 			}

@@ -18,7 +18,7 @@ func span(f *File, o *Object, path string) string {
 	if n == nil {
 		return "<missing>"
 	}
-	return string(f.Content[f.Offset(n):f.EndOffset(n)])
+	return string(f.Text()[f.Offset(n):f.EndOffset(n)])
 }
 
 func TestPositionsAndEnds(t *testing.T) {
@@ -85,8 +85,8 @@ func TestMultibyteBeforeFieldColumn(t *testing.T) {
 	if line != 3 || col != 36 {
 		t.Fatalf("namespace value at %d:%d, want 3:36", line, col)
 	}
-	if off := f.Offset(n); string(f.Content[off:off+1]) != "x" {
-		t.Fatalf("offset %d points at %q", off, f.Content[off:off+1])
+	if off := f.Offset(n); string(f.Text()[off:off+1]) != "x" {
+		t.Fatalf("offset %d points at %q", off, f.Text()[off:off+1])
 	}
 }
 
@@ -280,7 +280,83 @@ func TestReleaseAndRestore(t *testing.T) {
 	if got := span(f, objs[1], "spec.replicas"); got != before || got != "2" {
 		t.Fatalf("restored span %q, want %q", got, before)
 	}
-	if objs[0].Root() == nil || objs[0].Root() == objs[1].Root() {
-		t.Fatalf("list items not restored to their own nodes")
+	// Each list item gets its own node back, at its own span.
+	for _, o := range objs {
+		if got := o.FieldOf(nil, o.Root()); got.Pos != o.At.Pos || got.End != o.At.End {
+			t.Fatalf("%s: reparsed at [%d, %d), was [%d, %d)", o, got.Pos, got.End, o.At.Pos, o.At.End)
+		}
+	}
+	// A reparsed tree is the caller's alone: the released file keeps none.
+	if objs[1].node != nil || f.Docs[0].root != nil {
+		t.Fatalf("reading a released object brought its tree back for good")
+	}
+}
+
+func TestMemoBuildsOnce(t *testing.T) {
+	f := parse(t, "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: a\n")
+	o := f.Objects()[0]
+	builds := 0
+	build := func() any { builds++; return builds }
+	type key struct{}
+	if o.Memo(key{}, build) != 1 || o.Memo(key{}, build) != 1 || builds != 1 {
+		t.Fatalf("memo built %d times", builds)
+	}
+	f.Release()
+	if o.Memo(key{}, build) != 1 {
+		t.Fatalf("memo lost on release")
+	}
+}
+
+// TestSharedLineTable checks that a file whose only line break is "\n"
+// converts every yaml.v3 (line, column) to the same offset with the one
+// table it shares with token.File as with yaml.v3's own table (lineStarts,
+// built independently).
+func TestSharedLineTable(t *testing.T) {
+	for _, src := range []string{"", "a", "a\n", "a\nb", "a\n\nb\n", "\n", "\n\n", "kind: X\nmetadata:\n  name: é\n", "\ufeffkind: X\n"} {
+		shared := Parse(token.NewFileSet(), "f.yaml", []byte(src), Options{})
+		own := &File{}
+		text := []byte(src)
+		own.text.Store(&text)
+		own.yamlLinesOnce.Do(func() { own.yamlLines = lineStarts(text) })
+		lines := strings.Count(src, "\n") + 2
+		for line := 1; line <= lines; line++ {
+			for col := 1; col <= 4; col++ {
+				if a, b := shared.offsetOf(line, col), own.offsetOf(line, col); a != b {
+					t.Errorf("%q: line %d col %d: shared table gives %d, yaml.v3's %d", src, line, col, a, b)
+				}
+			}
+		}
+	}
+}
+
+func TestDropTextReadsAgainAndChecks(t *testing.T) {
+	src := "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: a\n"
+	f := parse(t, src)
+	reads := 0
+	disk := src
+	f.DropText(func() ([]byte, error) { reads++; return []byte(disk), nil })
+	if f.text.Load() != nil {
+		t.Fatalf("text kept after DropText")
+	}
+	if got := string(f.LineText(4)); got != "  name: a" || reads != 1 {
+		t.Fatalf("line 4 after reading again: %q (%d reads)", got, reads)
+	}
+	f.LineText(1)
+	if reads != 1 || f.TextErr() != nil {
+		t.Fatalf("read %d times, error %v", reads, f.TextErr())
+	}
+	// Dropped again and changed on disk: same length, other bytes.
+	f.DropText(nil)
+	disk = strings.Replace(src, "name: a", "name: b", 1)
+	text := f.Text()
+	if f.TextErr() == nil || !strings.Contains(f.TextErr().Error(), "changed while scalelint read it") {
+		t.Fatalf("a changed file was not reported: %v", f.TextErr())
+	}
+	// The positions stay valid: blanks in the same lines.
+	if len(text) != len(src) || strings.Count(string(text), "\n") != f.Tok.LineCount()-1 || strings.Contains(string(text), "name") {
+		t.Fatalf("text after a failed read: %q", text)
+	}
+	if line, col := f.Position(f.Tok.Pos(len(src) - 2)); line != 4 || col != 9 {
+		t.Fatalf("position after a failed read: %d:%d", line, col)
 	}
 }

@@ -3,7 +3,9 @@ package manifest
 import (
 	"fmt"
 	"go/token"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"strings"
+	"sync"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -35,6 +37,9 @@ type Object struct {
 	Annotations []Annotation // metadata.annotations, in order
 
 	node *yaml.Node // the object's mapping node; nil while released
+
+	memoMu sync.Mutex
+	memo   map[any]any
 }
 
 // Annotation is one entry of metadata.annotations. At is the value's
@@ -44,16 +49,37 @@ type Annotation struct {
 	At         Field
 }
 
-// Root returns the object's mapping node, parsing its document again if
-// its tree was released.
+// Root returns the object's mapping node. After its file was released
+// (File.Release) it returns a tree parsed again for the caller alone, so
+// a rule that reads a released object's nodes does not bring every tree
+// back into memory.
 func (o *Object) Root() *yaml.Node {
 	d := o.Doc
 	d.mu.Lock()
-	defer d.mu.Unlock()
-	if o.node == nil && d.released {
-		d.restoreLocked()
+	n, released := o.node, d.released
+	d.mu.Unlock()
+	if n == nil && released {
+		n = d.objectNode(o.ListItem)
 	}
-	return o.node
+	return n
+}
+
+// Memo returns the value build makes from the object, building it once:
+// the object is immutable, so what is derived from it alone (the scaling
+// views) is computed while its tree is at hand and shared by every
+// workspace the object is part of.
+func (o *Object) Memo(key any, build func() any) any {
+	o.memoMu.Lock()
+	defer o.memoMu.Unlock()
+	if v, ok := o.memo[key]; ok {
+		return v
+	}
+	v := build()
+	if o.memo == nil {
+		o.memo = map[any]any{}
+	}
+	o.memo[key] = v
+	return v
 }
 
 // File returns the file the object comes from.
@@ -212,6 +238,13 @@ func (o *Object) decode() []Problem {
 		return nil
 	}
 	typed, errs := dec(o)
+	if m, ok := typed.(metav1.Object); ok {
+		// Rules read labels and annotations from the tree's Fields, never
+		// from the decode: drop the maps, most of a decoded object's size.
+		m.SetLabels(nil)
+		m.SetAnnotations(nil)
+		m.SetManagedFields(nil)
+	}
 	o.Typed = typed
 	var out []Problem
 	for _, e := range errs {

@@ -156,7 +156,9 @@ func scalarValue(n *yaml.Node) string {
 	if n == nil || n.Kind != yaml.ScalarNode {
 		return ""
 	}
-	return n.Value
+	// A copy: the fast parser's values share one string per document, and
+	// what an object keeps must not hold its whole text alive.
+	return cloneString(n.Value)
 }
 
 // Lookup walks path from node n. It returns the key node of the last step

@@ -11,7 +11,7 @@ import (
 // strings, block scalars and comments are left alone; tabs that indent are
 // a syntax error the parser reports.
 func (f *File) checkPortability() {
-	src := f.Content
+	src := f.Text()
 	if bytes.IndexByte(src, '\t') < 0 {
 		return
 	}

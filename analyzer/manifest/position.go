@@ -52,6 +52,19 @@ func lineStarts(src []byte) []int {
 // outputLineStarts returns line starts for display: "\n", "\r\n" and "\r"
 // end a line, as in LSP and in editors.
 func outputLineStarts(src []byte) []int {
+	if bytes.IndexByte(src, '\r') < 0 {
+		// Only "\n": one exact allocation, searched a word at a time.
+		starts := make([]int, 1, bytes.Count(src, []byte{'\n'})+1)
+		for i := 0; ; {
+			j := bytes.IndexByte(src[i:], '\n')
+			if j < 0 || i+j+1 >= len(src) {
+				break // a final line break opens no line (see below)
+			}
+			i += j + 1
+			starts = append(starts, i)
+		}
+		return starts
+	}
 	starts := []int{0}
 	for i := 0; i < len(src); i++ {
 		switch src[i] {
@@ -72,26 +85,35 @@ func outputLineStarts(src []byte) []int {
 	return starts
 }
 
+// sameBreaks reports whether yaml.v3 breaks lines of src exactly where
+// outputLineStarts does: no "\r", NEL, LS or PS. The file then keeps one
+// line table for both.
+func sameBreaks(src []byte) bool {
+	return bytes.IndexByte(src, '\r') < 0 && !bytes.Contains(src, []byte{0xC2, 0x85}) &&
+		!bytes.Contains(src, []byte{0xE2, 0x80, 0xA8}) && !bytes.Contains(src, []byte{0xE2, 0x80, 0xA9})
+}
+
 // offsetOf converts a yaml.v3 (line, column) pair, 1-based with columns in
 // code points, to a byte offset in the file.
 func (f *File) offsetOf(line, col int) int {
 	if line < 1 {
 		return 0
 	}
-	f.yamlLinesOnce.Do(func() { f.yamlLines = lineStarts(f.Content) })
+	src := f.Text()
+	f.yamlLinesOnce.Do(func() { f.yamlLines = lineStarts(src) })
 	if line > len(f.yamlLines) {
-		return len(f.Content)
+		return len(src)
 	}
 	off := f.yamlLines[line-1]
-	if line == 1 && bytes.HasPrefix(f.Content, bom) {
+	if line == 1 && bytes.HasPrefix(src, bom) {
 		off = len(bom)
 	}
-	for c := 1; c < col && off < len(f.Content); c++ {
-		b := f.Content[off]
+	for c := 1; c < col && off < len(src); c++ {
+		b := src[off]
 		if b == '\n' || b == '\r' {
 			break
 		}
-		_, size := utf8.DecodeRune(f.Content[off:])
+		_, size := utf8.DecodeRune(src[off:])
 		off += size
 	}
 	return off
@@ -122,7 +144,7 @@ func (f *File) EndOffset(n *yaml.Node) int {
 	if n == nil {
 		return 0
 	}
-	src := f.Content
+	src := f.Text()
 	start := f.Offset(n)
 	switch n.Kind {
 	case yaml.DocumentNode:
@@ -203,7 +225,7 @@ func skipProperties(src []byte, p int) int {
 }
 
 func (f *File) scalarEnd(start int, n *yaml.Node) int {
-	src := f.Content
+	src := f.Text()
 	p := skipProperties(src, start)
 	if p >= len(src) {
 		return len(src)

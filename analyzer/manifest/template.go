@@ -13,11 +13,11 @@ import (
 // scalars (alerting rules, dashboards rendered into a ConfigMap) is YAML
 // and is linted as usual.
 func (f *File) detectTemplate() {
-	i := bytes.Index(f.Content, []byte("{{"))
+	i := bytes.Index(f.Text(), []byte("{{"))
 	if i < 0 {
 		return
 	}
-	at := templateAction(f.Content)
+	at := templateAction(f.Text())
 	if at < 0 {
 		broken := false
 		for _, d := range f.Docs {
@@ -35,8 +35,8 @@ func (f *File) detectTemplate() {
 	}
 	f.Template = true
 	end := at + 2
-	if j := bytes.Index(f.Content[at:], []byte("}}")); j >= 0 {
-		if nl := bytes.IndexByte(f.Content[at:], '\n'); nl < 0 || j < nl {
+	if j := bytes.Index(f.Text()[at:], []byte("}}")); j >= 0 {
+		if nl := bytes.IndexByte(f.Text()[at:], '\n'); nl < 0 || j < nl {
 			end = at + j + 2
 		}
 	}

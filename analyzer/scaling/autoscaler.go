@@ -100,8 +100,15 @@ func IsAutoscaler(o *manifest.Object) bool {
 	return false
 }
 
-// FromObject reads an autoscaler. It returns nil for other objects.
+type autoscalerKey struct{}
+
+// FromObject reads an autoscaler. It returns nil for other objects. The
+// view is built once per object and shared: callers must not change it.
 func FromObject(o *manifest.Object) *Autoscaler {
+	return o.Memo(autoscalerKey{}, func() any { return fromObject(o) }).(*Autoscaler)
+}
+
+func fromObject(o *manifest.Object) *Autoscaler {
 	var a *Autoscaler
 	switch t := o.Typed.(type) {
 	case *manifest.HPA:
@@ -324,7 +331,7 @@ func fromKEDA(o *manifest.Object, kind Kind, ref *manifest.ScaleTarget, min, max
 		if mn := o.Get(manifest.ParsePath(base + ".metadata")); mn != nil && mn.Kind == yaml.MappingNode {
 			for j := 0; j+1 < len(mn.Content); j += 2 {
 				if k, v := mn.Content[j], mn.Content[j+1]; k.Kind == yaml.ScalarNode && v.Kind == yaml.ScalarNode {
-					md[k.Value] = v.Value
+					md[k.Value] = strings.Clone(v.Value)
 				}
 			}
 		}

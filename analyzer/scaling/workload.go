@@ -30,8 +30,15 @@ type Workload struct {
 	Problems    []manifest.Problem
 }
 
-// WorkloadFromObject reads a scale target; nil when o is not one.
+type workloadKey struct{}
+
+// WorkloadFromObject reads a scale target; nil when o is not one. The view
+// is built once per object and shared: callers must not change it.
 func WorkloadFromObject(o *manifest.Object) *Workload {
+	return o.Memo(workloadKey{}, func() any { return workloadFromObject(o) }).(*Workload)
+}
+
+func workloadFromObject(o *manifest.Object) *Workload {
 	t, ok := o.Typed.(*manifest.Workload)
 	if !ok {
 		return nil

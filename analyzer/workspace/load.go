@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/scaling"
 )
 
 // skipDirs are directories a walk never enters: version control, and
@@ -116,6 +117,39 @@ func unwrapPathError(err error) error {
 // read, in the order given, and an error for each it could not. progress,
 // when given, is called after each file (from the loading goroutines).
 func Load(fset *token.FileSet, paths []string, opts manifest.Options, progress ...func()) ([]*manifest.File, []error) {
+	return load(fset, paths, opts, false, progress)
+}
+
+// LoadReleased is Load for a workspace built with Options.Release: each
+// file's scaling views are built as soon as it is parsed, then its node
+// trees and its text are dropped (the text is read again from disk when
+// a finding in it is printed), so a run over thousands of files holds the
+// index, not the files.
+func LoadReleased(fset *token.FileSet, paths []string, opts manifest.Options, progress ...func()) ([]*manifest.File, []error) {
+	return load(fset, paths, opts, true, progress)
+}
+
+// Prepare builds the scaling views of a file's parsed objects (they are
+// memoized on each object) and, with release, drops its node trees.
+func Prepare(f *manifest.File, release bool) {
+	if IsKustomizationName(f.Path) {
+		return // read in full by buildScopes
+	}
+	for _, d := range f.Docs {
+		if !d.Parsed() {
+			continue
+		}
+		for _, o := range d.Objects() {
+			scaling.FromObject(o)
+			scaling.WorkloadFromObject(o)
+		}
+	}
+	if release {
+		f.Release()
+	}
+}
+
+func load(fset *token.FileSet, paths []string, opts manifest.Options, release bool, progress []func()) ([]*manifest.File, []error) {
 	files := make([]*manifest.File, len(paths))
 	errs := make([]error, len(paths))
 	limit := opts.Limits.MaxFileSize
@@ -124,7 +158,7 @@ func Load(fset *token.FileSet, paths []string, opts manifest.Options, progress .
 	}
 	work := make(chan int)
 	var wg sync.WaitGroup
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+	for w := 0; w < 2*runtime.GOMAXPROCS(0); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -135,6 +169,11 @@ func Load(fset *token.FileSet, paths []string, opts manifest.Options, progress .
 					continue
 				}
 				files[i] = manifest.Parse(fset, paths[i], data, opts)
+				if release {
+					Prepare(files[i], true)
+					path := paths[i]
+					files[i].DropText(func() ([]byte, error) { return readLimited(path, int64(limit)) })
+				}
 				for _, p := range progress {
 					p()
 				}

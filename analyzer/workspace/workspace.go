@@ -32,6 +32,11 @@ type Options struct {
 	// -> deploy/app.yaml) but not in unrelated trees of a large repository.
 	// Negative means unlimited; 0 means the default, 2.
 	TargetDistance int
+	// Release drops each document's node tree once its objects are
+	// indexed (manifest.File.Release): for a one-shot run over many files,
+	// where rules read views and Fields, not trees. The language server
+	// keeps trees, which every request reads.
+	Release bool
 }
 
 // Workspace is an immutable set of files and what they hold.
@@ -105,6 +110,14 @@ func New(fset *token.FileSet, files []*manifest.File, opts Options) *Workspace {
 	for _, a := range ws.autoscalers {
 		ws.parseKind(a.Target.Kind)
 	}
+	if opts.Release {
+		for _, f := range files {
+			if !IsKustomizationName(f.Path) {
+				f.Release()
+			}
+			f.DropText(nil) // read again by a late parse: drop it again
+		}
+	}
 	for _, a := range ws.autoscalers {
 		ws.resolved[a] = ws.resolve(a)
 	}
@@ -136,6 +149,9 @@ func (ws *Workspace) parseKind(kind string) {
 	for _, d := range docs {
 		for _, o := range d.Objects() {
 			ws.add(o)
+		}
+		if ws.opts.Release {
+			d.Release()
 		}
 	}
 }

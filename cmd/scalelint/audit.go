@@ -489,6 +489,9 @@ func runAudit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !o.quiet && (o.output != "" || o.format != "table") {
 		fmt.Fprintln(stderr, a.summaryLine())
 	}
+	if in.changed(stderr) {
+		return exitError
+	}
 	if failOn >= 0 {
 		for _, r := range a.rows {
 			for _, v := range r.laws {

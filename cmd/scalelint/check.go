@@ -170,7 +170,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !o.quiet && !rep.textToStdout(outs) {
 		fmt.Fprintln(stderr, rep.summaryLine())
 	}
-	if len(ioErrs) > 0 && (in.files == 0 || o.fix) {
+	if len(ioErrs) > 0 && (in.files == 0 || o.fix) || in.changed(stderr) {
 		return exitError
 	}
 	if failOn != 0 && rep.worst() >= failOn {

@@ -99,7 +99,7 @@ func (r *report) applyFixes(named map[string]bool, stderr io.Writer) (int, []err
 	var errs []error
 	failed := map[*manifest.File]bool{}
 	for _, f := range sortedFiles(edits) {
-		if err := writeFixed(f, applyEdits(f.Content, edits[f])); err != nil {
+		if err := writeFixed(f, applyEdits(f.Text(), edits[f])); err != nil {
 			errs = append(errs, err)
 			failed[f] = true
 		}
@@ -146,7 +146,7 @@ func writeFixed(f *manifest.File, content []byte) error {
 	if err != nil {
 		return fmt.Errorf("%s: not fixed: %v", f.Path, unwrapErr(err))
 	}
-	if !bytes.Equal(now, f.Content) {
+	if !bytes.Equal(now, f.Text()) {
 		return fmt.Errorf("%s: not fixed: the file changed since scalelint read it", f.Path)
 	}
 	return writeFileAtomic(f.Path, content)
@@ -163,7 +163,7 @@ func unwrapErr(err error) error {
 func (r *report) writeDiff(named map[string]bool, w io.Writer) int {
 	edits, fixed := r.plannedFixes(named)
 	for _, f := range sortedFiles(edits) {
-		fmt.Fprint(w, unifiedDiff(filepath.ToSlash(f.Path), f.Content, edits[f]))
+		fmt.Fprint(w, unifiedDiff(filepath.ToSlash(f.Path), f.Text(), edits[f]))
 	}
 	return len(fixed)
 }

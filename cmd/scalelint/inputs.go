@@ -51,7 +51,7 @@ func loadInputs(paths []string, stdin io.Reader, cfg *analyzer.Config, prog func
 			p = prog(len(found))
 			onFile = append(onFile, p.file)
 		}
-		loaded, errs := workspace.Load(fset, found, parseOpts, onFile...)
+		loaded, errs := workspace.LoadReleased(fset, found, parseOpts, onFile...)
 		if p != nil {
 			p.done()
 		}
@@ -62,6 +62,21 @@ func loadInputs(paths []string, stdin io.Reader, cfg *analyzer.Config, prog func
 		}
 	}
 	in.files = len(files)
-	in.ws = workspace.New(fset, files, workspace.Options{DefaultNamespace: cfg.Namespace})
+	in.ws = workspace.New(fset, files, workspace.Options{DefaultNamespace: cfg.Namespace, Release: true})
 	return in
+}
+
+// changed reports, on stderr, each file whose text was dropped after
+// parsing and read differently when printing its findings (it changed
+// during the run), and whether there was any: the run's results for it
+// cannot be trusted, so the command exits 2.
+func (in inputs) changed(stderr io.Writer) bool {
+	any := false
+	for _, f := range in.ws.Files {
+		if err := f.TextErr(); err != nil {
+			fmt.Fprintf(stderr, "scalelint: %v\n", err)
+			any = true
+		}
+	}
+	return any
 }

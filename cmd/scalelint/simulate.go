@@ -196,10 +196,11 @@ func runSimulate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err := write(stdout); err != nil {
 			return fail("%v", err)
 		}
-		return exitOK
-	}
-	if err := simWriteAtomic(o.output, write); err != nil {
+	} else if err := simWriteAtomic(o.output, write); err != nil {
 		return fail("--output: %v", err)
+	}
+	if in.changed(stderr) {
+		return exitError
 	}
 	return exitOK
 }

@@ -1,0 +1,110 @@
+package manifest
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	yaml "go.yaml.in/yaml/v3"
+	sigsjson "sigs.k8s.io/json"
+)
+
+// decodeBoth decodes a workload twice: writing JSON only for the fields
+// the subset type reads (what decodeInto does for a lenient decode), and
+// writing all of it (the independent reference: the plain YAML -> JSON ->
+// struct path). Both must give the same value and the same problems.
+func decodeBoth(t *testing.T, name string, n *yaml.Node) {
+	t.Helper()
+	lim := Limits{}.withDefaults()
+	var sub, full appsWorkload
+	got := decodeInto(n, &sub, lim, false)
+	data, encErrs := toJSON(n, lim, nil)
+	want := decodeFull(data, encErrs, n, &full, lim)
+	if !reflect.DeepEqual(sub, full) {
+		t.Errorf("%s: projected decode %+v, full decode %+v", name, sub, full)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%s: projected decode found %d problems, full %d:\n%v\n%v", name, len(got), len(want), got, want)
+	}
+	for i := range got {
+		if got[i].Node != want[i].Node || got[i].Message != want[i].Message {
+			t.Errorf("%s: problem %d: projected %q at %p, full %q at %p", name, i, got[i].Message, got[i].Node, want[i].Message, want[i].Node)
+		}
+	}
+}
+
+// decodeFull is decodeInto's lenient path over the whole object's JSON.
+func decodeFull(data []byte, encErrs []encodeError, n *yaml.Node, out *appsWorkload, lim Limits) []FieldError {
+	var errs []FieldError
+	for _, ee := range encErrs {
+		errs = append(errs, FieldError{Node: ee.node, Message: ee.msg, Limit: ee.limit})
+		if ee.limit {
+			return errs
+		}
+	}
+	if _, err := sigsjson.UnmarshalStrict(data, out, sigsjson.DisallowDuplicateFields); err != nil {
+		n0 := len(errs)
+		errs = append(errs, locate(n, reflect.TypeOf(out), nil, lim)...)
+		if len(errs) == n0 {
+			errs = append(errs, FieldError{Node: n, Message: cleanJSONError(err)})
+		}
+	}
+	return errs
+}
+
+func TestProjectedDecodeMatchesFull(t *testing.T) {
+	docs := map[string]string{
+		"plain":                            "apiVersion: apps/v1\nkind: Deployment\nspec:\n  replicas: 3\n  template:\n    spec:\n      containers:\n      - name: a\n        image: x\n        env: [{name: A, value: \"1\"}]\n        resources: {requests: {cpu: 250m}, limits: {cpu: \"1\"}}\n",
+		"duplicate key in an unread field": "kind: Deployment\nspec:\n  template:\n    spec:\n      containers:\n      - name: a\n        image: x\n        image: y\n",
+		"NaN in an unread field":           "kind: Deployment\nspec:\n  template:\n    metadata:\n      annotations: {x: .nan}\n    spec:\n      containers: [{name: a}]\n",
+		"type error in a read field":       "kind: Deployment\nspec:\n  replicas: three\n  template:\n    spec:\n      containers:\n      - name: 5\n        resources: {requests: {cpu: lots}}\n",
+		"merge and alias":                  "kind: Deployment\nx: &r {requests: {cpu: 100m}}\nspec:\n  template:\n    spec:\n      containers:\n      - <<: {name: m}\n        resources: *r\n        ports: [{containerPort: 80}]\n",
+		"non-scalar key":                   "kind: Deployment\nspec:\n  ? [a]\n  : 1\n  replicas: 2\n",
+		"sidecar":                          "kind: Deployment\nspec:\n  template:\n    spec:\n      initContainers:\n      - name: s\n        restartPolicy: Always\n        resources: {limits: {cpu: 2}}\n      containers: [{name: a}]\n      resources: {requests: {cpu: 1}}\n",
+		"huge int in unread field":         "kind: Deployment\nspec:\n  minReadySeconds: 99999999999999999999999\n  template: {spec: {containers: [{name: a}]}}\n",
+	}
+	for name, src := range docs {
+		var root yaml.Node
+		if err := yaml.Unmarshal([]byte(src), &root); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		decodeBoth(t, name, root.Content[0])
+	}
+	// The real corpus: every workload document of it.
+	var files []string
+	filepath.WalkDir("../../testdata/realworld", func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml")) {
+			files = append(files, p)
+		}
+		return nil
+	})
+	checked := 0
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec := yaml.NewDecoder(strings.NewReader(string(data)))
+		for {
+			var root yaml.Node
+			if dec.Decode(&root) != nil {
+				break
+			}
+			if len(root.Content) == 0 || root.Content[0].Kind != yaml.MappingNode {
+				continue
+			}
+			n := root.Content[0]
+			switch scalarValue(mapValue(n, "kind")) {
+			case "Deployment", "StatefulSet", "ReplicaSet", "Rollout":
+				decodeBoth(t, path, n)
+				checked++
+			}
+		}
+	}
+	if len(files) > 0 && checked == 0 {
+		t.Fatalf("no workload found in %d corpus files", len(files))
+	}
+	t.Logf("%d corpus workloads decoded both ways", checked)
+}
