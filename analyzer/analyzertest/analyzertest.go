@@ -86,7 +86,7 @@ func Run(t *testing.T, path string, all []*analyzer.Analyzer, under ...*analyzer
 			golden[strings.TrimSuffix(f.Name, ".golden")] = string(f.Data)
 			continue
 		}
-		mf := manifest.Parse(fset, f.Name, f.Data, manifest.Options{Eager: manifest.IsReadKind})
+		mf := manifest.Parse(fset, f.Name, f.Data, manifest.Options{Eager: manifest.IsReadKind, Recycle: true})
 		files = append(files, mf)
 		exps = append(exps, parseExpectations(t, path, mf)...)
 		// As the CLI does: views built, then the trees dropped, so every

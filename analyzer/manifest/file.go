@@ -51,6 +51,10 @@ type Options struct {
 	Eager func(apiVersion, kind string) bool
 	// Limits bound the work one file may cause; zero fields take defaults.
 	Limits Limits
+	// Recycle says the caller releases each file once it has read it
+	// (File.Release): the node memory of a released document is then
+	// reused by the next parse instead of left to the garbage collector.
+	Recycle bool
 }
 
 // Limits bound what a hostile file can make the parser do.
@@ -105,6 +109,7 @@ type Document struct {
 
 	mu       sync.Mutex // guards root and the objects' nodes after parsing
 	released bool       // the node trees were dropped (Release)
+	arena    *fastArena // the tree's node memory, returned on Release (Options.Recycle)
 }
 
 // Parse parses the bytes of one file. It never panics and always returns a
@@ -264,7 +269,7 @@ func (d *Document) Root() *yaml.Node {
 	root, released := d.root, d.released
 	d.mu.Unlock()
 	if released {
-		root, _ = d.parseTree()
+		root, _ = d.parseTree(nil)
 	}
 	return root
 }
@@ -288,6 +293,8 @@ func (d *Document) Release() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.root == nil {
+		d.arena.recycle() // a tree yaml.v3 built after the fast parser declined
+		d.arena = nil
 		return
 	}
 	d.root = nil
@@ -295,13 +302,17 @@ func (d *Document) Release() {
 		o.node = nil
 	}
 	d.released = true
+	// Nothing holds a node of the tree now: views and problems keep
+	// positions and copied strings, never nodes.
+	d.arena.recycle()
+	d.arena = nil
 }
 
 // objectNode returns the mapping node of one of the document's objects in
 // a tree parsed again (nil when the text no longer parses, which cannot
 // happen for text that parsed once).
 func (d *Document) objectNode(item int) *yaml.Node {
-	root, err := d.parseTree()
+	root, err := d.parseTree(nil)
 	if err != nil || root == nil {
 		return nil
 	}
@@ -317,13 +328,13 @@ func (d *Document) objectNode(item int) *yaml.Node {
 
 // parseTree parses the document's text into its content node, with line
 // numbers absolute in the file; nil for an empty document.
-func (d *Document) parseTree() (*yaml.Node, error) {
+func (d *Document) parseTree(arena *fastArena) (*yaml.Node, error) {
 	f := d.File
 	src := f.Text()[d.Start:d.End]
 	// The fast parser reads the common subset of YAML about five times
 	// faster than yaml.v3 and builds the same tree; anything outside the
 	// subset, and every error, goes to yaml.v3.
-	root, ok := parseFast(src)
+	root, ok := parseFastIn(src, arena)
 	if !ok {
 		root = &yaml.Node{}
 		if err := safeUnmarshal(src, root); err != nil {
@@ -346,7 +357,10 @@ func (d *Document) parse() {
 func (d *Document) doParse() {
 	defer d.parsed.Store(true)
 	f := d.File
-	root, err := d.parseTree()
+	if f.opts.Recycle {
+		d.arena = &fastArena{}
+	}
+	root, err := d.parseTree(d.arena)
 	if err != nil {
 		d.problems = append(d.problems, d.syntaxProblem(err))
 		return

@@ -39,7 +39,7 @@ type Object struct {
 	node *yaml.Node // the object's mapping node; nil while released
 
 	memoMu sync.Mutex
-	memo   map[any]any
+	memo   []memoEntry
 }
 
 // Annotation is one entry of metadata.annotations. At is the value's
@@ -71,16 +71,19 @@ func (o *Object) Root() *yaml.Node {
 func (o *Object) Memo(key any, build func() any) any {
 	o.memoMu.Lock()
 	defer o.memoMu.Unlock()
-	if v, ok := o.memo[key]; ok {
-		return v
+	for _, e := range o.memo {
+		if e.key == key {
+			return e.value
+		}
 	}
 	v := build()
-	if o.memo == nil {
-		o.memo = map[any]any{}
-	}
-	o.memo[key] = v
+	o.memo = append(o.memo, memoEntry{key, v})
 	return v
 }
+
+// memoEntry is one memoized value; an object has one or two, so a slice
+// costs less than a map.
+type memoEntry struct{ key, value any }
 
 // File returns the file the object comes from.
 func (o *Object) File() *File { return o.Doc.File }

@@ -21,13 +21,68 @@ type Workload struct {
 	// HasTemplate is false when the object has no pod template (an Argo
 	// Rollout with a workloadRef).
 	HasTemplate bool
-	// Pod holds the pod template's spec parts that scalelint reads.
-	Pod PodSubset
+	// Pod is the CPU the pod template's containers ask for.
+	Pod PodCPU
 	// TemplatePath is where the pod template sits in the object.
 	TemplatePath Path
 }
 
-// PodSubset is the part of a pod spec scalelint reads.
+// PodCPU is the CPU of a pod template: what an HPA's resource metrics
+// divide by. It is read out of the decode (PodSubset) and kept small, as
+// a workload's typed value lives as long as the run.
+type PodCPU struct {
+	Containers     []ContainerCPU
+	InitContainers []ContainerCPU
+	// Resources are the pod-level resources (PodLevelResources); nil when
+	// the pod has none.
+	Resources *CPU
+}
+
+// ContainerCPU is a container's name, restart policy and CPU.
+type ContainerCPU struct {
+	Name string
+	// RestartAlways is a restartPolicy of Always: on an init container,
+	// a sidecar.
+	RestartAlways bool
+	CPU
+}
+
+// CPU is a CPU request and limit in cores, each when written.
+type CPU struct {
+	Request, Limit       float64
+	HasRequest, HasLimit bool
+}
+
+func cpuOf(r corev1.ResourceRequirements) CPU {
+	var c CPU
+	if q, ok := r.Requests[corev1.ResourceCPU]; ok {
+		c.Request, c.HasRequest = q.AsApproximateFloat64(), true
+	}
+	if q, ok := r.Limits[corev1.ResourceCPU]; ok {
+		c.Limit, c.HasLimit = q.AsApproximateFloat64(), true
+	}
+	return c
+}
+
+func podCPU(p PodSubset) PodCPU {
+	out := PodCPU{}
+	if p.Resources != nil {
+		c := cpuOf(*p.Resources)
+		out.Resources = &c
+	}
+	for _, list := range []struct {
+		from []ContainerSubset
+		to   *[]ContainerCPU
+	}{{p.Containers, &out.Containers}, {p.InitContainers, &out.InitContainers}} {
+		for _, ctr := range list.from {
+			*list.to = append(*list.to, ContainerCPU{Name: ctr.Name, CPU: cpuOf(ctr.Resources),
+				RestartAlways: ctr.RestartPolicy != nil && *ctr.RestartPolicy == corev1.ContainerRestartPolicyAlways})
+		}
+	}
+	return out
+}
+
+// PodSubset is the part of a pod spec scalelint decodes (and so checks).
 type PodSubset struct {
 	Containers     []ContainerSubset            `json:"containers,omitempty"`
 	InitContainers []ContainerSubset            `json:"initContainers,omitempty"`
@@ -199,7 +254,7 @@ func decodeAppsWorkload(o *Object) (any, []FieldError) {
 	errs := decodeInto(o.node, &w, o.Doc.File.opts.Limits, false)
 	out := &Workload{Replicas: w.Spec.Replicas, TemplatePath: Path{Key("spec"), Key("template")}}
 	if w.Spec.Template != nil {
-		out.HasTemplate, out.Pod = true, w.Spec.Template.Spec
+		out.HasTemplate, out.Pod = true, podCPU(w.Spec.Template.Spec)
 	}
 	return out, errs
 }
@@ -229,9 +284,9 @@ func decodeLWS(o *Object) (any, []FieldError) {
 	errs := decodeInto(o.node, &l, o.Doc.File.opts.Limits, false)
 	w := &Workload{Replicas: l.Spec.Replicas, HasTemplate: true}
 	if t := l.Spec.LeaderWorkerTemplate.LeaderTemplate; t != nil {
-		w.Pod, w.TemplatePath = t.Spec, Path{Key("spec"), Key("leaderWorkerTemplate"), Key("leaderTemplate")}
+		w.Pod, w.TemplatePath = podCPU(t.Spec), Path{Key("spec"), Key("leaderWorkerTemplate"), Key("leaderTemplate")}
 	} else {
-		w.Pod, w.TemplatePath = l.Spec.LeaderWorkerTemplate.WorkerTemplate.Spec, Path{Key("spec"), Key("leaderWorkerTemplate"), Key("workerTemplate")}
+		w.Pod, w.TemplatePath = podCPU(l.Spec.LeaderWorkerTemplate.WorkerTemplate.Spec), Path{Key("spec"), Key("leaderWorkerTemplate"), Key("workerTemplate")}
 	}
 	return w, errs
 }

@@ -1,8 +1,6 @@
 package scaling
 
 import (
-	corev1 "k8s.io/api/core/v1"
-
 	"github.com/scalelint/scalelint/analyzer/manifest"
 )
 
@@ -57,7 +55,7 @@ func workloadFromObject(o *manifest.Object) *Workload {
 	w.HasTemplate = true
 	spec := t.TemplatePath.Append(manifest.Key("spec"))
 	if r := t.Pod.Resources; r != nil {
-		if _, ok := r.Requests[corev1.ResourceCPU]; ok {
+		if r.HasRequest {
 			c := Container{Name: "(pod)", PodLevel: true}
 			c.At, _ = o.FieldAt(spec.Append(manifest.Key("resources")))
 			c.NameAt = c.At
@@ -66,7 +64,7 @@ func workloadFromObject(o *manifest.Object) *Workload {
 			return w
 		}
 	}
-	add := func(list string, i int, ctr manifest.ContainerSubset, sidecar bool) {
+	add := func(list string, i int, ctr manifest.ContainerCPU, sidecar bool) {
 		p := spec.Append(manifest.Key(list), manifest.Index(i))
 		c := Container{Name: ctr.Name, Sidecar: sidecar}
 		c.At, _ = o.FieldAt(p)
@@ -74,11 +72,11 @@ func workloadFromObject(o *manifest.Object) *Workload {
 		if c.NameAt, ok = o.FieldAt(p.Append(manifest.Key("name"))); !ok {
 			c.NameAt = c.At
 		}
-		readCPU(o, &c, p.Append(manifest.Key("resources")), ctr.Resources)
+		readCPU(o, &c, p.Append(manifest.Key("resources")), ctr.CPU)
 		w.Containers = append(w.Containers, c)
 	}
 	for i, ctr := range t.Pod.InitContainers {
-		if ctr.RestartPolicy != nil && *ctr.RestartPolicy == corev1.ContainerRestartPolicyAlways {
+		if ctr.RestartAlways {
 			add("initContainers", i, ctr, true)
 		}
 	}
@@ -88,18 +86,18 @@ func workloadFromObject(o *manifest.Object) *Workload {
 	return w
 }
 
-func readCPU(o *manifest.Object, c *Container, res manifest.Path, r corev1.ResourceRequirements) {
+func readCPU(o *manifest.Object, c *Container, res manifest.Path, r manifest.CPU) {
 	rq := res.Append(manifest.Key("requests"), manifest.Key("cpu"))
 	lp := res.Append(manifest.Key("limits"), manifest.Key("cpu"))
-	if q, ok := r.Requests[corev1.ResourceCPU]; ok {
+	if r.HasRequest {
 		f, _ := o.FieldAt(rq)
-		c.CPURequest = Num{V: q.AsApproximateFloat64(), Set: true, At: f}
+		c.CPURequest = Num{V: r.Request, Set: true, At: f}
 	} else {
 		c.CPURequest = Num{At: o.NearestField(rq)}
 	}
-	if q, ok := r.Limits[corev1.ResourceCPU]; ok {
+	if r.HasLimit {
 		f, _ := o.FieldAt(lp)
-		c.CPULimit = Num{V: q.AsApproximateFloat64(), Set: true, At: f}
+		c.CPULimit = Num{V: r.Limit, Set: true, At: f}
 		if !c.CPURequest.Set {
 			// Kubernetes defaults a missing request to the limit.
 			c.CPURequest = Num{V: c.CPULimit.V, Set: true, At: c.CPULimit.At}

@@ -126,6 +126,7 @@ func Load(fset *token.FileSet, paths []string, opts manifest.Options, progress .
 // a finding in it is printed), so a run over thousands of files holds the
 // index, not the files.
 func LoadReleased(fset *token.FileSet, paths []string, opts manifest.Options, progress ...func()) ([]*manifest.File, []error) {
+	opts.Recycle = true
 	return load(fset, paths, opts, true, progress)
 }
 
@@ -199,12 +200,26 @@ func load(fset *token.FileSet, paths []string, opts manifest.Options, release bo
 }
 
 // readLimited reads a file, but at most limit+1 bytes: a file over the
-// limit is reported by the parser without being read in full.
+// limit is reported by the parser without being read in full. A regular
+// file is read into a buffer of its size, in one allocation.
 func readLimited(path string, limit int64) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, limit+1))
+	r := io.LimitReader(f, limit+1)
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() <= limit {
+		buf := make([]byte, st.Size(), st.Size()+1)
+		n, err := io.ReadFull(r, buf)
+		if err == io.ErrUnexpectedEOF || err == io.EOF {
+			return buf[:n], nil // it shrank since the stat
+		}
+		if err != nil {
+			return nil, err
+		}
+		rest, err := io.ReadAll(r) // it grew since the stat
+		return append(buf, rest...), err
+	}
+	return io.ReadAll(r)
 }

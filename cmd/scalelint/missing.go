@@ -31,8 +31,9 @@ func (r *report) missing() []missingJSON {
 		if len(e.Missing) == 0 {
 			continue
 		}
-		l := r.locate(a.Object.NameAt.Pos, a.Object.NameAt.End)
-		m := missingJSON{File: l.File, Line: l.Line, Object: r.objectRef(a.Object)}
+		// The line only: a column would read the file's text again.
+		f := a.Object.File()
+		m := missingJSON{File: f.Path, Line: f.Tok.Line(a.Object.NameAt.Pos), Object: r.objectRef(a.Object)}
 		for _, x := range e.Missing {
 			law := missingLaw{Law: x.Law, Why: x.Why}
 			for _, n := range x.Needs {

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 	"sort"
@@ -92,10 +95,48 @@ func writeJSON(r *report, w io.Writer, _ bool) error {
 		Errors: c.errors, Warnings: c.warnings, Infos: c.infos,
 	}}
 	rep.Summary.Missing = r.missing()
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
+	return streamJSON(w, rep)
+}
+
+// streamJSON writes the report as json.Encoder with a two-space indent
+// would, byte for byte, but one diagnostic at a time: the output of a
+// large repository is never held in memory whole.
+func streamJSON(w io.Writer, rep jsonReport) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	return enc.Encode(rep)
+	value := func(v any, prefix string) ([]byte, error) {
+		buf.Reset()
+		enc.SetIndent(prefix, "  ")
+		if err := enc.Encode(v); err != nil {
+			return nil, err
+		}
+		return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	}
+	fmt.Fprintf(bw, "{\n  \"version\": %d,\n  \"diagnostics\": [", rep.Version)
+	for i, d := range rep.Diagnostics {
+		b, err := value(d, "    ")
+		if err != nil {
+			return err
+		}
+		if i > 0 {
+			bw.WriteByte(',')
+		}
+		bw.WriteString("\n    ")
+		bw.Write(b)
+	}
+	if len(rep.Diagnostics) > 0 {
+		bw.WriteString("\n  ")
+	}
+	b, err := value(rep.Summary, "  ")
+	if err != nil {
+		return err
+	}
+	bw.WriteString("],\n  \"summary\": ")
+	bw.Write(b)
+	bw.WriteString("\n}\n")
+	return bw.Flush()
 }
 
 // objectCount counts the objects of the inputs: a document the parser
