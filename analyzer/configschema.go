@@ -14,11 +14,11 @@ import (
 // from its node tree (for positioned errors); this type exists so its JSON
 // Schema is generated from Go types, for yaml-language-server users.
 type ConfigFile struct {
-	Rules     map[string]RuleSetting `json:"rules,omitempty" jsonschema:"description=Rule severities and options by rule name: off, info, warning or error, or a mapping with severity and the rule's options."`
-	Defaults  map[string]string      `json:"defaults,omitempty" jsonschema:"description=Repository-wide values of scalelint.dev annotations, by name without the prefix (dead-time: 90s). An annotation on the autoscaler or its target wins."`
-	Exclude   []string               `json:"exclude,omitempty" jsonschema:"description=Globs of paths (relative to this file) that directory walks skip: * and ? within a path segment, ** across segments; a pattern without a slash matches any path element."`
-	Namespace string                 `json:"namespace,omitempty" jsonschema:"description=Namespace of objects that set none and that no kustomization places (default: default)."`
-	Overrides []OverrideSetting      `json:"overrides,omitempty" jsonschema:"description=Rule settings for the files matching paths, applied in order after rules."`
+	Rules     map[string]RuleSetting `json:"rules,omitempty" jsonschema_description:"Rule severities and options by rule name: off, info, warning or error, or a mapping with severity and the rule's options."`
+	Defaults  map[string]string      `json:"defaults,omitempty" jsonschema_description:"Repository-wide values of scalelint.dev annotations, by name without the prefix (dead-time: 90s). An annotation on the autoscaler or its target wins."`
+	Exclude   []string               `json:"exclude,omitempty" jsonschema_description:"Globs of paths (relative to this file) that directory walks skip: * and ? within a path segment, ** across segments; a pattern without a slash matches any path element."`
+	Namespace string                 `json:"namespace,omitempty" jsonschema_description:"Namespace of objects that set none and that no kustomization places (default: default)."`
+	Overrides []OverrideSetting      `json:"overrides,omitempty" jsonschema_description:"Rule settings for the files matching paths, applied in order after rules."`
 }
 
 // RuleSetting is a rule's entry under rules: a severity word, or a
@@ -30,7 +30,7 @@ type RuleSetting struct {
 
 // OverrideSetting is one entry of overrides.
 type OverrideSetting struct {
-	Paths []string               `json:"paths" jsonschema:"minItems=1,description=Globs of the files this override applies to."`
+	Paths []string               `json:"paths" jsonschema:"minItems=1" jsonschema_description:"Globs of the files this override applies to."`
 	Rules map[string]RuleSetting `json:"rules,omitempty"`
 }
 

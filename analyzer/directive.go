@@ -86,7 +86,7 @@ func scanDirectives(f *manifest.File) []*directive {
 		return nil
 	}
 	var out []*directive
-	lines := f.Tok.LineCount()
+	lines := f.Lines().LineCount()
 	for line := 1; line <= lines; line++ {
 		text := f.LineText(line)
 		c := commentStart(text)
@@ -121,7 +121,7 @@ func scanDirectives(f *manifest.File) []*directive {
 			}
 			d.reason = strings.Join(fields[1:], " ")
 		}
-		lineStart := f.Tok.Offset(f.Tok.LineStart(line))
+		lineStart := f.Tok.Offset(f.Lines().LineStart(line))
 		d.pos = f.Tok.Pos(lineStart + c)
 		d.end = f.Tok.Pos(lineStart + c + len(strings.TrimRight(raw, " \t")))
 		rest := len(bytes.TrimSpace(text[c+len(raw):])) > 0 // more comment after it
@@ -193,7 +193,7 @@ func commentStart(line []byte) int {
 // nextContentLine returns the first line after line that is not blank and
 // not only a comment.
 func nextContentLine(f *manifest.File, line int) int {
-	for l := line + 1; l <= f.Tok.LineCount(); l++ {
+	for l := line + 1; l <= f.Lines().LineCount(); l++ {
 		t := bytes.TrimSpace(f.LineText(l))
 		if len(t) > 0 && t[0] != '#' {
 			return l

@@ -161,9 +161,6 @@ func (s *Server) takeSettingsLocked(st settings) bool {
 		}
 		s.log.Warn(msg)
 	}
-	if st.logLevel != nil && *st.logLevel < s.logLevel.Level() {
-		s.logLevel.Set(*st.logLevel)
-	}
 	if st.debounce != nil {
 		s.debounce = *st.debounce
 		if s.debounce == 0 {
@@ -171,8 +168,26 @@ func (s *Server) takeSettingsLocked(st settings) bool {
 		}
 	}
 	changed := string(s.settings.config) != string(st.config)
+	if st.logLevel == nil {
+		st.logLevel = s.settings.logLevel // a change without logLevel keeps it
+	}
 	s.settings = st
+	s.applyLogLevelLocked()
 	return changed
+}
+
+// applyLogLevelLocked sets the log level: the logLevel setting when there
+// is one, else the command line's; then as verbose as the client's trace
+// asks, if that is more. A setting can make the server quieter again.
+func (s *Server) applyLogLevelLocked() {
+	level := s.opts.LogLevel
+	if s.settings.logLevel != nil {
+		level = *s.settings.logLevel
+	}
+	if s.traceLevel != nil && *s.traceLevel < level {
+		level = *s.traceLevel
+	}
+	s.logLevel.Set(level)
 }
 
 // applySettingsLocked takes new settings and, when their configuration

@@ -86,18 +86,8 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 	if err != nil {
 		s.showMessage(ctx, protocol.MessageTypeError, "scalelint: initializationOptions: %v", err)
 	}
-	switch params.Trace {
-	case protocol.TraceValueVerbose:
-		if s.logLevel.Level() > slog.LevelDebug {
-			s.logLevel.Set(slog.LevelDebug)
-		}
-	case protocol.TraceValueMessages:
-		if s.logLevel.Level() > slog.LevelInfo {
-			s.logLevel.Set(slog.LevelInfo)
-		}
-	}
-
 	s.mu.Lock()
+	s.traceLevel = traceLevel(params.Trace)
 	s.caps = readCaps(params.Capabilities)
 	s.folders = folders
 	s.takeSettingsLocked(st)
@@ -128,6 +118,8 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 				protocol.CodeActionKindQuickFix, protocol.CodeActionKindRefactorRewrite}},
 			CompletionProvider: &protocol.CompletionOptions{TriggerCharacters: []string{"/"}},
 			InlayHintProvider:  protocol.Boolean(true),
+			Workspace: &protocol.WorkspaceOptions{WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{
+				Supported: &t, ChangeNotifications: protocol.Boolean(true)}},
 		},
 		ServerInfo: protocol.ServerInfo{Name: "scalelint"},
 	}
@@ -187,15 +179,28 @@ func (s *Server) Exit(ctx context.Context) error {
 	return nil
 }
 
-// SetTrace raises the log level for "messages" and "verbose".
+// SetTrace makes the log as verbose as the trace value asks: "messages"
+// logs at info, "verbose" at debug, "off" returns to the settings' level.
 func (s *Server) SetTrace(ctx context.Context, params *protocol.SetTraceParams) error {
-	switch params.Value {
-	case protocol.TraceValueVerbose:
-		s.logLevel.Set(slog.LevelDebug)
-	case protocol.TraceValueMessages:
-		s.logLevel.Set(slog.LevelInfo)
-	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.traceLevel = traceLevel(params.Value)
+	s.applyLogLevelLocked()
 	return nil
+}
+
+// traceLevel is the log level a trace value asks for; nil for off.
+func traceLevel(v protocol.TraceValue) *slog.Level {
+	var l slog.Level
+	switch v {
+	case protocol.TraceValueVerbose:
+		l = slog.LevelDebug
+	case protocol.TraceValueMessages:
+		l = slog.LevelInfo
+	default:
+		return nil
+	}
+	return &l
 }
 
 // uriOf returns the URI of a snapshot's file: the editor's for an open

@@ -630,3 +630,41 @@ func TestUnusedSuppressionTag(t *testing.T) {
 		t.Errorf("after removal: %v\n%s", p.rules(), c.texts[u])
 	}
 }
+
+// TestWorkspaceFoldersChange: a folder the client adds after initialize is
+// indexed (the autoscaler's target in it resolves), and a folder it
+// removes is forgotten (the target is missing again).
+func TestWorkspaceFoldersChange(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	hpa := "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: web\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n  minReplicas: 2\n  maxReplicas: 10\n"
+	dep := "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  template:\n    spec:\n      containers:\n      - name: web\n        resources: {requests: {cpu: 250m}}\n"
+	if err := os.WriteFile(filepath.Join(a, "hpa.yaml"), []byte(hpa), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(b, "deployment.yaml"), []byte(dep), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := newClient(t, Options{})
+	res := c.initialize(a, "")
+	if w := res.Capabilities.Workspace; w == nil || w.WorkspaceFolders == nil || w.WorkspaceFolders.Supported == nil || !*w.WorkspaceFolders.Supported {
+		t.Fatalf("workspace folders not advertised: %+v", res.Capabilities.Workspace)
+	}
+	u := c.open("hpa.yaml", "")
+	if p := c.waitVersion(u, 1); !p.has("unresolved-scale-target") {
+		t.Fatalf("target in a folder not yet added: %v", p.rules())
+	}
+	change := func(added, removed string) {
+		ev := map[string]any{"added": []any{}, "removed": []any{}}
+		if added != "" {
+			ev["added"] = []any{map[string]string{"uri": string(uri.File(added)), "name": "b"}}
+		}
+		if removed != "" {
+			ev["removed"] = []any{map[string]string{"uri": string(uri.File(removed)), "name": "b"}}
+		}
+		c.notify(protocol.MethodWorkspaceDidChangeWorkspaceFolders, map[string]any{"event": ev})
+	}
+	change(b, "")
+	c.waitFor(u, "target resolved once its folder is added", func(p publication) bool { return !p.has("unresolved-scale-target") })
+	change("", b)
+	c.waitFor(u, "target missing once its folder is removed", func(p publication) bool { return p.has("unresolved-scale-target") })
+}

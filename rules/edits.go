@@ -14,11 +14,11 @@ func deleteLine(f *manifest.File, pos token.Pos) (analyzer.TextEdit, bool) {
 	if !pos.IsValid() {
 		return analyzer.TextEdit{}, false
 	}
-	line := f.Tok.Line(pos)
-	start := f.Tok.Offset(f.Tok.LineStart(line))
+	line := f.Lines().Line(pos)
+	start := f.Tok.Offset(f.Lines().LineStart(line))
 	end := len(f.Text())
-	if line < f.Tok.LineCount() {
-		end = f.Tok.Offset(f.Tok.LineStart(line + 1))
+	if line < f.Lines().LineCount() {
+		end = f.Tok.Offset(f.Lines().LineStart(line + 1))
 	}
 	return analyzer.TextEdit{Pos: f.Tok.Pos(start), End: f.Tok.Pos(end)}, true
 }

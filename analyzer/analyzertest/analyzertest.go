@@ -89,9 +89,12 @@ func Run(t *testing.T, path string, all []*analyzer.Analyzer, under ...*analyzer
 		mf := manifest.Parse(fset, f.Name, f.Data, manifest.Options{Eager: manifest.IsReadKind, Recycle: true})
 		files = append(files, mf)
 		exps = append(exps, parseExpectations(t, path, mf)...)
-		// As the CLI does: views built, then the trees dropped, so every
-		// fixture also checks that rules need no tree they did not ask for.
+		// As the CLI does: views built, then the trees, text and line
+		// tables dropped, so every fixture also checks that rules read
+		// them again wherever they need them.
 		workspace.Prepare(mf, true)
+		data := f.Data
+		mf.DropText(func() ([]byte, error) { return data, nil }, true)
 	}
 	ws := workspace.New(fset, files, workspace.Options{DefaultNamespace: cfg.Namespace, Release: true})
 	diags := analyzer.Run(context.Background(), ws, withSuppressionRules(all), cfg)
@@ -140,7 +143,7 @@ var wantRe = regexp.MustCompile(`#\s*want\b(.*)$`)
 
 func parseExpectations(t *testing.T, archive string, f *manifest.File) []*expectation {
 	var out []*expectation
-	for line := 1; line <= f.Tok.LineCount(); line++ {
+	for line := 1; line <= f.Lines().LineCount(); line++ {
 		m := wantRe.FindSubmatch(f.LineText(line))
 		if m == nil {
 			continue

@@ -27,20 +27,20 @@ type File struct {
 	// not YAML: it was reported once (template-file) and not linted.
 	Template bool
 
-	opts          Options
-	yamlLinesOnce sync.Once
-	yamlLines     []int // line starts as yaml.v3 counts lines; built on first use
+	opts      Options
+	yamlLines atomic.Pointer[[]int] // line starts as yaml.v3 counts lines (yamlLineStarts)
 
 	mu       sync.Mutex
 	problems []Problem // file-level problems (template-file, limits)
 
-	text     atomic.Pointer[[]byte] // the content; nil after DropText until Text reads it again
-	size     int                    // len of the content
-	textMu   sync.Mutex             // serializes reading it again
-	sum      uint64                 // of the content, to check what is read again
-	reload   func() ([]byte, error)
-	textErr  error
-	mentions bool // the text holds "scalelint:" (MentionsScalelint)
+	text      atomic.Pointer[[]byte] // the content; nil after DropText until Text reads it again
+	size      int                    // len of the content
+	textMu    sync.Mutex             // serializes reading it again
+	sum       uint64                 // of the content, to check what is read again
+	reload    func() ([]byte, error)
+	textErr   error
+	dropLines bool // DropText dropped the token.File's line table too
+	mentions  bool // the text holds "scalelint:" (MentionsScalelint)
 }
 
 // Options tunes parsing. The zero value parses every document.
@@ -119,13 +119,7 @@ func Parse(fset *token.FileSet, path string, content []byte, opts Options) *File
 	f := &File{Path: path, opts: opts, size: len(content), mentions: bytes.Contains(content, []byte("scalelint:"))}
 	f.text.Store(&content)
 	f.Tok = fset.AddFile(path, -1, len(content))
-	lines := outputLineStarts(content)
-	f.Tok.SetLines(lines)
-	if sameBreaks(content) {
-		// yaml.v3's table differs only by a start at the very end, which
-		// offsetOf maps to the end of the content either way.
-		f.yamlLinesOnce.Do(func() { f.yamlLines = lines })
-	}
+	f.Tok.SetLines(outputLineStarts(content))
 
 	if len(content) > opts.Limits.MaxFileSize {
 		f.addProblem(Problem{Rule: "input-limit", Pos: f.Tok.Pos(0), End: f.Tok.Pos(0),
@@ -440,17 +434,17 @@ func (d *Document) syntaxProblem(err error) Problem {
 	abs := d.Line + line - 1
 	if strings.Contains(msg, "tab character") {
 		// yaml.v3 names the line before the tab at times: find the tab.
-		for l := abs; l <= abs+2 && l <= f.Tok.LineCount(); l++ {
+		for l := abs; l <= abs+2 && l <= f.Lines().LineCount(); l++ {
 			if t := f.LineText(l); len(t) > 0 && bytes.IndexByte(t[:len(t)-len(bytes.TrimLeft(t, " \t"))], '\t') >= 0 {
-				ls := f.Tok.Offset(f.Tok.LineStart(l))
+				ls := f.Tok.Offset(f.Lines().LineStart(l))
 				i := bytes.IndexByte(t, '\t')
 				return Problem{Rule: "yaml-syntax", Pos: f.Tok.Pos(ls + i), End: f.Tok.Pos(ls + i + 1), Message: msg}
 			}
 		}
 	}
 	start, end := f.lineText(abs)
-	if strings.Contains(msg, "cannot start any token") && abs <= f.Tok.LineCount() {
-		ls, src := f.Tok.Offset(f.Tok.LineStart(abs)), f.Text()
+	if strings.Contains(msg, "cannot start any token") && abs <= f.Lines().LineCount() {
+		ls, src := f.Tok.Offset(f.Lines().LineStart(abs)), f.Text()
 		if i := bytes.IndexAny(src[ls:end], "\t@`"); i >= 0 {
 			start = ls + i
 			_, size := utf8.DecodeRune(src[start:])
@@ -466,14 +460,14 @@ func (f *File) lineText(line int) (int, int) {
 	if line < 1 {
 		line = 1
 	}
-	if line > f.Tok.LineCount() {
-		line = f.Tok.LineCount()
+	if line > f.Lines().LineCount() {
+		line = f.Lines().LineCount()
 	}
 	if line < 1 {
 		return 0, 0
 	}
 	src := f.Text()
-	start := f.Tok.Offset(f.Tok.LineStart(line))
+	start := f.Tok.Offset(f.Lines().LineStart(line))
 	end := start
 	for end < len(src) && src[end] != '\n' && src[end] != '\r' {
 		end++
@@ -489,11 +483,11 @@ func (f *File) lineText(line int) (int, int) {
 
 // LineText returns the text of a 1-based line, without its line break.
 func (f *File) LineText(line int) []byte {
-	if line < 1 || line > f.Tok.LineCount() {
+	if line < 1 || line > f.Lines().LineCount() {
 		return nil
 	}
 	src := f.Text()
-	start := f.Tok.Offset(f.Tok.LineStart(line))
+	start := f.Tok.Offset(f.Lines().LineStart(line))
 	end := start
 	for end < len(src) && src[end] != '\n' && src[end] != '\r' {
 		end++
@@ -507,8 +501,8 @@ func (f *File) Position(pos token.Pos) (line, col int) {
 	if !pos.IsValid() {
 		return 1, 1
 	}
-	p := f.Tok.Position(pos)
-	lineStart := f.Tok.Offset(f.Tok.LineStart(p.Line))
+	p := f.Lines().Position(pos)
+	lineStart := f.Tok.Offset(f.Lines().LineStart(p.Line))
 	off, src := f.Tok.Offset(pos), f.Text()
 	if p.Line == 1 && bytes.HasPrefix(src, bom) && off >= len(bom) {
 		lineStart = len(bom)

@@ -1,7 +1,9 @@
 package manifest
 
 import (
+	"bytes"
 	"fmt"
+	"go/token"
 	"hash/maphash"
 )
 
@@ -21,13 +23,14 @@ func (f *File) Text() []byte {
 	return f.readAgain()
 }
 
-// DropText frees the file's bytes; reload reads them again on demand (nil:
-// the reload given before). A file without any reload keeps its bytes.
-func (f *File) DropText(reload func() ([]byte, error)) {
+// DropText frees the file's bytes and, with dropLines, its line tables;
+// reload reads the bytes again on demand (nil: the reload and choice
+// given before). A file without any reload keeps everything.
+func (f *File) DropText(reload func() ([]byte, error), dropLines bool) {
 	f.textMu.Lock()
 	defer f.textMu.Unlock()
 	if reload == nil {
-		reload = f.reload
+		reload, dropLines = f.reload, f.dropLines
 	}
 	if reload == nil {
 		return
@@ -37,8 +40,23 @@ func (f *File) DropText(reload func() ([]byte, error)) {
 		return
 	}
 	f.sum = maphash.Bytes(textSeed, *t)
-	f.reload = reload
+	f.reload, f.dropLines = reload, dropLines
 	f.text.Store(nil)
+	f.yamlLines.Store(nil)
+	if dropLines {
+		// Every line query goes through Lines or Text, which read the
+		// file again and restore the table first.
+		f.Tok.SetLines([]int{0})
+	}
+}
+
+// Lines returns the file's token.File with its line table, reading the
+// file again when the table was dropped with its text (DropText): what
+// asks for a line number, a line start or the line count goes through
+// here, never through Tok directly.
+func (f *File) Lines() *token.File {
+	f.Text()
+	return f.Tok
 }
 
 // TextErr reports why the bytes read again are not those parsed (the file
@@ -60,21 +78,33 @@ func (f *File) readAgain() []byte {
 		err = fmt.Errorf("changed while scalelint read it; its findings may point at the wrong lines")
 	}
 	if err != nil {
-		// Keep the positions valid: blanks in the parsed file's line
-		// structure, and the error for the driver to report.
+		// Keep every offset valid (blanks of the parsed size) and leave
+		// the error for the driver to report.
 		f.textErr = fmt.Errorf("%s: %w", f.Path, err)
-		data = make([]byte, f.size)
-		for i := range data {
-			data[i] = ' '
-		}
-		for l := 2; l <= f.Tok.LineCount(); l++ {
-			if at := f.Tok.Offset(f.Tok.LineStart(l)) - 1; at >= 0 && at < len(data) {
-				data[at] = '\n'
-			}
-		}
+		data = bytes.Repeat([]byte{' '}, f.size)
+	}
+	if f.dropLines {
+		f.Tok.SetLines(outputLineStarts(data))
 	}
 	f.text.Store(&data)
 	return data
+}
+
+// yamlLineStarts returns the line starts as yaml.v3 counts lines (see
+// lineStarts), built on first use after parsing or reading again: the
+// token.File's own table when the file breaks lines only with "\n".
+func (f *File) yamlLineStarts(src []byte) []int {
+	if l := f.yamlLines.Load(); l != nil {
+		return *l
+	}
+	var l []int
+	if sameBreaks(src) {
+		l = f.Tok.Lines()
+	} else {
+		l = lineStarts(src)
+	}
+	f.yamlLines.Store(&l)
+	return l
 }
 
 // MentionsScalelint reports whether the file's text holds "scalelint:",

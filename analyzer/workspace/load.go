@@ -173,7 +173,10 @@ func load(fset *token.FileSet, paths []string, opts manifest.Options, release bo
 				if release {
 					Prepare(files[i], true)
 					path := paths[i]
-					files[i].DropText(func() ([]byte, error) { return readLimited(path, int64(limit)) })
+					// The line tables go too, but not an autoscaler's: the
+					// report gives the line of every autoscaler whose laws
+					// lack inputs, and its file is small.
+					files[i].DropText(func() ([]byte, error) { return readLimited(path, int64(limit)) }, !holdsAutoscaler(files[i]))
 				}
 				for _, p := range progress {
 					p()
@@ -222,4 +225,19 @@ func readLimited(path string, limit int64) ([]byte, error) {
 		return append(buf, rest...), err
 	}
 	return io.ReadAll(r)
+}
+
+// holdsAutoscaler reports whether a parsed document of f is an autoscaler.
+func holdsAutoscaler(f *manifest.File) bool {
+	for _, d := range f.Docs {
+		if !d.Parsed() {
+			continue
+		}
+		for _, o := range d.Objects() {
+			if scaling.IsAutoscaler(o) {
+				return true
+			}
+		}
+	}
+	return false
 }

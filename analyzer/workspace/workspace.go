@@ -115,7 +115,7 @@ func New(fset *token.FileSet, files []*manifest.File, opts Options) *Workspace {
 			if !IsKustomizationName(f.Path) {
 				f.Release()
 			}
-			f.DropText(nil) // read again by a late parse: drop it again
+			f.DropText(nil, false) // read again by a late parse: drop it again
 		}
 	}
 	for _, a := range ws.autoscalers {

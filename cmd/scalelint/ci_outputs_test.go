@@ -174,6 +174,19 @@ func TestConfigSchema(t *testing.T) {
 	} else if err != nil || !bytes.Equal(shipped, out.Bytes()) {
 		t.Errorf("analyzer/config.schema.json is not the generated schema; run go test ./cmd/scalelint -run ConfigSchema -update")
 	}
+	// Descriptions are whole: a struct tag's description once lost
+	// everything after its first comma.
+	var top struct {
+		Properties map[string]struct{ Description string } `json:"properties"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &top); err != nil {
+		t.Fatal(err)
+	}
+	for key, want := range map[string]string{"rules": "off, info, warning or error, or a mapping", "exclude": "** across segments; a pattern"} {
+		if !strings.Contains(top.Properties[key].Description, want) {
+			t.Errorf("description of %s is cut: %q", key, top.Properties[key].Description)
+		}
+	}
 	c := jsonschema.NewCompiler()
 	if err := c.AddResource("config.schema.json", mustJSON(t, out.Bytes())); err != nil {
 		t.Fatal(err)

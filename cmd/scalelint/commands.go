@@ -23,15 +23,32 @@ func runVersion(_ []string, _ io.Reader, stdout, _ io.Writer) int {
 	return exitOK
 }
 
-// versionString is the version set at build time, else the module's.
+// versionString is the version set at build time (-ldflags "-X
+// main.version=..."), else the module's (go install ...@v1.2.3), else
+// "devel" with the commit it was built from, when the build recorded it.
 func versionString() string {
 	if version != "" {
 		return version
 	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devel"
+	}
+	if bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 		return bi.Main.Version
 	}
-	return "devel"
+	v := "devel"
+	settings := map[string]string{}
+	for _, s := range bi.Settings {
+		settings[s.Key] = s.Value
+	}
+	if rev := settings["vcs.revision"]; rev != "" {
+		v += "+" + rev[:min(12, len(rev))]
+		if settings["vcs.modified"] == "true" {
+			v += "-dirty"
+		}
+	}
+	return v
 }
 
 func runRules(args []string, _ io.Reader, stdout, stderr io.Writer) int {
@@ -106,8 +123,22 @@ func AnnotationsTable() string {
 }
 
 func runExplain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	if len(args) != 1 {
-		fmt.Fprintln(stderr, "Usage: scalelint explain RULE   (scalelint rules lists them)")
+	fs := flag.NewFlagSet("explain", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	format := fs.String("format", "text", "text or markdown (the rule's section of the rules reference)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: scalelint explain [--format text|markdown] RULE   (scalelint rules lists them)\n\nFlags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return exitOK
+		}
+		return exitError
+	}
+	args = fs.Args()
+	if len(args) != 1 || (*format != "text" && *format != "markdown") {
+		fs.Usage()
 		return exitError
 	}
 	a, ok := rules.ByName(args[0])
@@ -118,6 +149,10 @@ func runExplain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintln(stderr, msg)
 		return exitError
+	}
+	if *format == "markdown" {
+		fmt.Fprint(stdout, a.Doc.Markdown(a.Name, a.Severity))
+		return exitOK
 	}
 	fmt.Fprint(stdout, a.Doc.Text(a.Name, a.Severity))
 	if len(a.Options) > 0 {

@@ -28,6 +28,11 @@ func runLSP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	verbose := fs.Bool("v", false, "log to stderr at debug level (default: warnings and errors only)")
 	logLevel := fs.String("log-level", "", "log level on stderr: off, error, warn, info or debug")
 	debounce := fs.Duration("debounce", 0, "delay between an edit and the lint it triggers (default 50ms)")
+	// Clients launching a server over stdio often pass these (the VS Code
+	// client does): stdio is the only transport, and the server exits when
+	// its input closes, so both are accepted and need nothing more.
+	fs.Bool("stdio", false, "accepted and ignored: stdio is the only transport")
+	fs.Int("clientProcessId", 0, "accepted and ignored: the server exits when its input closes")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: scalelint lsp [flags]\n\nSpeak the Language Server Protocol on stdin/stdout. Logs go to stderr only.\n\nFlags:")
 		fs.PrintDefaults()
@@ -58,11 +63,7 @@ func runLSP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "scalelint: --log-level must be off, error, warn, info or debug, not %q\n", *logLevel)
 		return exitError
 	}
-	v := version
-	if v == "" {
-		v = "devel"
-	}
-	srv := lsp.NewServer(lsp.Options{Debounce: *debounce, LogLevel: level, Log: stderr, Version: v})
+	srv := lsp.NewServer(lsp.Options{Debounce: *debounce, LogLevel: level, Log: stderr, Version: versionString()})
 	if stdin == nil {
 		stdin = os.Stdin
 	}

@@ -31,7 +31,9 @@ func (r *report) missing() []missingJSON {
 		if len(e.Missing) == 0 {
 			continue
 		}
-		// The line only: a column would read the file's text again.
+		// The line only, from the line table a file holding an
+		// autoscaler keeps (workspace.LoadReleased): a column would read
+		// the file's text again.
 		f := a.Object.File()
 		m := missingJSON{File: f.Path, Line: f.Tok.Line(a.Object.NameAt.Pos), Object: r.objectRef(a.Object)}
 		for _, x := range e.Missing {

@@ -6,6 +6,12 @@
 #
 #   testdata/bench/run.sh [SERVICES...]      default: 1000 10000 30000
 #   RUNS=5 testdata/bench/run.sh 10000       median of 5 runs
+#   BEFORE=8e624df testdata/bench/run.sh     also measure that revision
+#
+# The programs run interleaved (baseline, scalelint, before, baseline,
+# ...), so drift in the machine's speed hits them alike; each row is the
+# median run by wall time. "per 1k" is wall seconds per 1,000 services:
+# equal figures across sizes mean linear cost.
 #
 # Needs python3 and GNU time (/usr/bin/time; Debian package "time").
 set -euo pipefail
@@ -20,25 +26,40 @@ command -v /usr/bin/time >/dev/null || { echo "needs /usr/bin/time (apt-get inst
 
 (cd "$root" && go build -o "$work/scalelint" ./cmd/scalelint)
 (cd "$shared/bench/baseline" && go build -o "$work/baseline" .)
+programs=(baseline scalelint)
+if [ -n "${BEFORE:-}" ]; then
+  rm -rf "$work/before-src"
+  git -C "$root" worktree add -f --detach "$work/before-src" "$BEFORE" >/dev/null 2>&1
+  (cd "$work/before-src" && go build -o "$work/before" ./cmd/scalelint)
+  git -C "$root" worktree remove --force "$work/before-src"
+  programs+=(before)
+fi
 
-# measure CMD...: prints "wall user sys maxrss_kb" of the median run (by wall)
-measure() {
-  local i line
-  for i in $(seq "$runs"); do
-    /usr/bin/time -f "%e %U %S %M" -o "$work/time.txt" "$@" >/dev/null 2>&1 || true
-    cat "$work/time.txt"
-  done | sort -n | awk -v n="$runs" 'NR == int((n+1)/2)'
+command_of() { # PROGRAM CORPUS: sets cmd to the command line to time
+  case $1 in
+  baseline) cmd=("$work/baseline" -mode yamlv3 "$2") ;;
+  *) cmd=("$work/$1" check --format json --quiet "$2") ;;
+  esac
 }
 
-printf '%-9s %-10s %9s %9s %9s %10s\n' services program wall_s cpu_s rss_MiB ratio_wall
+printf '%-9s %-10s %9s %9s %9s %10s %9s %8s\n' services program wall_s cpu_s rss_MiB ratio_wall ratio_cpu per_1k_s
 for n in "${sizes[@]}"; do
   corpus="$work/corpus-$n"
   [ -d "$corpus" ] || python3 "$shared/bench/gen_corpus.py" "$corpus" "$n" >/dev/null
-  read -r bw bu bs bm < <(measure "$work/baseline" -mode yamlv3 "$corpus")
-  read -r sw su ss sm < <(measure "$work/scalelint" check --format json --quiet "$corpus")
-  awk -v n="$n" -v bw="$bw" -v bu="$bu" -v bs="$bs" -v bm="$bm" -v sw="$sw" -v su="$su" -v ss="$ss" -v sm="$sm" 'BEGIN {
-    printf "%-9s %-10s %9.2f %9.2f %9.1f %10s\n", n, "baseline", bw, bu+bs, bm/1024, "1.00"
-    printf "%-9s %-10s %9.2f %9.2f %9.1f %10.2f\n", n, "scalelint", sw, su+ss, sm/1024, sw/bw
-    printf "%-9s %-10s %9s %9.2f %9.2f\n", n, "ratio", "", (su+ss)/(bu+bs), sm/bm
-  }'
+  for i in $(seq "$runs"); do
+    for p in "${programs[@]}"; do
+      command_of "$p" "$corpus"
+      /usr/bin/time -f "%e %U %S %M" -o "$work/time.txt" "${cmd[@]}" >/dev/null 2>&1 || true
+      echo "$p $(tail -n 1 "$work/time.txt")" # time notes a non-zero exit (findings) on a line of its own
+    done
+  done >"$work/runs-$n.txt"
+  for p in "${programs[@]}"; do
+    grep "^$p " "$work/runs-$n.txt" | sort -k2 -n | awk -v n="$runs" 'NR == int((n+1)/2)'
+  done | awk -v n="$n" '
+    { w[$1]=$2; c[$1]=$3+$4; m[$1]=$5; order[NR]=$1 }
+    END {
+      for (i = 1; i <= NR; i++) { p = order[i]
+        printf "%-9s %-10s %9.2f %9.2f %9.1f %10.2f %9.2f %8.3f\n", n, p, w[p], c[p], m[p]/1024, w[p]/w["baseline"], c[p]/c["baseline"], w[p]*1000/n
+      }
+    }'
 done
