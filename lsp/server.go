@@ -51,19 +51,19 @@ type Server struct {
 	cache    *parseCache
 
 	// mu guards the mutable state from which snapshots are made.
-	mu         sync.Mutex
-	nextID     uint64
-	snap       *Snapshot
-	folders    []string               // workspace folders, absolute
-	overlays   map[string]*fileHandle // open documents by path
-	disk       map[string]*fileHandle // indexed files read from disk, by path
-	settings   settings               // from initializationOptions and didChangeConfiguration
+	mu       sync.Mutex
+	nextID   uint64
+	snap     *Snapshot
+	folders  []string               // workspace folders, absolute
+	overlays map[string]*fileHandle // open documents by path
+	disk     map[string]*fileHandle // indexed files read from disk, by path
+	settings settings               // from initializationOptions and didChangeConfiguration
 	// traceLevel is the verbosity the client's trace setting asks for
 	// (nil: none); the log level is the settings' (or the command
 	// line's), made more verbose by the trace.
 	traceLevel *slog.Level
-	fileCfg    fileConfig             // .scalelint.yaml
-	cfg        *analyzer.Config       // fileCfg merged with settings
+	fileCfg    fileConfig       // .scalelint.yaml
+	cfg        *analyzer.Config // fileCfg merged with settings
 	caps       clientCaps
 	debounce   time.Duration
 	shutdown   bool
