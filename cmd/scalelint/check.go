@@ -126,6 +126,9 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	all := rules.All()
 	diags := analyzer.Run(context.Background(), ws, all, cfg)
+	for _, f := range ws.Files {
+		f.DropText(nil, false) // read again by rules (fixes): drop them again
+	}
 	heapSnapshot()
 	rep := newReport(ws, diags, cfg)
 	if o.explainMissing {

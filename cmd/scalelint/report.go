@@ -24,6 +24,12 @@ type report struct {
 	baseline       *baselineFile // --baseline, when given
 	baselined      int           // findings the baseline held
 	fixed          int           // baseline findings no longer found
+
+	// lastFile is the file the last location was in. Outputs visit
+	// findings file by file: when they move on, the text read again to
+	// locate the last file's findings is dropped again, so the report of
+	// a large repository holds one file's text at a time.
+	lastFile *manifest.File
 }
 
 func newReport(ws *workspace.Workspace, diags []analyzer.Diagnostic, cfg *analyzer.Config) *report {
@@ -49,6 +55,12 @@ func (r *report) locate(pos, end token.Pos) location {
 	f := r.ws.FileOf(pos)
 	if f == nil {
 		return location{File: "", Line: 1, Col: 1, EndLine: 1, EndCol: 1}
+	}
+	if f != r.lastFile {
+		if r.lastFile != nil {
+			r.lastFile.DropText(nil, false) // a no-op for files never dropped
+		}
+		r.lastFile = f
 	}
 	l := location{File: f.Path, file: f}
 	l.Line, l.Col = f.Position(pos)
