@@ -126,16 +126,11 @@ func BenchmarkDidChangeLatency(b *testing.B) {
 	b.ReportMetric(float64(strings.Count(text, "\n")), "lines")
 }
 
-// corpusDir generates the benchmark corpus of n services once per run
-// (shared/bench/gen_corpus.py beside the repository, or $SCALELINT_CORPUS_GEN).
+// corpusDir generates the benchmark corpus of n services once per run,
+// with the repository's copy of the deterministic generator
+// (testdata/bench/gen_corpus.py, from shared/bench).
 func corpusDir(b *testing.B, n int) string {
-	gen := os.Getenv("SCALELINT_CORPUS_GEN")
-	if gen == "" {
-		gen = filepath.Join("..", "..", "shared", "bench", "gen_corpus.py")
-	}
-	if _, err := os.Stat(gen); err != nil {
-		b.Skipf("corpus generator not found (%s): set SCALELINT_CORPUS_GEN", gen)
-	}
+	gen := filepath.Join("..", "testdata", "bench", "gen_corpus.py")
 	dir := filepath.Join(b.TempDir(), "corpus")
 	out, err := exec.Command("python3", gen, dir, fmt.Sprint(n)).CombinedOutput()
 	if err != nil {
@@ -200,4 +195,48 @@ func BenchmarkInitializeCorpus(b *testing.B) {
 	sort.Slice(edits, func(i, j int) bool { return edits[i] < edits[j] })
 	b.ReportMetric(percentile(edits, 0.5), "edit-p50-ms")
 	b.ReportMetric(percentile(edits, 1), "edit-max-ms")
+}
+
+// BenchmarkEditLatencyCorpus measures edit-to-diagnostics latency in the
+// generated workspace of 1,000 services (about 3,400 files), with no
+// debounce: the time from sending a change to an open ScaledObject (its
+// maxReplicaCount, which the ceiling laws read) to receiving its
+// diagnostics, over b.N edits. Every lint runs the rules over the whole
+// workspace. Run with -benchtime=300x or more for a meaningful p99.
+func BenchmarkEditLatencyCorpus(b *testing.B) {
+	dir := corpusDir(b, 1000)
+	var open string
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if open == "" && err == nil && strings.HasSuffix(p, "scaledobject.yaml") {
+			open = p
+		}
+		return nil
+	})
+	c := newClient(b, Options{Debounce: -1})
+	c.initialize(dir, "")
+	u := c.open(open, "")
+	c.waitFor(u, "the opened document", func(p publication) bool { return p.HasVersion })
+	edit := func(i int) time.Duration {
+		text := c.texts[u]
+		at := strings.Index(text, "maxReplicaCount: ") + len("maxReplicaCount: ")
+		end := at + strings.IndexByte(text[at:], '\n')
+		m := NewMapper([]byte(text))
+		start := time.Now()
+		v := c.change(u, []protocol.TextEdit{{Range: m.Range(at, end), NewText: fmt.Sprint(10 + i%40)}})
+		return c.waitVersion(u, v).At.Sub(start)
+	}
+	for i := 0; i < 10; i++ {
+		edit(i)
+	}
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		lat = append(lat, edit(i))
+	}
+	b.StopTimer()
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	b.ReportMetric(percentile(lat, 0.5), "p50-ms")
+	b.ReportMetric(percentile(lat, 0.9), "p90-ms")
+	b.ReportMetric(percentile(lat, 0.99), "p99-ms")
+	b.ReportMetric(float64(len(c.srv.current().files)), "files")
 }

@@ -2,10 +2,11 @@ package lsp
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
+	"encoding/binary"
 	"errors"
+	"hash/maphash"
 	"sort"
+	"strconv"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -201,17 +202,69 @@ func (s *Server) push(u uri.URI, version *int32, items []protocol.Diagnostic) {
 	}
 }
 
-// diagKey identifies a publication: the encoded diagnostics, and the
-// version for an open document.
+// diagKey identifies a publication: the diagnostics, and the version for
+// an open document. It hashes the fields scalelint sets (the code
+// description and source follow from the code); a field of a type it does
+// not know is hashed through its JSON encoding.
 func diagKey(items []protocol.Diagnostic, version int32, open bool) string {
-	b, _ := protocol.Marshal(items)
-	h := sha256.New()
-	h.Write(b)
-	if open {
-		h.Write([]byte{byte(version), byte(version >> 8), byte(version >> 16), byte(version >> 24), 1})
+	var h maphash.Hash
+	h.SetSeed(diagSeed)
+	num := func(v uint32) {
+		var b [4]byte
+		binary.LittleEndian.PutUint32(b[:], v)
+		h.Write(b[:])
 	}
-	return hex.EncodeToString(h.Sum(nil)[:12])
+	str := func(s string) {
+		num(uint32(len(s)))
+		h.WriteString(s)
+	}
+	rng := func(r protocol.Range) {
+		num(r.Start.Line)
+		num(r.Start.Character)
+		num(r.End.Line)
+		num(r.End.Character)
+	}
+	union := func(v any) {
+		switch x := v.(type) {
+		case nil:
+			str("")
+		case protocol.String:
+			str(string(x))
+		default:
+			b, _ := protocol.Marshal(x)
+			str(string(b))
+		}
+	}
+	num(uint32(len(items)))
+	for i := range items {
+		d := &items[i]
+		rng(d.Range)
+		num(uint32(d.Severity))
+		union(d.Code)
+		union(d.Message)
+		num(uint32(d.Tags.Len()))
+		for _, t := range d.Tags.Slice() {
+			num(uint32(t))
+		}
+		num(uint32(len(d.RelatedInformation)))
+		for _, r := range d.RelatedInformation {
+			str(string(r.Location.URI))
+			rng(r.Location.Range)
+			str(r.Message)
+		}
+		if d.Data != nil {
+			b, _ := protocol.Marshal(d.Data)
+			str(string(b))
+		}
+	}
+	if open {
+		num(uint32(version))
+		num(1)
+	}
+	return strconv.FormatUint(h.Sum64(), 16)
 }
+
+var diagSeed = maphash.MakeSeed()
 
 // protocolDiagnostics converts diagnostics to the protocol's, grouped by
 // file path, with the configuration file's error added.

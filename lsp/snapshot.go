@@ -92,7 +92,7 @@ func (s *Snapshot) Workspace() *workspace.Workspace {
 			}
 		}
 		fset.AddExistingFiles(toks...)
-		s.ws = workspace.New(fset, files, workspace.Options{DefaultNamespace: s.cfg.Namespace})
+		s.ws = workspace.New(fset, files, workspace.Options{DefaultNamespace: s.cfg.Namespace, Remember: true})
 	})
 	return s.ws
 }

@@ -2,8 +2,11 @@ package rules
 
 import (
 	"math"
+	"reflect"
 	"sort"
+	"unsafe"
 
+	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
 	"github.com/scalelint/scalelint/analyzer/workspace"
 	"github.com/scalelint/scalelint/rules/laws"
@@ -127,9 +130,37 @@ type EvalOptions struct {
 	Margin float64
 }
 
-// Evaluate evaluates every law it can for an autoscaler.
+// Evaluate evaluates every law it can for an autoscaler. In a workspace
+// that remembers (the language server's), the evaluation is kept on the
+// autoscaler's object and reused while its target and the defaults are
+// the same: an edit elsewhere does not evaluate every autoscaler again.
 func Evaluate(ws *workspace.Workspace, a *scaling.Autoscaler, defaults scaling.Inputs, opts EvalOptions) *Evaluation {
 	r := ws.Target(a)
+	if !ws.Remembers() {
+		return evaluate(r, a, defaults, opts)
+	}
+	key := evalKey{target: r.Object, workload: r.Workload, defaults: reflect.ValueOf(defaults).UnsafePointer(), opts: opts}
+	e := a.Object.MemoLatest(key, func() any { return evaluate(r, a, defaults, opts) }).(*Evaluation)
+	if e.Target != r {
+		c := *e // the same laws, with this workspace's resolution
+		c.Target = r
+		e = &c
+	}
+	return e
+}
+
+// evalKey is what an evaluation depends on besides the autoscaler itself
+// (immutable, as its object is): its target, the configured defaults (a
+// map replaced, never changed, when the configuration changes) and the
+// options.
+type evalKey struct {
+	target   *manifest.Object
+	workload *scaling.Workload
+	defaults unsafe.Pointer
+	opts     EvalOptions
+}
+
+func evaluate(r *workspace.Resolution, a *scaling.Autoscaler, defaults scaling.Inputs, opts EvalOptions) *Evaluation {
 	e := &Evaluation{Autoscaler: a, Target: r, Inputs: scaling.MergeInputs(a, r.Workload, defaults)}
 	in := e.Inputs
 	val := func(name string) (float64, bool) {

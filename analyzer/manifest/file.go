@@ -40,6 +40,10 @@ type File struct {
 	reload    func() ([]byte, error)
 	textErr   error
 	dropLines bool // DropText dropped the token.File's line table too
+
+	pathOnce  sync.Once
+	slashPath string
+	dirParts  []string
 	mentions  bool // the text holds "scalelint:" (MentionsScalelint)
 }
 

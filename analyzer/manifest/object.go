@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"reflect"
 	"strings"
 	"sync"
 
@@ -75,6 +76,30 @@ func (o *Object) Memo(key any, build func() any) any {
 		if e.key == key {
 			return e.value
 		}
+	}
+	v := build()
+	o.memo = append(o.memo, memoEntry{key, v})
+	return v
+}
+
+// MemoLatest is Memo keeping one value per type of key: a value for a
+// new key of the same type replaces the old one. What is derived from the
+// object and from things that change (an autoscaler's evaluation depends
+// on its target) stays bounded however often those change.
+func (o *Object) MemoLatest(key any, build func() any) any {
+	o.memoMu.Lock()
+	defer o.memoMu.Unlock()
+	kt := reflect.TypeOf(key)
+	for i, e := range o.memo {
+		if reflect.TypeOf(e.key) != kt {
+			continue
+		}
+		if e.key == key {
+			return e.value
+		}
+		v := build()
+		o.memo[i] = memoEntry{key, v}
+		return v
 	}
 	v := build()
 	o.memo = append(o.memo, memoEntry{key, v})

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"go/token"
 	"hash/maphash"
+	"path"
+	"path/filepath"
+	"strings"
 )
 
 // A one-shot run over thousands of files keeps each file's bytes only
@@ -111,3 +114,26 @@ func (f *File) yamlLineStarts(src []byte) []int {
 // which every comment directive starts with: the files without it need
 // not be read again to look for directives.
 func (f *File) MentionsScalelint() bool { return f.mentions }
+
+// SlashPath returns the file's path cleaned and with forward slashes, and
+// DirParts the directories in it: computed once per file, as a workspace
+// compares the paths of every autoscaler and its candidate targets on each
+// snapshot the language server makes.
+func (f *File) SlashPath() string {
+	f.pathOnce.Do(f.splitPath)
+	return f.slashPath
+}
+
+// DirParts returns the directories of SlashPath, outermost first (none for
+// a file in "." or "/").
+func (f *File) DirParts() []string {
+	f.pathOnce.Do(f.splitPath)
+	return f.dirParts
+}
+
+func (f *File) splitPath() {
+	f.slashPath = filepath.ToSlash(filepath.Clean(f.Path))
+	if d := path.Dir(f.slashPath); d != "." && d != "/" {
+		f.dirParts = strings.Split(strings.TrimPrefix(d, "/"), "/")
+	}
+}

@@ -30,6 +30,13 @@ type Workload struct {
 
 type workloadKey struct{}
 
+// IsWorkload reports whether the object is a scale target scalelint reads
+// (WorkloadFromObject returns its view).
+func IsWorkload(o *manifest.Object) bool {
+	_, ok := o.Typed.(*manifest.Workload)
+	return ok
+}
+
 // WorkloadFromObject reads a scale target; nil when o is not one. The view
 // is built once per object and shared: callers must not change it.
 func WorkloadFromObject(o *manifest.Object) *Workload {

@@ -123,10 +123,6 @@ func buildScopes(files []*manifest.File) scopes {
 	s := scopes{roots: map[string][]rootRef{}, patches: map[string]bool{}}
 	byDir := map[string]*kustomization{}
 	var all []*kustomization
-	filePaths := map[string]bool{}
-	for _, f := range files {
-		filePaths[cleanPath(f.Path)] = true
-	}
 	for _, f := range files {
 		if !IsKustomizationName(f.Path) {
 			continue
@@ -138,6 +134,10 @@ func buildScopes(files []*manifest.File) scopes {
 	}
 	if len(all) == 0 {
 		return s
+	}
+	filePaths := make(map[string]bool, len(files))
+	for _, f := range files {
+		filePaths[f.SlashPath()] = true
 	}
 	included := map[*kustomization]bool{}
 	for _, k := range all {
@@ -155,7 +155,7 @@ func buildScopes(files []*manifest.File) scopes {
 		if included[root] {
 			continue
 		}
-		rootPath := cleanPath(root.file.Path)
+		rootPath := root.file.SlashPath()
 		seen := map[*kustomization]bool{}
 		var visit func(k *kustomization, ns string, depth int)
 		visit = func(k *kustomization, ns string, depth int) {

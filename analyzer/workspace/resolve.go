@@ -44,7 +44,7 @@ func (ws *Workspace) resolve(a *scaling.Autoscaler) *Resolution {
 		if o == a.Object || !ws.namespaceCompatible(a.Object, o) {
 			continue
 		}
-		if !ws.sharesRoot(a.Object, o) && !ws.near(a.Object.Doc.File.Path, o.Doc.File.Path) {
+		if !ws.sharesRoot(a.Object, o) && !ws.near(a.Object.Doc.File, o.Doc.File) {
 			continue // in an unrelated part of the tree
 		}
 		cands = append(cands, o)
@@ -52,7 +52,7 @@ func (ws *Workspace) resolve(a *scaling.Autoscaler) *Resolution {
 	if len(cands) == 0 {
 		return r
 	}
-	from := a.Object.Doc.File.Path
+	from := a.Object.Doc.File
 	type ranked struct {
 		o        *manifest.Object
 		together bool
@@ -60,7 +60,7 @@ func (ws *Workspace) resolve(a *scaling.Autoscaler) *Resolution {
 	}
 	rs := make([]ranked, len(cands))
 	for i, o := range cands {
-		rs[i] = ranked{o, ws.sharesRoot(a.Object, o), commonDirDepth(from, o.Doc.File.Path)}
+		rs[i] = ranked{o, ws.sharesRoot(a.Object, o), commonDirDepth(from, o.Doc.File)}
 	}
 	sort.SliceStable(rs, func(i, j int) bool {
 		if rs[i].together != rs[j].together {
@@ -89,6 +89,9 @@ func (ws *Workspace) resolve(a *scaling.Autoscaler) *Resolution {
 // namespaceCompatible reports whether two objects can be in the same
 // namespace in some deployment of them.
 func (ws *Workspace) namespaceCompatible(a, b *manifest.Object) bool {
+	if len(ws.scopes.roots) == 0 { // no kustomization places anything
+		return ws.ownNamespace(a) == ws.ownNamespace(b)
+	}
 	for _, x := range ws.Namespaces(a) {
 		for _, y := range ws.Namespaces(b) {
 			if x == y {
@@ -102,6 +105,9 @@ func (ws *Workspace) namespaceCompatible(a, b *manifest.Object) bool {
 // sharesRoot reports whether two objects are deployed by a common root
 // kustomization.
 func (ws *Workspace) sharesRoot(a, b *manifest.Object) bool {
+	if len(ws.scopes.roots) == 0 {
+		return false
+	}
 	for _, x := range ws.Roots(a) {
 		for _, y := range ws.Roots(b) {
 			if x == y {

@@ -14,7 +14,6 @@ package workspace
 import (
 	"go/token"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/scalelint/scalelint/analyzer/manifest"
@@ -37,6 +36,10 @@ type Options struct {
 	// where rules read views and Fields, not trees. The language server
 	// keeps trees, which every request reads.
 	Release bool
+	// Remember keeps what rules derive from unchanged objects (the law
+	// evaluations) on the objects, for the next workspace made of the
+	// same parsed files: the language server, which makes one per edit.
+	Remember bool
 }
 
 // Workspace is an immutable set of files and what they hold.
@@ -83,18 +86,22 @@ func New(fset *token.FileSet, files []*manifest.File, opts Options) *Workspace {
 	}
 	files = append([]*manifest.File(nil), files...)
 	sort.SliceStable(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	docs := 0
+	for _, f := range files {
+		docs += len(f.Docs)
+	}
 	ws := &Workspace{
 		Fset: fset, Files: files, opts: opts,
-		byName:    map[nameKey][]*manifest.Object{},
-		byFile:    map[*token.File]*manifest.File{},
-		workloads: map[*manifest.Object]*scaling.Workload{},
+		byName:    make(map[nameKey][]*manifest.Object, docs),
+		byFile:    make(map[*token.File]*manifest.File, len(files)),
+		workloads: make(map[*manifest.Object]*scaling.Workload, docs/2),
 		resolved:  map[*scaling.Autoscaler]*Resolution{},
 		lazyKinds: map[string][]*manifest.Document{},
 	}
 	ws.scopes = buildScopes(files)
 	for _, f := range files {
 		ws.byFile[f.Tok] = f
-		if f.Template || IsKustomizationName(f.Path) || ws.scopes.patches[cleanPath(f.Path)] {
+		if f.Template || IsKustomizationName(f.Path) || ws.scopes.patches[f.SlashPath()] {
 			continue
 		}
 		for _, d := range f.Docs {
@@ -118,6 +125,7 @@ func New(fset *token.FileSet, files []*manifest.File, opts Options) *Workspace {
 			f.DropText(nil, false) // read again by a late parse: drop it again
 		}
 	}
+	ws.resolved = make(map[*scaling.Autoscaler]*Resolution, len(ws.autoscalers))
 	for _, a := range ws.autoscalers {
 		ws.resolved[a] = ws.resolve(a)
 	}
@@ -131,11 +139,11 @@ func (ws *Workspace) add(o *manifest.Object) {
 	k := nameKey{o.Kind, o.Name}
 	ws.byName[k] = append(ws.byName[k], o)
 	ws.objects = append(ws.objects, o)
-	if a := scaling.FromObject(o); a != nil {
-		ws.autoscalers = append(ws.autoscalers, a)
+	if scaling.IsAutoscaler(o) {
+		ws.autoscalers = append(ws.autoscalers, scaling.FromObject(o))
 	}
-	if w := scaling.WorkloadFromObject(o); w != nil {
-		ws.workloads[o] = w
+	if scaling.IsWorkload(o) {
+		ws.workloads[o] = scaling.WorkloadFromObject(o)
 	}
 }
 
@@ -163,6 +171,10 @@ func (ws *Workspace) FileOf(pos token.Pos) *manifest.File {
 	}
 	return nil
 }
+
+// Remembers reports whether rules may keep what they derive from unchanged
+// objects on them (Options.Remember).
+func (ws *Workspace) Remembers() bool { return ws.opts.Remember }
 
 // Autoscalers returns every autoscaler, in file order.
 func (ws *Workspace) Autoscalers() []*scaling.Autoscaler { return ws.autoscalers }
@@ -193,11 +205,8 @@ func (ws *Workspace) Workload(o *manifest.Object) *scaling.Workload {
 // kustomization gives it in each root that deploys it, else its own, else
 // the default namespace.
 func (ws *Workspace) Namespaces(o *manifest.Object) []string {
-	own := o.Namespace
-	if own == "" {
-		own = ws.opts.DefaultNamespace
-	}
-	refs := ws.scopes.roots[cleanPath(o.Doc.File.Path)]
+	own := ws.ownNamespace(o)
+	refs := ws.scopes.roots[o.Doc.File.SlashPath()]
 	if len(refs) == 0 {
 		return []string{own}
 	}
@@ -212,10 +221,18 @@ func (ws *Workspace) Namespaces(o *manifest.Object) []string {
 	return out
 }
 
+// ownNamespace is the namespace an object sets, else the default.
+func (ws *Workspace) ownNamespace(o *manifest.Object) string {
+	if o.Namespace != "" {
+		return o.Namespace
+	}
+	return ws.opts.DefaultNamespace
+}
+
 // Roots returns the root kustomizations that deploy an object's file.
 func (ws *Workspace) Roots(o *manifest.Object) []string {
 	var out []string
-	for _, r := range ws.scopes.roots[cleanPath(o.Doc.File.Path)] {
+	for _, r := range ws.scopes.roots[o.Doc.File.SlashPath()] {
 		out = append(out, r.root)
 	}
 	return out
@@ -239,9 +256,9 @@ func (ws *Workspace) DeployedTogether(a, b *manifest.Object) bool {
 	return false
 }
 
-// commonDirDepth is the number of leading directories two paths share.
-func commonDirDepth(a, b string) int {
-	da, db := dirParts(a), dirParts(b)
+// commonDirDepth is the number of leading directories two files share.
+func commonDirDepth(a, b *manifest.File) int {
+	da, db := a.DirParts(), b.DirParts()
 	n := 0
 	for n < len(da) && n < len(db) && da[n] == db[n] {
 		n++
@@ -249,20 +266,12 @@ func commonDirDepth(a, b string) int {
 	return n
 }
 
-func dirParts(p string) []string {
-	d := cleanDir(p)
-	if d == "." || d == "/" {
-		return nil
-	}
-	return strings.Split(strings.TrimPrefix(d, "/"), "/")
-}
-
 // near reports whether a target candidate's file is within the allowed
 // distance of the autoscaler's file: in the subtree of its directory's
 // TargetDistance-th ancestor.
-func (ws *Workspace) near(from, to string) bool {
+func (ws *Workspace) near(from, to *manifest.File) bool {
 	if ws.opts.TargetDistance < 0 {
 		return true
 	}
-	return commonDirDepth(from, to) >= len(dirParts(from))-ws.opts.TargetDistance
+	return commonDirDepth(from, to) >= len(from.DirParts())-ws.opts.TargetDistance
 }

@@ -45,7 +45,7 @@ command_of() { # PROGRAM CORPUS: sets cmd to the command line to time
 printf '%-9s %-10s %9s %9s %9s %10s %9s %8s\n' services program wall_s cpu_s rss_MiB ratio_wall ratio_cpu per_1k_s
 for n in "${sizes[@]}"; do
   corpus="$work/corpus-$n"
-  [ -d "$corpus" ] || python3 "$shared/bench/gen_corpus.py" "$corpus" "$n" >/dev/null
+  [ -d "$corpus" ] || python3 "$root/testdata/bench/gen_corpus.py" "$corpus" "$n" >/dev/null
   for i in $(seq "$runs"); do
     for p in "${programs[@]}"; do
       command_of "$p" "$corpus"
