@@ -6,12 +6,15 @@
 //
 // Usage:
 //
-//	scalelint check [flags] [PATH...|-]   lint files, directories or stdin
-//	scalelint rules                       list the rules
-//	scalelint explain RULE                print a rule's documentation
-//	scalelint compute [flags]             evaluate the laws from raw numbers
-//	scalelint lsp                         speak the Language Server Protocol on stdio
-//	scalelint version                     print the version
+//	scalelint check [flags] [PATH...|-]     lint files, directories or stdin
+//	scalelint rules                         list the rules
+//	scalelint explain [--format F] RULE     print a rule's documentation
+//	scalelint compute [flags]               evaluate the laws from raw numbers
+//	scalelint audit [flags] [PATH...|-]     tabulate every autoscaler's five numbers
+//	scalelint simulate [flags] [FILE...|-]  run an autoscaler's deployed control loop
+//	scalelint schema                        print the JSON Schema of .scalelint.yaml
+//	scalelint lsp                           speak the Language Server Protocol on stdio
+//	scalelint version                       print the version
 package main
 
 import (
