@@ -2,14 +2,17 @@ package analyzer
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	yaml "go.yaml.in/yaml/v3"
+	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
@@ -29,6 +32,8 @@ type Config struct {
 	Exclude   []string
 	Namespace string
 	Overrides []Override
+	// Limits bound what one input file may cost (zero fields: defaults).
+	Limits manifest.Limits
 }
 
 // RuleConfig is the configuration of one rule.
@@ -117,7 +122,7 @@ func ParseConfig(file string, data []byte, analyzers []*Analyzer) (*Config, erro
 	}
 	root := doc.Content[0]
 	if root.Kind != yaml.MappingNode {
-		return nil, p.errf(root, "the configuration must be a mapping (rules, defaults, exclude, namespace, overrides)")
+		return nil, p.errf(root, "the configuration must be a mapping (%s)", strings.Join(ConfigKeys, ", "))
 	}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
@@ -133,14 +138,66 @@ func ParseConfig(file string, data []byte, analyzers []*Analyzer) (*Config, erro
 			c.Namespace, err = p.str(v)
 		case "overrides":
 			c.Overrides, err = p.overrides(v)
+		case "limits":
+			c.Limits, err = p.limits(v)
 		default:
-			err = p.unknown(k, []string{"rules", "defaults", "exclude", "namespace", "overrides"})
+			err = p.unknown(k, ConfigKeys)
 		}
 		if err != nil {
 			return nil, err
 		}
 	}
 	return c, nil
+}
+
+// ConfigKeys are the top-level keys of .scalelint.yaml.
+var ConfigKeys = []string{"rules", "defaults", "exclude", "namespace", "overrides", "limits"}
+
+// limits reads the limits mapping: sizes as byte counts or Kubernetes
+// quantities (10Mi), counts as positive integers, the time as a duration.
+func (p *configParser) limits(n *yaml.Node) (manifest.Limits, error) {
+	var l manifest.Limits
+	if err := p.mapping(n, "limits"); err != nil {
+		return l, err
+	}
+	positive := func(v *yaml.Node, what string) (int, error) {
+		i, err := strconv.Atoi(v.Value)
+		if v.Kind != yaml.ScalarNode || err != nil || i <= 0 {
+			return 0, p.errf(v, "%s must be a positive integer, not %q", what, v.Value)
+		}
+		return i, nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		var err error
+		switch k.Value {
+		case "maxFileSize":
+			var q resource.Quantity
+			q, err = resource.ParseQuantity(v.Value)
+			if v.Kind != yaml.ScalarNode || err != nil || q.Sign() <= 0 || q.Value() > math.MaxInt32 {
+				return l, p.errf(v, "maxFileSize must be a size in bytes (10485760) or a quantity (10Mi) up to 2Gi, not %q", v.Value)
+			}
+			l.MaxFileSize = int(q.Value())
+		case "maxDocuments":
+			l.MaxDocuments, err = positive(v, "maxDocuments")
+		case "maxDepth":
+			l.MaxDepth, err = positive(v, "maxDepth")
+		case "maxAliasNodes":
+			l.MaxNodes, err = positive(v, "maxAliasNodes")
+		case "timeout":
+			d, derr := time.ParseDuration(v.Value)
+			if v.Kind != yaml.ScalarNode || derr != nil || d <= 0 {
+				return l, p.errf(v, "timeout must be a duration such as 10s, not %q", v.Value)
+			}
+			l.Timeout = d
+		default:
+			err = p.unknown(k, []string{"maxFileSize", "maxDocuments", "maxDepth", "maxAliasNodes", "timeout"})
+		}
+		if err != nil {
+			return l, err
+		}
+	}
+	return l, nil
 }
 
 type configParser struct {

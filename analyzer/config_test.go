@@ -3,6 +3,7 @@ package analyzer
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 var testRules = []*Analyzer{
@@ -45,6 +46,23 @@ overrides:
 	}
 }
 
+// TestParseLimits: every limit is read, sizes as byte counts or
+// Kubernetes quantities (10Mi = 10 × 2^20 bytes); what is not set stays
+// zero, which the parser reads as its default.
+func TestParseLimits(t *testing.T) {
+	c, err := ParseConfig("c.yaml", []byte("limits:\n  maxFileSize: 2Mi\n  maxDocuments: 50\n  maxDepth: 64\n  maxAliasNodes: 1000\n  timeout: 1500ms\n"), testRules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := c.Limits; l.MaxFileSize != 2<<20 || l.MaxDocuments != 50 || l.MaxDepth != 64 || l.MaxNodes != 1000 || l.Timeout != 1500*time.Millisecond {
+		t.Errorf("limits %+v", l)
+	}
+	c, err = ParseConfig("c.yaml", []byte("limits: {maxFileSize: 4096}\n"), testRules)
+	if err != nil || c.Limits.MaxFileSize != 4096 || c.Limits.MaxDepth != 0 {
+		t.Errorf("limits %+v, %v", c.Limits, err)
+	}
+}
+
 func TestConfigErrorsArePositioned(t *testing.T) {
 	for src, want := range map[string]string{
 		"rulez: {}\n":                                 `c.yaml:1:1: unknown key "rulez" (did you mean "rules"?)`,
@@ -54,6 +72,12 @@ func TestConfigErrorsArePositioned(t *testing.T) {
 		"defaults:\n  dead-time: soon\n":              `c.yaml:2:14: defaults.dead-time: "soon" is not a duration`,
 		"defaults:\n  deadtime: 90s\n":                `c.yaml:2:3: unknown key "deadtime" (did you mean "dead-time"?)`,
 		"overrides:\n- rules: {latency-floor: off}\n": `c.yaml:2:3: an override needs paths`,
+		"limits:\n  maxFileSize: lots\n":              `c.yaml:2:16: maxFileSize must be a size in bytes (10485760) or a quantity (10Mi) up to 2Gi, not "lots"`,
+		"limits:\n  maxFileSize: 0\n":                 `c.yaml:2:16: maxFileSize must be`,
+		"limits:\n  maxDepth: -1\n":                   `c.yaml:2:13: maxDepth must be a positive integer, not "-1"`,
+		"limits:\n  timeout: forever\n":               `c.yaml:2:12: timeout must be a duration such as 10s, not "forever"`,
+		"limits:\n  maxDocument: 5\n":                 `c.yaml:2:3: unknown key "maxDocument" (did you mean "maxDocuments"?)`,
+		"limits: 5\n":                                 `c.yaml:1:9: limits must be a mapping`,
 	} {
 		_, err := ParseConfig("c.yaml", []byte(src), testRules)
 		if err == nil || !strings.HasPrefix(err.Error(), want) {

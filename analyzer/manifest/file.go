@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -67,20 +68,38 @@ type Limits struct {
 	MaxDocuments int // default 10,000
 	MaxDepth     int // nesting of collections; default 256
 	MaxNodes     int // nodes emitted while expanding aliases for one object; default 1,000,000
+	// Timeout bounds the time to read and parse one file (default 10 s);
+	// the loader refuses a file that takes longer (workspace.Load).
+	Timeout time.Duration
 }
+
+// Default limits, when a Limits field is zero.
+const (
+	DefaultMaxFileSize  = 10 << 20
+	DefaultMaxDocuments = 10000
+	DefaultMaxDepth     = 256
+	DefaultMaxNodes     = 1000000
+	DefaultTimeout      = 10 * time.Second
+)
+
+// WithDefaults returns the limits with every zero field set to its default.
+func (l Limits) WithDefaults() Limits { return l.withDefaults() }
 
 func (l Limits) withDefaults() Limits {
 	if l.MaxFileSize <= 0 {
-		l.MaxFileSize = 10 << 20
+		l.MaxFileSize = DefaultMaxFileSize
 	}
 	if l.MaxDocuments <= 0 {
-		l.MaxDocuments = 10000
+		l.MaxDocuments = DefaultMaxDocuments
 	}
 	if l.MaxDepth <= 0 {
-		l.MaxDepth = 256
+		l.MaxDepth = DefaultMaxDepth
 	}
 	if l.MaxNodes <= 0 {
-		l.MaxNodes = 1000000
+		l.MaxNodes = DefaultMaxNodes
+	}
+	if l.Timeout <= 0 {
+		l.Timeout = DefaultTimeout
 	}
 	return l
 }
@@ -120,16 +139,14 @@ type Document struct {
 // File: errors are recorded as problems at their position.
 func Parse(fset *token.FileSet, path string, content []byte, opts Options) *File {
 	opts.Limits = opts.Limits.withDefaults()
+	if len(content) > opts.Limits.MaxFileSize {
+		return Refuse(fset, path, content, opts, fmt.Sprintf("file is over the size limit of %d bytes; not linted", opts.Limits.MaxFileSize))
+	}
 	f := &File{Path: path, opts: opts, size: len(content), mentions: bytes.Contains(content, []byte("scalelint:"))}
 	f.text.Store(&content)
 	f.Tok = fset.AddFile(path, -1, len(content))
 	f.Tok.SetLines(outputLineStarts(content))
 
-	if len(content) > opts.Limits.MaxFileSize {
-		f.addProblem(Problem{Rule: "input-limit", Pos: f.Tok.Pos(0), End: f.Tok.Pos(0),
-			Message: fmt.Sprintf("file is over the size limit of %d bytes; not linted", opts.Limits.MaxFileSize)})
-		return f
-	}
 	if msg, off := binaryContent(content); msg != "" {
 		f.addProblem(Problem{Rule: "yaml-syntax", Pos: f.Tok.Pos(off), End: f.Tok.Pos(off), Message: msg})
 		return f
@@ -165,6 +182,19 @@ func Parse(fset *token.FileSet, path string, content []byte, opts Options) *File
 	if !f.Template {
 		f.checkPortability()
 	}
+	return f
+}
+
+// Refuse returns a file scalelint does not lint, with one input-limit
+// problem at its start saying why: over the size limit, or (the loader)
+// taking longer than the time limit to parse.
+func Refuse(fset *token.FileSet, path string, content []byte, opts Options, why string) *File {
+	opts.Limits = opts.Limits.withDefaults()
+	f := &File{Path: path, opts: opts, size: len(content), mentions: bytes.Contains(content, []byte("scalelint:"))}
+	f.text.Store(&content)
+	f.Tok = fset.AddFile(path, -1, len(content))
+	f.Tok.SetLines(outputLineStarts(content))
+	f.addProblem(Problem{Rule: "input-limit", Pos: f.Tok.Pos(0), End: f.Tok.Pos(0), Message: why})
 	return f
 }
 
@@ -367,9 +397,9 @@ func (d *Document) doParse() {
 		return
 	}
 	d.root = root
-	if depthExceeds(d.root, f.opts.Limits.MaxDepth) {
-		d.problems = append(d.problems, Problem{Rule: "input-limit", Pos: f.Pos(d.root), End: f.Pos(d.root),
-			Message: fmt.Sprintf("document nests deeper than %d levels; not linted", f.opts.Limits.MaxDepth)})
+	if deep := tooDeep(d.root, f.opts.Limits.MaxDepth); deep != nil {
+		d.problems = append(d.problems, Problem{Rule: "input-limit", Pos: f.Pos(deep), End: f.Pos(deep),
+			Message: fmt.Sprintf("document nests deeper than %d levels here; not linted", f.opts.Limits.MaxDepth)})
 		d.root = nil
 		return
 	}
@@ -407,18 +437,20 @@ func shiftLines(n *yaml.Node, by, depth, max int) {
 	}
 }
 
-func depthExceeds(n *yaml.Node, max int) bool {
-	var walk func(n *yaml.Node, d int) bool
-	walk = func(n *yaml.Node, d int) bool {
+// tooDeep returns the first node (in document order) nested deeper than
+// max levels, or nil.
+func tooDeep(n *yaml.Node, max int) *yaml.Node {
+	var walk func(n *yaml.Node, d int) *yaml.Node
+	walk = func(n *yaml.Node, d int) *yaml.Node {
 		if d > max {
-			return true
+			return n
 		}
 		for _, c := range n.Content {
-			if walk(c, d+1) {
-				return true
+			if deep := walk(c, d+1); deep != nil {
+				return deep
 			}
 		}
-		return false
+		return nil
 	}
 	return walk(n, 0)
 }

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
@@ -153,10 +154,6 @@ func Prepare(f *manifest.File, release bool) {
 func load(fset *token.FileSet, paths []string, opts manifest.Options, release bool, progress []func()) ([]*manifest.File, []error) {
 	files := make([]*manifest.File, len(paths))
 	errs := make([]error, len(paths))
-	limit := opts.Limits.MaxFileSize
-	if limit <= 0 {
-		limit = 10 << 20
-	}
 	work := make(chan int)
 	var wg sync.WaitGroup
 	for w := 0; w < 2*runtime.GOMAXPROCS(0); w++ {
@@ -164,20 +161,7 @@ func load(fset *token.FileSet, paths []string, opts manifest.Options, release bo
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				data, err := readLimited(paths[i], int64(limit))
-				if err != nil {
-					errs[i] = &WalkError{paths[i], unwrapPathError(err)}
-					continue
-				}
-				files[i] = manifest.Parse(fset, paths[i], data, opts)
-				if release {
-					Prepare(files[i], true)
-					path := paths[i]
-					// The line tables go too, but not an autoscaler's: the
-					// report gives the line of every autoscaler whose laws
-					// lack inputs, and its file is small.
-					files[i].DropText(func() ([]byte, error) { return readLimited(path, int64(limit)) }, !holdsAutoscaler(files[i]))
-				}
+				files[i], errs[i] = loadOne(fset, paths[i], opts, release)
 				for _, p := range progress {
 					p()
 				}
@@ -200,6 +184,45 @@ func load(fset *token.FileSet, paths []string, opts manifest.Options, release bo
 		}
 	}
 	return outFiles, outErrs
+}
+
+// loadOne reads and parses one file (and, with release, builds its views
+// and drops its trees and text), within the time limit: a file that takes
+// longer is refused with an input-limit problem and the run goes on (the
+// abandoned work finishes in the background; every other limit bounds it).
+func loadOne(fset *token.FileSet, path string, opts manifest.Options, release bool) (*manifest.File, error) {
+	lim := opts.Limits.WithDefaults()
+	type result struct {
+		f   *manifest.File
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		data, err := readLimited(path, int64(lim.MaxFileSize))
+		if err != nil {
+			done <- result{err: &WalkError{path, unwrapPathError(err)}}
+			return
+		}
+		f := manifest.Parse(fset, path, data, opts)
+		if release {
+			Prepare(f, true)
+			// The line tables go too, but not an autoscaler's: the report
+			// gives the line of every autoscaler whose laws lack inputs,
+			// and its file is small.
+			f.DropText(func() ([]byte, error) { return readLimited(path, int64(lim.MaxFileSize)) }, !holdsAutoscaler(f))
+		}
+		done <- result{f: f}
+	}()
+	timer := time.NewTimer(lim.Timeout)
+	defer timer.Stop()
+	select {
+	case r := <-done:
+		return r.f, r.err
+	case <-timer.C:
+		// No text: the read itself may be what hangs. The problem sits
+		// at the file's start.
+		return manifest.Refuse(fset, path, nil, opts, fmt.Sprintf("reading and parsing the file took longer than the time limit of %s; not linted", lim.Timeout)), nil
+	}
 }
 
 // readLimited reads a file, but at most limit+1 bytes: a file over the

@@ -26,7 +26,7 @@ type inputs struct {
 // parsed files.
 func loadInputs(paths []string, stdin io.Reader, cfg *analyzer.Config, prog func(total int) *progress) inputs {
 	fset := token.NewFileSet()
-	parseOpts := manifest.Options{Eager: manifest.IsReadKind}
+	parseOpts := manifest.Options{Eager: manifest.IsReadKind, Limits: cfg.Limits}
 	in := inputs{named: map[string]bool{}}
 	var files []*manifest.File
 	var diskPaths []string
