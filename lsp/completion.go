@@ -28,7 +28,9 @@ func (s *Server) Completion(ctx context.Context, params *protocol.CompletionPara
 	s.mu.Unlock()
 	src := h.content
 	off := h.mapper.Offset(params.Position)
-	line := int(params.Position.Line)
+	// The line of the offset, not of the position: a position past the
+	// end of the text maps to its end, on its last line.
+	line := int(h.mapper.Position(off).Line)
 	lineStart := h.mapper.LineStart(line)
 	prefix := src[lineStart:off]
 	typed := bytes.TrimLeft(prefix, " ")
@@ -36,7 +38,7 @@ func (s *Server) Completion(ctx context.Context, params *protocol.CompletionPara
 	if bytes.HasPrefix(typed, []byte("- ")) || bytes.ContainsAny(typed, "#\t") {
 		return nil, nil
 	}
-	lines := splitLines(src)
+	lines := splitLines(h.mapper)
 	if !underAnnotations(lines, line, indent) {
 		return nil, nil
 	}
@@ -113,11 +115,13 @@ func valueCompletion(h *fileHandle, key string, typed []byte, off int, snippets 
 	return &protocol.CompletionList{Items: items}
 }
 
-// splitLines splits a text into lines without their breaks.
-func splitLines(src []byte) [][]byte {
-	lines := bytes.Split(src, []byte("\n"))
-	for i, l := range lines {
-		lines[i] = bytes.TrimSuffix(l, []byte("\r"))
+// splitLines splits a mapper's text into lines without their breaks, as
+// the mapper counts them ("\n", "\r\n" or "\r"), so that a position's
+// line is an index of them.
+func splitLines(m *Mapper) [][]byte {
+	lines := make([][]byte, m.LineCount())
+	for i := range lines {
+		lines[i] = m.content[m.LineStart(i):m.lineEnd(i)]
 	}
 	return lines
 }

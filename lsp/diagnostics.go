@@ -96,6 +96,9 @@ func (s *Server) runLint(ctx context.Context, snap *Snapshot) {
 			s.log.Error("lint panicked", "panic", r)
 		}
 	}()
+	if s.testHook != nil {
+		s.testHook(ctx, testHookLint)
+	}
 	start := time.Now()
 	diags, err := snap.Diagnostics(ctx)
 	if err != nil {

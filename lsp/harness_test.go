@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -64,6 +65,13 @@ type testClient struct {
 	texts  map[uri.URI]string
 	cancel context.CancelFunc
 	done   chan struct{}
+	// raw is the client's end of the pipe: rawFrame writes bytes on it,
+	// past the client's framer (wire-level abuse).
+	raw net.Conn
+	// shutdownFirst and serveErr are what Serve returned, once done is
+	// closed.
+	shutdownFirst bool
+	serveErr      error
 
 	mu            sync.Mutex
 	cond          *sync.Cond
@@ -73,6 +81,10 @@ type testClient struct {
 	registrations []protocol.Registration
 	refreshes     int
 	configuration string // the answer to workspace/configuration
+	// rawResponses are the responses read whose id the client's conn did
+	// not make (string, null, or a number from rawID): answers to frames
+	// written with rawFrame.
+	rawResponses []rawResponse
 }
 
 type syncBuffer struct {
@@ -95,6 +107,12 @@ func (s *syncBuffer) String() string {
 // newClient starts a server connected to a new client. dir is the
 // workspace (copied from testdata/workspace when "" is not given).
 func newClient(t testing.TB, opts Options) *testClient {
+	return newClientStream(t, opts, NewStream)
+}
+
+// newClientStream is newClient with the server's end of the pipe framed
+// by stream.
+func newClientStream(t testing.TB, opts Options, stream func(io.ReadWriteCloser) jsonrpc2.Stream) *testClient {
 	log := &syncBuffer{}
 	if opts.Log == nil {
 		opts.Log = log
@@ -109,11 +127,12 @@ func newClient(t testing.TB, opts Options) *testClient {
 	c := &testClient{t: t, srv: srv, log: log, latest: map[uri.URI]publication{},
 		nextV: map[uri.URI]int32{}, texts: map[uri.URI]string{}, cancel: cancel, done: make(chan struct{})}
 	c.cond = sync.NewCond(&c.mu)
+	c.raw = b
 	go func() {
 		defer close(c.done)
-		srv.Serve(ctx, jsonrpc2.NewHeaderStream(a))
+		c.shutdownFirst, c.serveErr = srv.Serve(ctx, stream(a))
 	}()
-	c.conn = jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(b), jsonrpc2.WithCodec(codec{}))
+	c.conn = jsonrpc2.NewConn(tapStream{jsonrpc2.NewHeaderStream(b), c}, jsonrpc2.WithCodec(codec{}))
 	c.conn.Go(ctx, c.handle)
 	t.Cleanup(func() {
 		cancel()
@@ -305,7 +324,6 @@ func (c *testClient) edit(u uri.URI, old, new string) int32 {
 // and sends them as incremental changes, last first.
 func (c *testClient) change(u uri.URI, edits []protocol.TextEdit) int32 {
 	c.t.Helper()
-	text := []byte(c.texts[u])
 	sorted := append([]protocol.TextEdit(nil), edits...)
 	// Apply from the end so earlier ranges stay valid.
 	for i := 0; i < len(sorted); i++ {
@@ -320,13 +338,19 @@ func (c *testClient) change(u uri.URI, edits []protocol.TextEdit) int32 {
 	for _, e := range sorted {
 		changes = append(changes, &protocol.TextDocumentContentChangePartial{Range: e.Range, Text: e.NewText})
 	}
-	out, err := applyChanges(text, changes)
+	return c.changeVersion(u, c.nextV[u]+1, changes)
+}
+
+// changeVersion sends content changes with a version of the caller's
+// choice, after applying them to the client's copy of the document.
+func (c *testClient) changeVersion(u uri.URI, v int32, changes []protocol.TextDocumentContentChangeEvent) int32 {
+	c.t.Helper()
+	out, err := applyChanges([]byte(c.texts[u]), changes)
 	if err != nil {
 		c.t.Fatal(err)
 	}
 	c.texts[u] = string(out)
-	c.nextV[u]++
-	v := c.nextV[u]
+	c.nextV[u] = v
 	c.notify(protocol.MethodTextDocumentDidChange, &protocol.DidChangeTextDocumentParams{
 		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: v},
 		ContentChanges: changes})
@@ -433,4 +457,120 @@ func (c *testClient) applyEdit(u uri.URI, we *protocol.WorkspaceEdit) int32 {
 		edits = append(edits, es...)
 	}
 	return c.change(u, edits)
+}
+
+// rawIDBase is where the numeric ids of raw frames start: the client's
+// conn numbers its own calls from 1 and never gets this far in a test.
+const rawIDBase = 1_000_000
+
+// rawResponse is a response to a raw frame: its id (invalid for null),
+// and its error or result.
+type rawResponse struct {
+	ID     jsonrpc2.ID
+	Err    error
+	Result string
+}
+
+// tapStream is the client's stream: it records the responses to raw
+// frames on their way to the client's conn (which drops them, as it made
+// no such call), and keeps the framer's fast path.
+type tapStream struct {
+	jsonrpc2.Stream
+	c *testClient
+}
+
+func (t tapStream) ReadFrame(ctx context.Context) ([]byte, int64, error) {
+	b, n, err := t.Stream.(frameStream).ReadFrame(ctx)
+	if err == nil {
+		t.tap(b)
+	}
+	return b, n, err
+}
+
+func (t tapStream) tap(b []byte) {
+	msgs := []json.RawMessage{b}
+	if bytes.HasPrefix(bytes.TrimSpace(b), []byte("[")) {
+		msgs = nil
+		json.Unmarshal(b, &msgs) // a batch response
+	}
+	for _, m := range msgs {
+		msg, err := jsonrpc2.DecodeMessage(m)
+		if err != nil {
+			continue
+		}
+		r, ok := msg.(*jsonrpc2.Response)
+		if !ok {
+			continue
+		}
+		if num, isNum := r.ID().Number(); isNum && num >= 1 && num < rawIDBase {
+			continue // the client's own call
+		}
+		t.c.mu.Lock()
+		t.c.rawResponses = append(t.c.rawResponses, rawResponse{ID: r.ID(), Err: r.Err(), Result: string(r.Result())})
+		t.c.cond.Broadcast()
+		t.c.mu.Unlock()
+	}
+}
+
+func (t tapStream) WriteFrame(ctx context.Context, data []byte) (int64, error) {
+	return t.Stream.(frameStream).WriteFrame(ctx, data)
+}
+
+// rawFrame writes bytes as they are on the client's end of the pipe, past
+// its framer: frame builds a well-framed message from a body.
+func (c *testClient) rawFrame(b string) {
+	c.t.Helper()
+	c.raw.SetWriteDeadline(time.Now().Add(waitTimeout))
+	if _, err := c.raw.Write([]byte(b)); err != nil {
+		c.t.Fatalf("raw write: %v", err)
+	}
+}
+
+// frame frames a body with an honest Content-Length header.
+func frame(body string) string {
+	return fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body), body)
+}
+
+// waitRaw waits for a response to raw frames, from the from-th on, that
+// matches.
+func (c *testClient) waitRaw(from int, what string, match func(rawResponse) bool) rawResponse {
+	c.t.Helper()
+	return c.waitRawN(from, 1, what, match)[0]
+}
+
+// waitRawN waits for n responses to raw frames, from the from-th on, that
+// match.
+func (c *testClient) waitRawN(from, n int, what string, match func(rawResponse) bool) []rawResponse {
+	c.t.Helper()
+	deadline := time.Now().Add(waitTimeout)
+	timer := time.AfterFunc(waitTimeout, func() {
+		c.mu.Lock()
+		c.cond.Broadcast()
+		c.mu.Unlock()
+	})
+	defer timer.Stop()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for {
+		var got []rawResponse
+		for _, r := range c.rawResponses[min(from, len(c.rawResponses)):] {
+			if match(r) {
+				got = append(got, r)
+			}
+		}
+		if len(got) >= n {
+			return got
+		}
+		if time.Now().After(deadline) {
+			c.t.Fatalf("timed out waiting for %s; raw responses: %+v\nserver log:\n%s", what, c.rawResponses[min(from, len(c.rawResponses)):], c.log)
+		}
+		c.cond.Wait()
+	}
+}
+
+// rawSince returns the responses to raw frames from the from-th on.
+func (c *testClient) rawSince(from int) []rawResponse {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]rawResponse(nil), c.rawResponses[min(from, len(c.rawResponses)):]...)
 }

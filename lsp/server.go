@@ -66,18 +66,26 @@ type Server struct {
 	cfg        *analyzer.Config // fileCfg merged with settings
 	caps       clientCaps
 	debounce   time.Duration
-	shutdown   bool
-	exited     chan struct{}
-	exitOnce   sync.Once
-	shutdownOK bool
+	// initialized is set when initialize arrives (cleared if it fails),
+	// shutdown when shutdown arrives: see admit.
+	initialized bool
+	shutdown    bool
+	exited      chan struct{}
+	exitOnce    sync.Once
+	shutdownOK  bool
 
 	lint lintState
 	pub  publishState
 
-	// testHook, when set, runs at the start of every request handler
-	// (tests use it to make a handler panic).
-	testHook func(method string)
+	// testHook, when set, runs at the start of every request handler with
+	// the request's context, and of every lint with the lint's (method
+	// testHookLint). Tests use it to make a handler panic, or to hold a
+	// request or a lint while they abuse the server.
+	testHook func(ctx context.Context, method string)
 }
+
+// testHookLint is the method name testHook gets for a lint.
+const testHookLint = "scalelint/lint"
 
 // NewServer returns a server that is not yet connected.
 func NewServer(opts Options) *Server {
@@ -108,8 +116,12 @@ func NewServer(opts Options) *Server {
 // Serve speaks LSP over stream until the client exits or the stream
 // closes. It reports whether the client asked for a shutdown before it
 // exited (the exit code of `scalelint lsp` is 0 then, 1 otherwise).
+//
+// A frame that is not a JSON-RPC message is answered with an error and
+// skipped, and a framing error is skipped; over NewStream the framing is
+// also recovered after a Content-Length that lied (see NewStream).
 func (s *Server) Serve(ctx context.Context, stream jsonrpc2.Stream) (shutdownFirst bool, err error) {
-	s.conn = jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(codec{}))
+	s.conn = jsonrpc2.NewConn(&tolerantStream{Stream: stream, log: s.log}, jsonrpc2.WithCodec(codec{}))
 	s.client = protocol.ClientDispatcher(s.conn)
 	s.conn.Go(ctx, s.handler())
 	select {
@@ -175,9 +187,22 @@ func (s *Server) handler() jsonrpc2.Handler {
 	calls, cancel := jsonrpc2.CancelHandler(func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		ctx = context.WithValue(ctx, snapshotKey{}, s.current())
 		jsonrpc2.Async(ctx)
-		return s.safely(ctx, req, dispatch)
+		res, err := s.safely(ctx, req, dispatch)
+		if err != nil && req.Method() == protocol.MethodInitialize {
+			s.mu.Lock()
+			s.initialized = false // the client may try again
+			s.mu.Unlock()
+		}
+		return res, err
 	})
 	return func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+		if err := s.admit(req.Method()); err != nil {
+			if req.IsCall() {
+				return nil, err
+			}
+			s.log.Debug("notification dropped", "method", req.Method(), "reason", err)
+			return nil, nil
+		}
 		if req.Method() == protocol.MethodCancelRequest {
 			var p protocol.CancelParams
 			if err := protocol.Unmarshal(req.Params(), &p); err == nil {
@@ -201,6 +226,33 @@ func (s *Server) handler() jsonrpc2.Handler {
 	}
 }
 
+// admit applies the protocol's lifecycle to a message, in wire order:
+// before initialize, a request is answered ServerNotInitialized and a
+// notification dropped; initialize is taken once; after shutdown, a
+// request is answered InvalidRequest and a notification dropped. Exit and
+// $/cancelRequest always pass.
+func (s *Server) admit(method string) error {
+	if method == protocol.MethodExit || method == protocol.MethodCancelRequest {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.shutdown:
+		return jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "scalelint: %s after shutdown", method)
+	case method == protocol.MethodInitialize:
+		if s.initialized {
+			return jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "scalelint: the server is already initialized")
+		}
+		s.initialized = true
+	case !s.initialized:
+		return jsonrpc2.Errorf(jsonrpc2.ServerNotInitialized, "scalelint: %s before initialize", method)
+	case method == protocol.MethodShutdown:
+		s.shutdown = true // what follows on the wire is after shutdown
+	}
+	return nil
+}
+
 // safely runs a handler, turning a panic into an error.
 func (s *Server) safely(ctx context.Context, req *jsonrpc2.Request, h jsonrpc2.Handler) (result any, err error) {
 	method := req.Method()
@@ -211,11 +263,22 @@ func (s *Server) safely(ctx context.Context, req *jsonrpc2.Request, h jsonrpc2.H
 		}
 	}()
 	if s.testHook != nil && req.IsCall() {
-		s.testHook(method)
+		s.testHook(ctx, method)
+	}
+	if method == protocol.MethodTextDocumentDidChange {
+		if err := checkContentChanges(req.Params()); err != nil {
+			return nil, err
+		}
 	}
 	result, err = h(ctx, req)
-	if errors.Is(err, context.Canceled) {
+	var rerr *jsonrpc2.Error
+	switch {
+	case errors.Is(err, context.Canceled):
 		err = protocol.ErrRequestCancelled
+	case errors.As(err, &rerr) && rerr.Code == jsonrpc2.ParseError:
+		// The protocol package reports params it cannot decode as a
+		// ParseError; the message was JSON, its params were wrong.
+		err = jsonrpc2.Errorf(jsonrpc2.InvalidParams, "scalelint: %s: invalid params: %v", method, err)
 	}
 	return result, err
 }

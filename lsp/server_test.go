@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -450,7 +451,7 @@ func TestUnknownMethod(t *testing.T) {
 // answered with an InternalError; the server goes on.
 func TestHandlerPanic(t *testing.T) {
 	c := newClient(t, Options{})
-	c.srv.testHook = func(method string) {
+	c.srv.testHook = func(ctx context.Context, method string) {
 		if method == protocol.MethodTextDocumentHover {
 			panic("boom")
 		}

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"go.lsp.dev/protocol"
@@ -39,6 +40,33 @@ func (s *Server) DidChange(ctx context.Context, params *protocol.DidChangeTextDo
 	snap := s.afterEditLocked(ctx, path)
 	s.mu.Unlock()
 	s.scheduleLint(snap)
+	return nil
+}
+
+// checkContentChanges refuses the params of a didChange one of whose
+// changes has a "range" that is not a Range (a negative or fractional
+// number, null, a string): the protocol package decodes such a change as
+// the whole-document kind, whose text would then replace the document.
+func checkContentChanges(params []byte) error {
+	var p struct {
+		ContentChanges []map[string]json.RawMessage `json:"contentChanges"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return nil // the dispatcher reports what is wrong
+	}
+	for i, c := range p.ContentChanges {
+		raw, ok := c["range"]
+		if !ok {
+			continue
+		}
+		var r protocol.Range
+		if string(raw) == "null" {
+			return invalidParams("contentChanges[%d].range is null", i)
+		}
+		if err := protocol.Unmarshal(raw, &r); err != nil {
+			return invalidParams("contentChanges[%d].range: %v", i, err)
+		}
+	}
 	return nil
 }
 

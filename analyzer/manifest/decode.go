@@ -177,7 +177,16 @@ func mappingEntries(n *yaml.Node) [][2]*yaml.Node {
 		}
 		return out
 	}
-	var own, merged [][2]*yaml.Node
+	return mergedEntries(n, map[*yaml.Node]bool{n: true})
+}
+
+// mergedEntries is mappingEntries for a mapping with merges. merged holds
+// the mappings already merged (and n): merging one again adds no key, as
+// every key it has is already seen, so each is read once however often
+// aliases repeat it; otherwise "<<: [*a, *a, ...]" nested ten deep is
+// ten billion merges.
+func mergedEntries(n *yaml.Node, merged map[*yaml.Node]bool) [][2]*yaml.Node {
+	var own, from [][2]*yaml.Node
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
@@ -199,18 +208,19 @@ func mappingEntries(n *yaml.Node) [][2]*yaml.Node {
 		}
 		for _, s := range srcs {
 			s = deref(s)
-			if s == nil || s.Kind != yaml.MappingNode {
+			if s == nil || s.Kind != yaml.MappingNode || merged[s] {
 				continue
 			}
-			for _, kv := range mappingEntries(s) {
+			merged[s] = true
+			for _, kv := range mergedEntries(s, merged) {
 				if kv[0].Kind == yaml.ScalarNode && !seen[kv[0].Value] {
 					seen[kv[0].Value] = true
-					merged = append(merged, kv)
+					from = append(from, kv)
 				}
 			}
 		}
 	}
-	return append(own, merged...)
+	return append(own, from...)
 }
 
 func (e *jsonEncoder) encodeMapping(n *yaml.Node, depth int) {

@@ -354,7 +354,7 @@ func (p *fastParser) restEmpty(i int) bool {
 func (p *fastParser) newNode() *yaml.Node {
 	if len(p.nodes) == 0 {
 		if p.arena != nil {
-			p.nodes = p.arena.nodeSlab()
+			p.nodes = p.arena.nodeSlab(p.slabSize())
 		} else {
 			p.nodes = make([]yaml.Node, p.slabSize())
 		}
@@ -380,10 +380,11 @@ func (p *fastParser) collect(base int) []*yaml.Node {
 		return nil
 	}
 	if len(p.ptrs) < n {
+		want := max(n, min(2*(p.nlines-p.line)+8, fastSlabPtrs))
 		if p.arena != nil && n <= fastSlabPtrs {
-			p.ptrs = p.arena.ptrSlab()
+			p.ptrs = p.arena.ptrSlab(want)
 		} else {
-			p.ptrs = make([]*yaml.Node, max(n, min(2*(p.nlines-p.line)+8, fastSlabPtrs)))
+			p.ptrs = make([]*yaml.Node, want)
 		}
 	}
 	c := p.ptrs[:n:n]
@@ -1440,24 +1441,31 @@ func isTimestamp(s string) bool {
 // can be reused once nothing holds the tree (Document.Release): a run over
 // thousands of files then allocates node memory about once per worker
 // instead of once per file, and the garbage collector has far less to do.
+//
+// Slabs come in size classes, and a document takes the smallest class
+// that holds what it needs: a document of one line must not hold a 32 KiB
+// slab until its file is released, or a file of 10,000 small documents
+// holds 640 MB.
 type fastArena struct {
 	nodes [][]yaml.Node
 	ptrs  [][]*yaml.Node
 }
 
 var (
-	nodeSlabs = sync.Pool{New: func() any { s := make([]yaml.Node, fastSlabNodes); return &s }}
-	ptrSlabs  = sync.Pool{New: func() any { s := make([]*yaml.Node, fastSlabPtrs); return &s }}
+	nodeSlabs = newSlabPools[yaml.Node](fastSlabNodes)
+	ptrSlabs  = newSlabPools[*yaml.Node](fastSlabPtrs)
 )
 
-func (a *fastArena) nodeSlab() []yaml.Node {
-	s := *nodeSlabs.Get().(*[]yaml.Node)
+// nodeSlab returns a slab of at least n nodes (at most a full slab).
+func (a *fastArena) nodeSlab(n int) []yaml.Node {
+	s := nodeSlabs.get(n)
 	a.nodes = append(a.nodes, s)
 	return s
 }
 
-func (a *fastArena) ptrSlab() []*yaml.Node {
-	s := *ptrSlabs.Get().(*[]*yaml.Node)
+// ptrSlab returns a slab of at least n pointers (at most a full slab).
+func (a *fastArena) ptrSlab(n int) []*yaml.Node {
+	s := ptrSlabs.get(n)
 	a.ptrs = append(a.ptrs, s)
 	return s
 }
@@ -1470,12 +1478,53 @@ func (a *fastArena) recycle() {
 		return
 	}
 	for _, s := range a.nodes {
-		clear(s)
-		nodeSlabs.Put(&s)
+		nodeSlabs.put(s)
 	}
 	for _, s := range a.ptrs {
-		clear(s)
-		ptrSlabs.Put(&s)
+		ptrSlabs.put(s)
 	}
 	a.nodes, a.ptrs = nil, nil
+}
+
+// minSlab is the smallest slab class, in elements.
+const minSlab = 16
+
+// slabPools keeps recycled slabs by size class: 16, 32, 64... elements,
+// the last class a full slab of max elements.
+type slabPools[T any] struct {
+	max   int
+	pools []sync.Pool // pools[i] holds *[]T of size(i) elements
+}
+
+func newSlabPools[T any](max int) *slabPools[T] {
+	n := 1
+	for minSlab<<(n-1) < max {
+		n++
+	}
+	return &slabPools[T]{max: max, pools: make([]sync.Pool, n)}
+}
+
+func (s *slabPools[T]) size(class int) int { return min(minSlab<<class, s.max) }
+
+// class returns the smallest class that holds n elements.
+func (s *slabPools[T]) class(n int) int {
+	i := 0
+	for i < len(s.pools)-1 && s.size(i) < n {
+		i++
+	}
+	return i
+}
+
+func (s *slabPools[T]) get(n int) []T {
+	i := s.class(n)
+	if v := s.pools[i].Get(); v != nil {
+		return *v.(*[]T)
+	}
+	return make([]T, s.size(i))
+}
+
+// put zeroes a slab taken from get and returns it to its class.
+func (s *slabPools[T]) put(slab []T) {
+	clear(slab)
+	s.pools[s.class(len(slab))].Put(&slab)
 }

@@ -468,6 +468,9 @@ func (d *Document) syntaxProblem(err error) Problem {
 		msg = strings.TrimPrefix(msg, "yaml: ")
 	}
 	abs := d.Line + line - 1
+	if p, ok := d.unlocatedProblem(msg); ok {
+		return p
+	}
 	if strings.Contains(msg, "tab character") {
 		// yaml.v3 names the line before the tab at times: find the tab.
 		for l := abs; l <= abs+2 && l <= f.Lines().LineCount(); l++ {
@@ -487,7 +490,79 @@ func (d *Document) syntaxProblem(err error) Problem {
 			end = start + size
 		}
 	}
+	if strings.Contains(msg, "could not find expected ':'") && abs <= f.Lines().LineCount() {
+		if t := bytes.TrimLeft(f.LineText(abs), " \t-"); utf8.RuneCount(t) > maxSimpleKey && bytes.IndexByte(t, ':') >= 0 {
+			msg = fmt.Sprintf("a key longer than %d characters must be written as an explicit key (\"? \" before it), YAML's limit on plain keys", maxSimpleKey)
+		}
+	}
 	return Problem{Rule: "yaml-syntax", Pos: f.Tok.Pos(start), End: f.Tok.Pos(end), Message: msg}
+}
+
+// maxSimpleKey is yaml.v3's (and YAML's) limit on the length of a key
+// written without "? ", in characters.
+const maxSimpleKey = 1024
+
+// unlocatedProblem positions the yaml.v3 errors that name no line: bytes
+// that are not UTF-8 text, and nesting past yaml.v3's own depth limit
+// (reported as the depth limit it is).
+func (d *Document) unlocatedProblem(msg string) (Problem, bool) {
+	f := d.File
+	src := f.Text()[d.Start:d.End]
+	switch {
+	case strings.Contains(msg, "UTF-8") || strings.Contains(msg, "control characters"):
+		for i := 0; i < len(src); {
+			r, size := utf8.DecodeRune(src[i:])
+			switch {
+			case r == utf8.RuneError && size == 1:
+				at := f.Tok.Pos(d.Start + i)
+				return Problem{Rule: "yaml-syntax", Pos: at, End: f.Tok.Pos(d.Start + i + 1),
+					Message: fmt.Sprintf("invalid UTF-8: byte 0x%02X is not part of a UTF-8 character (scalelint reads UTF-8 manifests; re-encode the file)", src[i])}, true
+			case r < 0x20 && r != '\t' && r != '\n' && r != '\r', r == 0x7F, r >= 0x80 && r < 0xA0 && r != 0x85, r == 0xFFFE, r == 0xFFFF:
+				at := f.Tok.Pos(d.Start + i)
+				return Problem{Rule: "yaml-syntax", Pos: at, End: f.Tok.Pos(d.Start + i + size),
+					Message: fmt.Sprintf("control character %U is not allowed in YAML", r)}, true
+			}
+			i += size
+		}
+	case strings.Contains(msg, "exceeded max depth"):
+		at := d.Start + flowDepthOffset(src, f.opts.Limits.MaxDepth)
+		return Problem{Rule: "input-limit", Pos: f.Tok.Pos(at), End: f.Tok.Pos(at),
+			Message: fmt.Sprintf("document nests deeper than %d levels here; not linted", f.opts.Limits.MaxDepth)}, true
+	}
+	return Problem{}, false
+}
+
+// flowDepthOffset returns the offset in src of the flow bracket that opens
+// nesting level max+1, skipping quoted scalars and comments; 0 when none
+// does (deep block nesting).
+func flowDepthOffset(src []byte, max int) int {
+	depth := 0
+	for i := 0; i < len(src); i++ {
+		switch c := src[i]; c {
+		case '[', '{':
+			if depth++; depth > max {
+				return i
+			}
+		case ']', '}':
+			depth--
+		case '"', '\'':
+			if i > 0 && strings.IndexByte(" \t\n[{,:", src[i-1]) < 0 {
+				continue // inside a plain scalar: don't
+			}
+			for i++; i < len(src) && src[i] != c; i++ {
+				if c == '"' && src[i] == '\\' {
+					i++
+				}
+			}
+		case '#':
+			if i == 0 || src[i-1] == ' ' || src[i-1] == '\t' || src[i-1] == '\n' {
+				for i < len(src) && src[i] != '\n' {
+					i++
+				}
+			}
+		}
+	}
+	return 0
 }
 
 // lineText returns the byte range of a line's text without indentation

@@ -282,7 +282,11 @@ func (o *Object) decode() []Problem {
 		}
 		rule := "invalid-field"
 		if e.Limit {
+			// Refused: nothing of it was decoded, and a rule reading the
+			// empty decode would report fields it never saw (an HPA with
+			// no target and maxReplicas 0).
 			rule = "input-limit"
+			o.Typed = nil
 		}
 		out = append(out, Problem{Rule: rule, Pos: o.Pos(n), End: o.End(n), Message: e.Message, Object: o, Suggestion: e.Suggestion})
 	}

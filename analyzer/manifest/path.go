@@ -118,6 +118,14 @@ func deref(n *yaml.Node) *yaml.Node {
 // mapEntry finds key k in mapping m (following aliases and "<<" merges)
 // and returns its key and value nodes.
 func mapEntry(m *yaml.Node, k string) (key, val *yaml.Node) {
+	return mapEntryIn(m, k, nil)
+}
+
+// mapEntryIn is mapEntry remembering, in searched, the merged mappings
+// already searched in vain: a key absent from a mapping that merges
+// "[*a, *a, ...]" ten levels deep is then sought once per mapping, not
+// ten billion times.
+func mapEntryIn(m *yaml.Node, k string, searched *map[*yaml.Node]bool) (key, val *yaml.Node) {
 	m = deref(m)
 	if m == nil || m.Kind != yaml.MappingNode {
 		return nil, nil
@@ -128,15 +136,23 @@ func mapEntry(m *yaml.Node, k string) (key, val *yaml.Node) {
 		}
 	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Tag == "!!merge" {
-			src := deref(m.Content[i+1])
-			if src != nil && src.Kind == yaml.SequenceNode {
-				for _, s := range src.Content {
-					if kn, vn := mapEntry(s, k); kn != nil {
-						return kn, vn
-					}
-				}
-			} else if kn, vn := mapEntry(src, k); kn != nil {
+		if m.Content[i].Tag != "!!merge" {
+			continue
+		}
+		if searched == nil {
+			searched = &map[*yaml.Node]bool{m: true}
+		}
+		srcs := []*yaml.Node{deref(m.Content[i+1])}
+		if srcs[0] != nil && srcs[0].Kind == yaml.SequenceNode {
+			srcs = srcs[0].Content
+		}
+		for _, s := range srcs {
+			s = deref(s)
+			if s == nil || (*searched)[s] {
+				continue
+			}
+			(*searched)[s] = true
+			if kn, vn := mapEntryIn(s, k, searched); kn != nil {
 				return kn, vn
 			}
 		}

@@ -131,6 +131,9 @@ func ParseValue(spec AnnotationSpec, text string) (Input, error) {
 		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
 			return in, fmt.Errorf("%q is not a number", text)
 		}
+		if err := CheckMagnitude(f); err != nil {
+			return in, fmt.Errorf("%q %v", text, err)
+		}
 		in.Value = f
 	case IntList:
 		for _, part := range strings.Split(t, ",") {
@@ -143,6 +146,9 @@ func ParseValue(spec AnnotationSpec, text string) (Input, error) {
 		a := 1.0
 		for _, r := range in.List {
 			a *= float64(1 + r)
+		}
+		if a > MaxMagnitude {
+			return in, fmt.Errorf("%q amplifies work more than %g times; no retry policy does", text, MaxMagnitude)
 		}
 		in.Value = a
 		return in, nil
@@ -164,6 +170,28 @@ func ParseValue(spec AnnotationSpec, text string) (Input, error) {
 	return in, nil
 }
 
+// Law inputs lie between MinMagnitude and MaxMagnitude (or are 0): past
+// them the laws' products overflow to infinity and their differences to
+// NaN, and no real service has such a rate, demand or peak.
+const (
+	MaxMagnitude = 1e15
+	MinMagnitude = 1e-9
+)
+
+// maxDuration is the longest duration: time.Duration's (about 292 years).
+const maxDuration = time.Duration(math.MaxInt64)
+
+// CheckMagnitude refuses a number outside the range the laws compute with.
+func CheckMagnitude(f float64) error {
+	switch a := math.Abs(f); {
+	case a > MaxMagnitude:
+		return fmt.Errorf("is too large (at most %g)", MaxMagnitude)
+	case a > 0 && a < MinMagnitude:
+		return fmt.Errorf("is too small (at least %g when not 0)", MinMagnitude)
+	}
+	return nil
+}
+
 // ParseDuration reads a duration in seconds: Go and Kubernetes forms (90s,
 // 1m30s, 1.5m, 500ms, 1h) or a bare number meaning seconds.
 func ParseDuration(s string) (float64, error) {
@@ -173,6 +201,12 @@ func ParseDuration(s string) (float64, error) {
 	if f, err := strconv.ParseFloat(s, 64); err == nil {
 		if math.IsNaN(f) || math.IsInf(f, 0) || f < 0 {
 			return 0, fmt.Errorf("%q is not a duration of zero or more seconds", s)
+		}
+		if f > maxDuration.Seconds() {
+			return 0, fmt.Errorf("%q is longer than 2562047h (about 292 years), the longest duration Kubernetes and Go express", s)
+		}
+		if f > 0 && f < MinMagnitude {
+			return 0, fmt.Errorf("%q is shorter than a nanosecond", s)
 		}
 		return f, nil
 	}

@@ -1,6 +1,7 @@
 package scaling
 
 import (
+	"math"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -127,7 +128,10 @@ func fromObject(o *manifest.Object) *Autoscaler {
 func (a *Autoscaler) num(path string, v float64, set bool) Num {
 	p := manifest.ParsePath(path)
 	if f, ok := a.Object.FieldAt(p); ok {
-		if _, err := ParseQuantity(f.Value); err != nil || f.Kind != yaml.ScalarNode {
+		// A number past the 32-bit fields' range decodes as 0: invalid too
+		// (invalid-field says it does not fit), not a written 0.
+		q, err := ParseQuantity(f.Value)
+		if err != nil || f.Kind != yaml.ScalarNode || (q != v && math.Abs(q) > math.MaxInt32) {
 			return Num{V: v, Set: true, At: f, Invalid: true}
 		}
 		if set {

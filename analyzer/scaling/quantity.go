@@ -23,5 +23,11 @@ func ParseQuantity(s string) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return q.AsApproximateFloat64(), nil
+	f := q.AsApproximateFloat64()
+	// 1E400 is a quantity past any float; "E700" parses as a zero
+	// mantissa times 10^700, which AsApproximateFloat64 turns into NaN.
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return 0, strconv.ErrRange
+	}
+	return f, nil
 }

@@ -83,3 +83,22 @@ func TestClassifyTrigger(t *testing.T) {
 		}
 	}
 }
+
+func TestParseQuantity(t *testing.T) {
+	// Values from resource.ParseQuantity's grammar (k8s.io/apimachinery):
+	// m is 10^-3, k 10^3, Ki 2^10.
+	for in, want := range map[string]float64{"500m": 0.5, "1.5": 1.5, "2k": 2000, "1Ki": 1024, " 10 ": 10} {
+		got, err := ParseQuantity(in)
+		if err != nil || got != want {
+			t.Errorf("ParseQuantity(%q) = %g, %v; want %g", in, got, err, want)
+		}
+	}
+	// Found by FuzzClassifyTrigger: resource.ParseQuantity accepts "E700"
+	// (a zero mantissa times 10^700) and AsApproximateFloat64 makes it NaN;
+	// 1E400 is a valid quantity past any float64.
+	for _, bad := range []string{"E700", "1E400", "NaN", "Inf", "ten"} {
+		if got, err := ParseQuantity(bad); err == nil {
+			t.Errorf("ParseQuantity(%q) = %g, accepted", bad, got)
+		}
+	}
+}

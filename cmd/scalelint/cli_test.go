@@ -112,6 +112,14 @@ type scriptRun struct {
 // runs its command there.
 func execScript(t *testing.T, ar *txtar.Archive) scriptRun {
 	t.Helper()
+	return execScriptWith(t, ar, nil)
+}
+
+// execScriptWith is execScript calling prepare, when not nil, with the
+// directory and the command's arguments once the files are in place and
+// before the command runs.
+func execScriptWith(t *testing.T, ar *txtar.Archive, prepare func(dir string, args []string)) scriptRun {
+	t.Helper()
 	dir := t.TempDir()
 	var cmdLine, stdin string
 	for _, f := range ar.Files {
@@ -133,7 +141,11 @@ func execScript(t *testing.T, ar *txtar.Archive) scriptRun {
 	}
 	// A .git directory stops the config search at the script's root.
 	os.MkdirAll(filepath.Join(dir, ".git"), 0o755)
-	cmd := exec.Command(binary, splitWords(cmdLine)...)
+	args := splitWords(cmdLine)
+	if prepare != nil {
+		prepare(dir, args)
+	}
+	cmd := exec.Command(binary, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "NO_COLOR=1")
 	cmd.Stdin = strings.NewReader(stdin)
@@ -150,11 +162,18 @@ func execScript(t *testing.T, ar *txtar.Archive) scriptRun {
 }
 
 func runScript(t *testing.T, path string) {
+	runScriptWith(t, path, nil, *update)
+}
+
+// runScriptWith runs a CLI script and checks its exit status, stderr and
+// stdout; prepare is execScriptWith's, and update rewrites the script's
+// golden stdout when it differs.
+func runScriptWith(t *testing.T, path string, prepare func(dir string, args []string), update bool) scriptRun {
 	ar, err := txtar.ParseFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := execScript(t, ar)
+	res := execScriptWith(t, ar, prepare)
 	files := map[string]*txtar.File{}
 	for i := range ar.Files {
 		files[ar.Files[i].Name] = &ar.Files[i]
@@ -177,21 +196,22 @@ func runScript(t *testing.T, path string) {
 	}
 	f, ok := files["stdout"]
 	if !ok {
-		return
+		return res
 	}
 	got := normalizeOutput(res.stdout)
 	want := normalizeOutput(string(f.Data))
 	if got == want {
-		return
+		return res
 	}
-	if *update {
+	if update {
 		f.Data = []byte(got)
 		if err := os.WriteFile(path, txtar.Format(ar), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		return
+		return res
 	}
 	t.Errorf("stdout differs (run with -update to accept):\n--- got\n%s\n--- want\n%s", got, want)
+	return res
 }
 
 // normalizeOutput re-indents JSON documents (so goldens compare by

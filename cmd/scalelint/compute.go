@@ -63,6 +63,11 @@ func (f numFlag) Set(s string) error {
 	if v < 0 || (f.positive && v == 0) {
 		return fmt.Errorf("--%s: %q must be positive", f.name, s)
 	}
+	if !f.duration {
+		if err := scaling.CheckMagnitude(v); err != nil {
+			return fmt.Errorf("--%s: %q %v", f.name, s, err)
+		}
+	}
 	*f.v = v
 	return nil
 }
@@ -137,6 +142,7 @@ func runCompute(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(res.values); err != nil {
+			fmt.Fprintf(stderr, "scalelint: %v\n", err)
 			return exitError
 		}
 		return exitOK
