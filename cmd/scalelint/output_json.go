@@ -99,42 +99,66 @@ func writeJSON(r *report, w io.Writer, _ bool) error {
 }
 
 // streamJSON writes the report as json.Encoder with a two-space indent
-// would, byte for byte, but one diagnostic at a time: the output of a
-// large repository is never held in memory whole.
+// would, byte for byte, but one element at a time (each diagnostic, each
+// autoscaler's missing inputs): the output of a large repository is never
+// held in memory whole, and the two buffers it goes through are reused, so
+// writing it makes next to no garbage.
 func streamJSON(w io.Writer, rep jsonReport) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	var compact, indented bytes.Buffer
+	enc := json.NewEncoder(&compact)
 	enc.SetEscapeHTML(false)
 	value := func(v any, prefix string) ([]byte, error) {
-		buf.Reset()
-		enc.SetIndent(prefix, "  ")
+		compact.Reset()
 		if err := enc.Encode(v); err != nil {
 			return nil, err
 		}
-		return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+		indented.Reset()
+		if err := json.Indent(&indented, bytes.TrimSuffix(compact.Bytes(), []byte("\n")), prefix, "  "); err != nil {
+			return nil, err
+		}
+		return indented.Bytes(), nil
+	}
+	// list writes the elements of an array whose opening bracket is
+	// written, each on its own line at prefix.
+	list := func(n int, at func(int) any, prefix string) error {
+		for i := 0; i < n; i++ {
+			b, err := value(at(i), prefix)
+			if err != nil {
+				return err
+			}
+			if i > 0 {
+				bw.WriteByte(',')
+			}
+			bw.WriteString("\n" + prefix)
+			bw.Write(b)
+		}
+		if n > 0 {
+			bw.WriteString("\n" + prefix[:len(prefix)-2])
+		}
+		return nil
 	}
 	fmt.Fprintf(bw, "{\n  \"version\": %d,\n  \"diagnostics\": [", rep.Version)
-	for i, d := range rep.Diagnostics {
-		b, err := value(d, "    ")
-		if err != nil {
-			return err
-		}
-		if i > 0 {
-			bw.WriteByte(',')
-		}
-		bw.WriteString("\n    ")
-		bw.Write(b)
+	if err := list(len(rep.Diagnostics), func(i int) any { return rep.Diagnostics[i] }, "    "); err != nil {
+		return err
 	}
-	if len(rep.Diagnostics) > 0 {
-		bw.WriteString("\n  ")
-	}
+	missing := rep.Summary.Missing
+	rep.Summary.Missing = nil // omitted, then written one by one
 	b, err := value(rep.Summary, "  ")
 	if err != nil {
 		return err
 	}
 	bw.WriteString("],\n  \"summary\": ")
-	bw.Write(b)
+	if len(missing) == 0 {
+		bw.Write(b)
+	} else {
+		bw.Write(bytes.TrimSuffix(b, []byte("\n  }")))
+		bw.WriteString(",\n    \"missing\": [")
+		if err := list(len(missing), func(i int) any { return missing[i] }, "      "); err != nil {
+			return err
+		}
+		bw.WriteString("]\n  }")
+	}
 	bw.WriteString("\n}\n")
 	return bw.Flush()
 }

@@ -18,7 +18,8 @@ func TestStreamJSONMatchesEncoder(t *testing.T) {
 				Object: &objectRef{Kind: "HorizontalPodAutoscaler", Name: "n"}, Facts: map[string]float64{"g": 1.05, "a": 2}},
 			{File: "b.yaml", Line: 1, Column: 1, EndLine: 1, EndColumn: 2, Severity: "info", Rule: "s", Message: "m"},
 		}, Summary: jsonSummary{Files: 2, Objects: 3, Autoscalers: 1, Errors: 1, Infos: 1,
-			Missing: []missingJSON{{File: "a.yaml", Line: 2, Object: &objectRef{Kind: "ScaledObject"}, Laws: []missingLaw{{Law: "latency-floor", Needs: []string{"scalelint.dev/pod-rate"}}}}}}},
+			Missing: []missingJSON{{File: "a.yaml", Line: 2, Object: &objectRef{Kind: "ScaledObject"}, Laws: []missingLaw{{Law: "latency-floor", Needs: []string{"scalelint.dev/pod-rate"}}}},
+				{File: "c.yaml", Line: 9, Laws: []missingLaw{{Law: "retry-trap", Why: "w"}, {Law: "ceiling", Needs: []string{"x", "y"}}}}}}},
 	}
 	for i, rep := range reports {
 		var want bytes.Buffer
