@@ -219,3 +219,36 @@ func TestRealworldGolden(t *testing.T) {
 		t.Fatalf("real corpus report differs from %s in length: %d vs %d lines", golden, len(gl), len(wl))
 	}
 }
+
+// TestRealworldAuditMarkdown keeps testdata/realworld/audit.md, the
+// pull-request comment `scalelint audit --format markdown` writes for the
+// real corpus, in step with the code. -update rewrites it.
+func TestRealworldAuditMarkdown(t *testing.T) {
+	root := realworld(t)
+	cmd := exec.Command(binary, "audit", "--format", "markdown", "real")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("audit: %v", err)
+	}
+	golden := filepath.Join(root, "audit.md")
+	if *update {
+		if err := os.WriteFile(golden, out, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out) != string(want) {
+		gl, wl := strings.Split(string(out), "\n"), strings.Split(string(want), "\n")
+		for i := 0; i < len(gl) && i < len(wl); i++ {
+			if gl[i] != wl[i] {
+				t.Fatalf("audit markdown differs from %s at line %d:\n got: %s\nwant: %s\n(run go test ./cmd/scalelint -run AuditMarkdown -update to accept)", golden, i+1, gl[i], wl[i])
+			}
+		}
+		t.Fatalf("audit markdown differs from %s in length: %d vs %d lines", golden, len(gl), len(wl))
+	}
+}
