@@ -24,6 +24,12 @@ type parseCache struct {
 	alloc *token.FileSet
 	mu    sync.Mutex
 	m     map[cacheKey]*parsed
+	// byPath lists the keys of each path, and touched the paths parsed
+	// since the last retain: retain looks only at those, and at the paths
+	// whose handle changed, not at the whole workspace.
+	byPath  map[string][]cacheKey
+	touched map[string]bool
+	held    map[string]*fileHandle // the files of the last retain
 }
 
 type cacheKey struct {
@@ -32,7 +38,8 @@ type cacheKey struct {
 }
 
 func newParseCache() *parseCache {
-	return &parseCache{alloc: token.NewFileSet(), m: map[cacheKey]*parsed{}}
+	return &parseCache{alloc: token.NewFileSet(), m: map[cacheKey]*parsed{},
+		byPath: map[string][]cacheKey{}, touched: map[string]bool{}}
 }
 
 // parseOptions are the CLI's: autoscalers and workloads parsed eagerly,
@@ -60,25 +67,46 @@ func (c *parseCache) get(path string, content []byte) *parsed {
 		p = q // a concurrent parse won
 	} else {
 		c.m[key] = p
+		c.byPath[path] = append(c.byPath[path], key)
 	}
+	c.touched[path] = true
 	c.mu.Unlock()
 	return p
 }
 
-// retain drops every entry that the snapshot does not hold: old versions
-// of edited documents, deleted files.
+// retain drops every entry that the snapshot's files do not hold: old
+// versions of edited documents, deleted files. Only the paths parsed since
+// the last retain, or whose handle changed since, can hold such entries.
 func (c *parseCache) retain(files map[string]*fileHandle) {
-	keep := make(map[*parsed]bool, len(c.m))
-	for _, h := range files {
-		for _, ch := range h.chunks {
-			keep[ch.parsed] = true
-		}
-	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for k, p := range c.m {
-		if !keep[p] {
-			delete(c.m, k)
+	paths := c.touched
+	c.touched = map[string]bool{}
+	for p, h := range c.held {
+		if files[p] != h {
+			paths[p] = true
+		}
+	}
+	c.held = files
+	for p := range paths {
+		keep := map[*parsed]bool{}
+		if h := files[p]; h != nil {
+			for _, ch := range h.chunks {
+				keep[ch.parsed] = true
+			}
+		}
+		var kept []cacheKey
+		for _, k := range c.byPath[p] {
+			if keep[c.m[k]] {
+				kept = append(kept, k)
+			} else {
+				delete(c.m, k)
+			}
+		}
+		if len(kept) > 0 {
+			c.byPath[p] = kept
+		} else {
+			delete(c.byPath, p)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/maphash"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -41,6 +42,40 @@ type publishedFile struct {
 	pushed  bool   // the last publication held diagnostics
 	open    bool
 	version int32
+	pulled  bool // the client pulls this document's diagnostics
+	// items identifies the slice the key was computed from: a file the
+	// edit did not reach has the very same slice (fileDiags.protocol),
+	// so its key need not be computed again.
+	items *protocol.Diagnostic
+	n     int
+}
+
+// next returns the state of a file's next publication (its key not yet
+// set) after pf: the file's handle (nil when it left the snapshot) and
+// findings.
+func (pf publishedFile) next(path string, h *fileHandle, items []protocol.Diagnostic, pull bool) publishedFile {
+	next := publishedFile{uri: pf.uri}
+	if h != nil {
+		next.uri, next.open, next.version = uriOf(h), h.open, h.version
+	} else if next.uri == "" {
+		next.uri = uri.File(path)
+	}
+	next.pulled = pull && next.open
+	if len(items) > 0 {
+		next.items, next.n = &items[0], len(items)
+	}
+	return next
+}
+
+// current reports whether a publication was made from the very same
+// findings, in the same state of the file: nothing to publish.
+func (pf publishedFile) current(h *fileHandle, items []protocol.Diagnostic, pull bool) bool {
+	if pf.key == "" || h == nil {
+		return false
+	}
+	n := pf.next("", h, items, pull)
+	return pf.items == n.items && pf.n == n.n && pf.uri == n.uri && pf.open == n.open &&
+		pf.version == n.version && pf.pulled == n.pulled
 }
 
 // scheduleLint lints snap after the debounce delay. A newer snapshot
@@ -100,11 +135,11 @@ func (s *Server) runLint(ctx context.Context, snap *Snapshot) {
 		s.testHook(ctx, testHookLint)
 	}
 	start := time.Now()
-	diags, err := snap.Diagnostics(ctx)
+	fds, err := snap.fileDiagnostics(ctx)
 	if err != nil {
 		return // superseded
 	}
-	byFile := s.protocolDiagnostics(snap, diags)
+	byFile := s.protocolDiagnostics(snap, fds)
 	s.mu.Lock()
 	pull := s.caps.pull
 	refresh := s.caps.diagRefresh
@@ -115,18 +150,26 @@ func (s *Server) runLint(ctx context.Context, snap *Snapshot) {
 	if ctx.Err() != nil {
 		return // a newer snapshot's lint will publish
 	}
+	// The files to publish again: those with findings, open ones, and
+	// those last published with findings, less those published from the
+	// very same findings in the same state (most of them, after an edit).
 	paths := map[string]bool{}
-	for p := range byFile {
-		paths[p] = true
-	}
-	for p := range snap.files {
-		if snap.files[p].open {
+	consider := func(p string) {
+		if !paths[p] && !s.pub.published[p].current(snap.files[p], byFile[p], pull) {
 			paths[p] = true
+		}
+	}
+	for p := range byFile {
+		consider(p)
+	}
+	for p, h := range snap.files {
+		if h.open {
+			consider(p)
 		}
 	}
 	for p, pf := range s.pub.published {
 		if pf.pushed || pf.open {
-			paths[p] = true
+			consider(p)
 		}
 	}
 	sorted := make([]string, 0, len(paths))
@@ -140,13 +183,8 @@ func (s *Server) runLint(ctx context.Context, snap *Snapshot) {
 		h := snap.files[p]
 		items := byFile[p]
 		prev := s.pub.published[p]
-		next := publishedFile{uri: prev.uri}
-		if h != nil {
-			next.uri, next.open, next.version = uriOf(h), h.open, h.version
-		} else if next.uri == "" {
-			next.uri = uri.File(p)
-		}
-		if pull && next.open {
+		next := prev.next(p, h, items, pull)
+		if next.pulled {
 			// The client pulls this document's diagnostics: clear what was
 			// pushed for it, and ask for a new pull when they changed
 			// without an edit of it (a change in another file).
@@ -188,7 +226,7 @@ func (s *Server) runLint(ctx context.Context, snap *Snapshot) {
 			}
 		}()
 	}
-	s.log.Debug("lint", "snapshot", snap.id, "files", len(snap.files), "diagnostics", len(diags), "published", published, "took", time.Since(start))
+	s.log.Debug("lint", "snapshot", snap.id, "files", len(snap.files), "with-diagnostics", len(fds), "published", published, "took", time.Since(start))
 }
 
 // push sends textDocument/publishDiagnostics.
@@ -269,27 +307,30 @@ func diagKey(items []protocol.Diagnostic, version int32, open bool) string {
 
 var diagSeed = maphash.MakeSeed()
 
-// protocolDiagnostics converts diagnostics to the protocol's, grouped by
-// file path, with the configuration file's error added.
-func (s *Server) protocolDiagnostics(snap *Snapshot, diags []analyzer.Diagnostic) map[string][]protocol.Diagnostic {
-	out := map[string][]protocol.Diagnostic{}
-	for i := range diags {
-		h, pd, ok := toProtocol(snap, &diags[i])
-		if ok {
-			out[h.path] = append(out[h.path], pd)
+// protocolDiagnostics returns the findings in the protocol's form, by
+// file path, with the configuration file's error added. The slices may be
+// shared with other snapshots: do not change them.
+func (s *Server) protocolDiagnostics(snap *Snapshot, fds map[string]*fileDiags) map[string][]protocol.Diagnostic {
+	out := make(map[string][]protocol.Diagnostic, len(fds))
+	for p, fd := range fds {
+		if items := fd.protocol(snap); len(items) > 0 {
+			out[p] = items
 		}
 	}
 	if h, pd, ok := configDiagnostic(snap); ok {
-		out[h.path] = append(out[h.path], pd)
-	}
-	// A file's documents are parsed apart: order its findings by position.
-	for _, items := range out {
-		sort.SliceStable(items, func(i, j int) bool {
-			a, b := items[i].Range.Start, items[j].Range.Start
-			return a.Line < b.Line || (a.Line == b.Line && a.Character < b.Character)
-		})
+		items := append(slices.Clip(out[h.path]), pd)
+		sortByPosition(items)
+		out[h.path] = items
 	}
 	return out
+}
+
+// sortByPosition orders a file's findings by position.
+func sortByPosition(items []protocol.Diagnostic) {
+	sort.SliceStable(items, func(i, j int) bool {
+		a, b := items[i].Range.Start, items[j].Range.Start
+		return a.Line < b.Line || (a.Line == b.Line && a.Character < b.Character)
+	})
 }
 
 // configDiagnostic places a configuration file's error at its position.
@@ -371,11 +412,11 @@ func toProtocol(snap *Snapshot, d *analyzer.Diagnostic) (*fileHandle, protocol.D
 func (s *Server) Diagnostic(ctx context.Context, params *protocol.DocumentDiagnosticParams) (protocol.DocumentDiagnosticReport, error) {
 	snap := s.snapshot(ctx)
 	path := pathOf(params.TextDocument.URI)
-	diags, err := snap.Diagnostics(ctx)
+	fds, err := snap.fileDiagnostics(ctx)
 	if err != nil {
 		return nil, err
 	}
-	items := s.protocolDiagnostics(snap, diags)[path]
+	items := s.protocolDiagnostics(snap, fds)[path]
 	if items == nil {
 		items = []protocol.Diagnostic{}
 	}

@@ -25,8 +25,21 @@
 //	        v
 //	Snapshot          immutable: every file handle (path, URI, version, text,
 //	  (snapshot.go)   Mapper, parsed documents) and the configuration; on first
-//	                  use its own token.FileSet and workspace.New (targets resolved
-//	                  across files as in the CLI), then analyzer.Run once
+//	                  use its workspace index (targets resolved across files as
+//	                  in the CLI) and its findings by file, computed once
+//	        |
+//	        v
+//	incremental       a snapshot derives both from its base, the latest earlier
+//	  (incremental.go) snapshot whose findings were complete: the index by
+//	                  replacing the changed paths' files (workspace.With), the
+//	                  findings by running analyzer.Run over a view of the files
+//	                  the change can reach (workspace.Focus: the changed files,
+//	                  the files of the autoscalers whose target they hold or
+//	                  held, of those targets, and of every other autoscaler of
+//	                  them) and keeping every other file's findings, and their
+//	                  protocol form; without a base, or after a change whose
+//	                  reach is not tracked (configuration, kustomization,
+//	                  LimitRange), workspace.New and analyzer.Run over all
 //	        |
 //	        v
 //	lint              debounced (50 ms by default, none in tests); a newer snapshot
@@ -37,7 +50,8 @@
 //	        |
 //	        v
 //	publish           per file whose diagnostics changed (a conflict between two
-//	                  files clears in both), open documents with their version;
+//	                  files clears in both; a file whose findings were kept from
+//	                  the base is skipped unhashed), open documents with their version;
 //	                  clients that pull (textDocument/diagnostic) get reports for
 //	                  open documents instead, and a refresh when another file's
 //	                  edit changed them

@@ -194,6 +194,13 @@ func (s *Server) newSnapshotLocked() *Snapshot {
 	}
 	s.nextID++
 	snap := &Snapshot{id: s.nextID, files: files, cfg: s.cfg, cfgErr: s.fileCfg.err, folders: s.folders}
+	// Derive from the latest snapshot whose diagnostics are complete (one
+	// superseded before its lint ran passes on its own base).
+	if prev := s.snap; prev.done.Load() {
+		snap.base.Store(prev)
+	} else if b := prev.base.Load(); b != nil {
+		snap.base.Store(b)
+	}
 	s.snap = snap
 	s.cache.retain(files)
 	return snap

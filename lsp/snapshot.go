@@ -4,9 +4,13 @@ import (
 	"context"
 	"crypto/sha256"
 	"go/token"
+	"maps"
+	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 
+	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
 	"github.com/scalelint/scalelint/analyzer"
@@ -33,6 +37,29 @@ type fileHandle struct {
 	content []byte
 	mapper  *Mapper
 	chunks  []chunk
+
+	indexOnce sync.Once
+	index     map[*manifest.File]int // chunk by parsed document, for many chunks (chunkOf)
+}
+
+// chunkOf returns the index of the chunk whose parse is f.
+func (h *fileHandle) chunkOf(f *manifest.File) (int, bool) {
+	if len(h.chunks) <= 16 {
+		for i, ch := range h.chunks {
+			if ch.file == f {
+				return i, true
+			}
+		}
+		return 0, false
+	}
+	h.indexOnce.Do(func() {
+		h.index = make(map[*manifest.File]int, len(h.chunks))
+		for i, ch := range h.chunks {
+			h.index[ch.file] = i
+		}
+	})
+	i, ok := h.index[f]
+	return i, ok
 }
 
 // chunk is one parsed document of a file and where it starts.
@@ -53,6 +80,11 @@ type parsed struct {
 // file (open documents over disk), the configuration, and, computed once
 // on first use, the workspace index and the diagnostics. Handlers read a
 // snapshot; only the server's change methods make new ones.
+//
+// A snapshot made after another whose diagnostics were complete derives
+// both from it (incremental.go): the index by replacing the changed
+// files' entries (workspace.With), the diagnostics by linting again only
+// the files the change can reach and keeping the others'.
 type Snapshot struct {
 	id      uint64
 	files   map[string]*fileHandle // by absolute path, excluded files left out
@@ -60,13 +92,32 @@ type Snapshot struct {
 	cfgErr  error // the configuration file's error, reported on it
 	folders []string
 
-	wsOnce sync.Once
-	ws     *workspace.Workspace
-	byTok  map[*token.File]located // every chunk's file, to its handle
+	// base is the snapshot this one derives from (nil: none); it is
+	// dropped once the diagnostics are computed, so that a chain of
+	// snapshots is never kept alive.
+	base atomic.Pointer[Snapshot]
+	done atomic.Bool // the diagnostics are complete (a base may use them)
+
+	wsOnce      sync.Once
+	ws          *workspace.Workspace
+	incremental bool                        // ws was derived from base's (workspace.With)
+	changed     map[string][]*manifest.File // the paths that differ from base's, and their files
 
 	diagMu    sync.Mutex
 	diagsDone bool
-	diags     []analyzer.Diagnostic // unsuppressed, sorted
+	byFile    map[string]*fileDiags // unsuppressed findings by file path ("" for none)
+	flatOnce  sync.Once
+	flat      []analyzer.Diagnostic // byFile's, in path order (Diagnostics)
+}
+
+// fileDiags are one file's unsuppressed findings, sorted, and their
+// protocol form. They are shared with the next snapshot when its change
+// cannot reach the file: then the file, and every file its findings point
+// into, are the same in both, and so is the protocol form.
+type fileDiags struct {
+	diags     []analyzer.Diagnostic
+	protoOnce sync.Once
+	proto     []protocol.Diagnostic
 }
 
 // File returns the handle of a path, or nil.
@@ -75,70 +126,135 @@ func (s *Snapshot) File(path string) *fileHandle { return s.files[path] }
 // Config returns the configuration in force.
 func (s *Snapshot) Config() *analyzer.Config { return s.cfg }
 
+// ruleKinds are the kinds rules read beyond autoscalers and targets: the
+// workspace parses them as it is built, so that it never changes after
+// (workspace.Options.Kinds).
+var ruleKinds = func() []string {
+	var out []string
+	for _, a := range rules.All() {
+		out = append(out, a.Kinds...)
+	}
+	return out
+}()
+
 // Workspace returns the workspace index of the snapshot's files, built on
-// first use.
+// first use: from the base's by replacing the changed files, or from
+// scratch.
 func (s *Snapshot) Workspace() *workspace.Workspace {
 	s.wsOnce.Do(func() {
+		if b := s.base.Load(); b != nil && b.cfg.Namespace == s.cfg.Namespace {
+			s.deriveWorkspace(b)
+			return
+		}
 		fset := token.NewFileSet()
 		var files []*manifest.File
 		var toks []*token.File
-		s.byTok = map[*token.File]located{}
 		for _, p := range s.paths() {
-			h := s.files[p]
-			for _, ch := range h.chunks {
+			for _, ch := range s.files[p].chunks {
 				files = append(files, ch.file)
 				toks = append(toks, ch.file.Tok)
-				s.byTok[ch.file.Tok] = located{h, ch.start}
 			}
 		}
 		fset.AddExistingFiles(toks...)
-		s.ws = workspace.New(fset, files, workspace.Options{DefaultNamespace: s.cfg.Namespace, Remember: true})
+		s.ws = workspace.New(fset, files, workspace.Options{DefaultNamespace: s.cfg.Namespace, Remember: true, Kinds: ruleKinds})
 	})
 	return s.ws
 }
 
 // Diagnostics returns the findings of the one engine (analyzer.Run, as in
-// the CLI) over the snapshot, without the suppressed ones. They are
-// computed once; a cancelled computation is not kept.
+// the CLI) over the snapshot, without the suppressed ones, sorted by file
+// path and position. They are computed once; a cancelled computation is
+// not kept.
 func (s *Snapshot) Diagnostics(ctx context.Context) ([]analyzer.Diagnostic, error) {
+	byFile, err := s.fileDiagnostics(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.flatOnce.Do(func() {
+		paths := slices.Sorted(maps.Keys(byFile))
+		for _, p := range paths {
+			s.flat = append(s.flat, byFile[p].diags...)
+		}
+	})
+	return s.flat, nil
+}
+
+// fileDiagnostics returns the unsuppressed findings by file path: those of
+// the files the change from the base can reach linted again, the others
+// the base's; or, without a usable base, all linted.
+func (s *Snapshot) fileDiagnostics(ctx context.Context) (map[string]*fileDiags, error) {
 	s.diagMu.Lock()
 	defer s.diagMu.Unlock()
 	if s.diagsDone {
-		return s.diags, nil
+		return s.byFile, nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	ws := s.Workspace()
-	all := analyzer.Run(ctx, ws, rules.All(), s.cfg)
+	var byFile map[string]*fileDiags
+	if b := s.base.Load(); b != nil && s.incremental && b.cfg == s.cfg {
+		if relint, ok := s.relintPaths(b); ok {
+			in := func(p string) bool { return relint[p] }
+			view := ws.Focus(slices.Collect(maps.Keys(relint)))
+			fresh := groupByFile(ws, analyzer.Run(ctx, view, rules.All(), s.cfg), in)
+			byFile = maps.Clone(b.byFile)
+			for p := range relint {
+				delete(byFile, p)
+			}
+			delete(byFile, "")
+			maps.Copy(byFile, fresh)
+		}
+	}
+	if byFile == nil {
+		byFile = groupByFile(ws, analyzer.Run(ctx, ws, rules.All(), s.cfg), nil)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err // some rules may not have run
 	}
-	out := make([]analyzer.Diagnostic, 0, len(all))
-	for _, d := range all {
-		if d.Suppression == nil {
-			out = append(out, d)
-		}
-	}
-	s.diags, s.diagsDone = out, true
-	return out, nil
+	s.byFile, s.diagsDone = byFile, true
+	s.done.Store(true)
+	s.base.Store(nil)
+	return byFile, nil
 }
 
-// located is where a chunk's positions are in its file.
-type located struct {
-	h    *fileHandle
-	base int // the chunk's byte offset in the file
+// groupByFile keeps the unsuppressed findings, by the path of their file
+// ("" for none), of the paths in keeps (every path when nil). Each file's
+// findings keep the run's order.
+func groupByFile(ws *workspace.Workspace, all []analyzer.Diagnostic, keep func(string) bool) map[string]*fileDiags {
+	out := map[string]*fileDiags{}
+	for _, d := range all {
+		if d.Suppression != nil {
+			continue
+		}
+		p := ""
+		if f := ws.FileOf(d.Pos); f != nil {
+			p = f.Path
+		}
+		if p != "" && keep != nil && !keep(p) {
+			continue
+		}
+		fd := out[p]
+		if fd == nil {
+			fd = &fileDiags{}
+			out[p] = fd
+		}
+		fd.diags = append(fd.diags, d)
+	}
+	return out
 }
 
 // locate returns the handle of the file that holds a parsed document, and
 // where the document starts in it.
 func (s *Snapshot) locate(f *manifest.File) (*fileHandle, int) {
-	s.Workspace()
-	l, ok := s.byTok[f.Tok]
-	if !ok {
+	h := s.files[f.Path]
+	if h == nil {
 		return nil, 0
 	}
-	return l.h, l.base
+	if i, ok := h.chunkOf(f); ok {
+		return h, h.chunks[i].start
+	}
+	return nil, 0
 }
 
 // span returns the file holding a position range and its byte offsets in

@@ -22,7 +22,7 @@ type Resolution struct {
 
 // Target returns the resolution of an autoscaler's scale target.
 func (ws *Workspace) Target(a *scaling.Autoscaler) *Resolution {
-	if r, ok := ws.resolved[a]; ok {
+	if r, ok := ws.resolved.get(a); ok {
 		return r
 	}
 	return &Resolution{}
@@ -36,7 +36,8 @@ func (ws *Workspace) resolve(a *scaling.Autoscaler) *Resolution {
 	}
 	var cands []*manifest.Object
 	group := canonicalGroup(t.Group, t.Kind)
-	for _, o := range ws.byName[nameKey{t.Kind, t.Name}] {
+	objs, _ := ws.byName.get(nameKey{t.Kind, t.Name})
+	for _, o := range objs {
 		// A scaleTargetRef without apiVersion names the kind in any group.
 		if t.APIVersion != "" && canonicalGroup(o.Group, o.Kind) != group {
 			continue
@@ -82,7 +83,7 @@ func (ws *Workspace) resolve(a *scaling.Autoscaler) *Resolution {
 		r.Variants = append(r.Variants, x.o)
 	}
 	r.Object = r.Variants[0]
-	r.Workload = ws.workloads[r.Object]
+	r.Workload, _ = ws.workloads.get(r.Object)
 	return r
 }
 

@@ -8,11 +8,22 @@
 // the candidates with the target's group, kind, name and a compatible
 // namespace, nearest first (a shared kustomization root, then the longest
 // common directory with the autoscaler's file). Documents the parser
-// skipped are parsed only when a scale target names their kind.
+// skipped are parsed only when a scale target names their kind (or
+// Options.Kinds does).
+//
+// For a language server, which needs a workspace per edit:
+//
+//	base workspace + changed paths' files -> With -> the changed files
+//	    indexed, the others' entries shared (layered maps, copied lists);
+//	    only the autoscalers whose target key the change touched resolved
+//	    again; from scratch (New) when kustomize scopes may move
+//	workspace + paths -> Focus -> a view listing only what bears on those
+//	    files, for linting them again while lookups see everything
 package workspace
 
 import (
 	"go/token"
+	"slices"
 	"sort"
 	"sync"
 
@@ -40,23 +51,45 @@ type Options struct {
 	// evaluations) on the objects, for the next workspace made of the
 	// same parsed files: the language server, which makes one per edit.
 	Remember bool
+	// Kinds are parsed as the workspace is built (ObjectsOfKind), not on
+	// first use: the kinds rules declare (analyzer.Analyzer.Kinds). With
+	// them the workspace never changes once built, so it may be read while
+	// With derives the next one from it.
+	Kinds []string
 }
 
 // Workspace is an immutable set of files and what they hold.
 type Workspace struct {
+	// Fset is the FileSet given to New. A workspace made by With keeps
+	// its base's, which need not hold the files it added: find a
+	// position's file with FileOf.
 	Fset  *token.FileSet
-	Files []*manifest.File // sorted by path
+	Files []*manifest.File // sorted by path (a path's files in the order given)
 
-	opts        Options
-	scopes      scopes
-	byName      map[nameKey][]*manifest.Object
-	byFile      map[*token.File]*manifest.File
-	objects     []*manifest.Object // every indexed object, in file order
+	opts   Options
+	scopes scopes
+	// kustomized is set when a kustomization is among the files: adding
+	// or removing a file may then change the scopes (With).
+	kustomized  bool
+	byName      layered[nameKey, []*manifest.Object] // lists are copied before they change once shared
+	byBase      []*manifest.File                     // every file, by token.File base (FileOf)
+	objects     []*manifest.Object                   // every indexed object, in file order
 	autoscalers []*scaling.Autoscaler
-	workloads   map[*manifest.Object]*scaling.Workload
-	resolved    map[*scaling.Autoscaler]*Resolution
-	lazyKinds   map[string][]*manifest.Document
-	lazyMu      sync.Mutex
+	workloads   layered[*manifest.Object, *scaling.Workload]
+	resolved    layered[*scaling.Autoscaler, *Resolution]
+	// lazyMu guards what parseKind changes: lazyKinds, kinds and the
+	// index it adds to.
+	lazyMu    sync.Mutex
+	lazyKinds map[string][]*manifest.Document // skipped documents by kind
+	kinds     map[string]bool                 // the kinds parseKind parsed
+	// focused is set on a view made by Focus, which lists (Files,
+	// Autoscalers, Objects) part of the workspace and parses nothing.
+	focused bool
+	listed  []*manifest.Object // Objects() of a view
+	// shared is set on a workspace made by With, whose lazyKinds lists
+	// may be shared with the workspace it derives from: it copies a list
+	// before appending to it.
+	shared bool
 }
 
 // nameKey indexes objects by what a scaleTargetRef names; the group and
@@ -92,27 +125,18 @@ func New(fset *token.FileSet, files []*manifest.File, opts Options) *Workspace {
 	}
 	ws := &Workspace{
 		Fset: fset, Files: files, opts: opts,
-		byName:    make(map[nameKey][]*manifest.Object, docs),
-		byFile:    make(map[*token.File]*manifest.File, len(files)),
-		workloads: make(map[*manifest.Object]*scaling.Workload, docs/2),
-		resolved:  map[*scaling.Autoscaler]*Resolution{},
+		byName:    newLayered[nameKey, []*manifest.Object](docs),
+		workloads: newLayered[*manifest.Object, *scaling.Workload](docs / 2),
 		lazyKinds: map[string][]*manifest.Document{},
+		kinds:     map[string]bool{},
 	}
 	ws.scopes = buildScopes(files)
 	for _, f := range files {
-		ws.byFile[f.Tok] = f
-		if f.Template || IsKustomizationName(f.Path) || ws.scopes.patches[f.SlashPath()] {
-			continue
-		}
-		for _, d := range f.Docs {
-			if d.Parsed() {
-				for _, o := range d.Objects() {
-					ws.add(o)
-				}
-			} else if d.Kind != "" {
-				ws.lazyKinds[d.Kind] = append(ws.lazyKinds[d.Kind], d)
-			}
-		}
+		ws.kustomized = ws.kustomized || IsKustomizationName(f.Path)
+		ws.index(f)
+	}
+	for _, k := range opts.Kinds {
+		ws.parseKind(k)
 	}
 	for _, a := range ws.autoscalers {
 		ws.parseKind(a.Target.Kind)
@@ -125,11 +149,35 @@ func New(fset *token.FileSet, files []*manifest.File, opts Options) *Workspace {
 			f.DropText(nil, false) // read again by a late parse: drop it again
 		}
 	}
-	ws.resolved = make(map[*scaling.Autoscaler]*Resolution, len(ws.autoscalers))
+	ws.byBase = append([]*manifest.File(nil), files...)
+	sort.Slice(ws.byBase, func(i, j int) bool { return ws.byBase[i].Tok.Base() < ws.byBase[j].Tok.Base() })
+	ws.resolved = newLayered[*scaling.Autoscaler, *Resolution](len(ws.autoscalers))
 	for _, a := range ws.autoscalers {
-		ws.resolved[a] = ws.resolve(a)
+		ws.resolved.set(a, ws.resolve(a))
 	}
 	return ws
+}
+
+// index adds a file's objects to the index, and its skipped documents to
+// those parsed when their kind is asked for (at once when it already
+// was). Kustomizations, patches and templates hold no objects of their
+// own.
+func (ws *Workspace) index(f *manifest.File) {
+	if f.Template || IsKustomizationName(f.Path) || ws.scopes.patches[f.SlashPath()] {
+		return
+	}
+	for _, d := range f.Docs {
+		switch {
+		case d.Parsed() || (d.Kind != "" && ws.kinds[d.Kind]):
+			for _, o := range d.Objects() {
+				ws.add(o)
+			}
+		case d.Kind != "" && ws.shared:
+			ws.lazyKinds[d.Kind] = append(slices.Clip(ws.lazyKinds[d.Kind]), d) // copy on write
+		case d.Kind != "":
+			ws.lazyKinds[d.Kind] = append(ws.lazyKinds[d.Kind], d)
+		}
+	}
 }
 
 func (ws *Workspace) add(o *manifest.Object) {
@@ -137,23 +185,31 @@ func (ws *Workspace) add(o *manifest.Object) {
 		return
 	}
 	k := nameKey{o.Kind, o.Name}
-	ws.byName[k] = append(ws.byName[k], o)
+	objs, _ := ws.byName.get(k)
+	if ws.byName.shared {
+		objs = slices.Clip(objs) // shared with another workspace: copy on write
+	}
+	ws.byName.set(k, append(objs, o))
 	ws.objects = append(ws.objects, o)
 	if scaling.IsAutoscaler(o) {
 		ws.autoscalers = append(ws.autoscalers, scaling.FromObject(o))
 	}
 	if scaling.IsWorkload(o) {
-		ws.workloads[o] = scaling.WorkloadFromObject(o)
+		ws.workloads.set(o, scaling.WorkloadFromObject(o))
 	}
 }
 
 // parseKind parses the skipped documents of a kind and indexes their
 // objects: a scale target or a rule asked for that kind.
 func (ws *Workspace) parseKind(kind string) {
+	if ws.focused {
+		return // a view shares the index: it reads what was parsed
+	}
 	ws.lazyMu.Lock()
+	defer ws.lazyMu.Unlock()
+	ws.kinds[kind] = true
 	docs := ws.lazyKinds[kind]
 	delete(ws.lazyKinds, kind)
-	ws.lazyMu.Unlock()
 	for _, d := range docs {
 		for _, o := range d.Objects() {
 			ws.add(o)
@@ -164,10 +220,20 @@ func (ws *Workspace) parseKind(kind string) {
 	}
 }
 
-// FileOf returns the file that holds pos.
+// FileOf returns the file that holds pos. It searches the workspace's
+// own files, not Fset, which a workspace made by With shares with the one
+// it derives from.
 func (ws *Workspace) FileOf(pos token.Pos) *manifest.File {
-	if tf := ws.Fset.File(pos); tf != nil {
-		return ws.byFile[tf]
+	if !pos.IsValid() {
+		return nil
+	}
+	p := int(pos)
+	i := sort.Search(len(ws.byBase), func(i int) bool { return ws.byBase[i].Tok.Base() > p }) - 1
+	if i < 0 {
+		return nil
+	}
+	if f := ws.byBase[i]; p <= f.Tok.Base()+f.Tok.Size() {
+		return f
 	}
 	return nil
 }
@@ -179,8 +245,14 @@ func (ws *Workspace) Remembers() bool { return ws.opts.Remember }
 // Autoscalers returns every autoscaler, in file order.
 func (ws *Workspace) Autoscalers() []*scaling.Autoscaler { return ws.autoscalers }
 
-// Objects returns every indexed object, in file order.
-func (ws *Workspace) Objects() []*manifest.Object { return ws.objects }
+// Objects returns every indexed object, in file order (of a view made by
+// Focus, those in its files).
+func (ws *Workspace) Objects() []*manifest.Object {
+	if ws.focused {
+		return ws.listed
+	}
+	return ws.objects
+}
 
 // ObjectsOfKind returns every object of a kind (any group), parsing the
 // documents of that kind the parser skipped. Call it before rules run
@@ -198,7 +270,8 @@ func (ws *Workspace) ObjectsOfKind(kind string) []*manifest.Object {
 
 // Workload returns the workload view of an object, or nil.
 func (ws *Workspace) Workload(o *manifest.Object) *scaling.Workload {
-	return ws.workloads[o]
+	w, _ := ws.workloads.get(o)
+	return w
 }
 
 // Namespaces returns the namespaces an object is deployed in: the one a

@@ -1,0 +1,234 @@
+package workspace
+
+import (
+	"maps"
+	"slices"
+	"sort"
+
+	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/scaling"
+)
+
+// With returns the workspace whose files are the base's, with the files
+// of each path in replace replaced by the ones it maps to (none removes
+// the path; a path the base lacks is added). It is what New would build
+// from those files, for a language server that makes a workspace per
+// edit: the work is that of the changed files, not of the workspace.
+//
+// The base is not changed and stays valid; the two share every structure
+// the edit does not touch (maps are copied, slices copied before they are
+// written). The base must not be parsing a kind (ObjectsOfKind) meanwhile:
+// a workspace whose Options.Kinds lists the kinds rules ask for never does
+// once built.
+//
+// The second result is false when With built the workspace from scratch
+// (New) instead: when the change may move files between kustomization
+// scopes (a kustomization changed, or a file came or went while
+// kustomizations place files), or when a new file holds a skipped
+// document of a kind the base parsed for a scale target that no
+// autoscaler names any more (New would leave it unparsed). The caller
+// then cannot assume that unchanged files resolve as before. With is for workspaces without
+// Options.Release, whose node trees are kept.
+func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool) {
+	ws.lazyMu.Lock()
+	defer ws.lazyMu.Unlock()
+	paths := slices.Sorted(maps.Keys(replace))
+	changed := pathSet(paths)
+	files, kept := spliceFiles(ws.Files, paths, replace, ws.kustomized)
+	if !kept {
+		// A kustomization among the changes, or a file count change
+		// where kustomizations place files: the scopes may differ.
+		return New(ws.Fset, files, ws.opts), false
+	}
+	for _, p := range paths {
+		if IsKustomizationName(p) {
+			return New(ws.Fset, files, ws.opts), false
+		}
+	}
+
+	nw := &Workspace{
+		Fset: ws.Fset, Files: files, opts: ws.opts, scopes: ws.scopes, kustomized: ws.kustomized,
+		byName:    ws.byName.derive(),
+		workloads: ws.workloads.derive(),
+		resolved:  ws.resolved.derive(),
+		lazyKinds: make(map[string][]*manifest.Document, len(ws.lazyKinds)),
+		kinds:     maps.Clone(ws.kinds),
+		shared:    true,
+	}
+	for k, docs := range ws.lazyKinds {
+		if slices.ContainsFunc(docs, func(d *manifest.Document) bool { return changed(d.File.Path) }) {
+			docs = slices.DeleteFunc(slices.Clone(docs), func(d *manifest.Document) bool { return changed(d.File.Path) })
+		}
+		if len(docs) > 0 {
+			nw.lazyKinds[k] = docs
+		}
+	}
+
+	// Drop what the changed paths held. names collects the keys scale
+	// targets are looked up by whose candidates changed.
+	names := map[nameKey]bool{}
+	objects := make([]*manifest.Object, 0, len(ws.objects))
+	for _, o := range ws.objects {
+		if !changed(o.Doc.File.Path) {
+			objects = append(objects, o)
+			continue
+		}
+		k := nameKey{o.Kind, o.Name}
+		names[k] = true
+		objs, _ := nw.byName.get(k)
+		if objs = slices.DeleteFunc(slices.Clone(objs), func(x *manifest.Object) bool { return x == o }); len(objs) > 0 {
+			nw.byName.set(k, objs)
+		} else {
+			nw.byName.delete(k)
+		}
+		nw.workloads.delete(o)
+	}
+	autoscalers := make([]*scaling.Autoscaler, 0, len(ws.autoscalers))
+	for _, a := range ws.autoscalers {
+		if changed(a.Object.Doc.File.Path) {
+			nw.resolved.delete(a)
+		} else {
+			autoscalers = append(autoscalers, a)
+		}
+	}
+
+	// Index the new files, then put what they hold where their paths
+	// sort, as New would have. skipped are the kinds of their documents
+	// the parser skipped.
+	skipped := map[string]bool{}
+	for _, p := range paths {
+		for _, f := range replace[p] {
+			for _, d := range f.Docs {
+				if !d.Parsed() && d.Kind != "" {
+					skipped[d.Kind] = true
+				}
+			}
+		}
+	}
+	for _, p := range paths {
+		for _, f := range replace[p] {
+			nw.index(f)
+		}
+	}
+	added, addedAs := nw.objects, nw.autoscalers
+	nw.objects = insertByPath(objects, added, func(o *manifest.Object) string { return o.Doc.File.Path })
+	nw.autoscalers = insertByPath(autoscalers, addedAs, func(a *scaling.Autoscaler) string { return a.Object.Doc.File.Path })
+	before := len(nw.objects)
+	for _, a := range addedAs {
+		nw.parseKind(a.Target.Kind) // appends what it parses, as New does
+	}
+	for _, o := range append(added, nw.objects[before:]...) {
+		names[nameKey{o.Kind, o.Name}] = true
+	}
+
+	// New parses a skipped kind only for the rules (Options.Kinds) and
+	// for scale targets: if a kind the base parsed lost its last target,
+	// New would leave the new files' skipped documents of it unparsed.
+	if len(skipped) > 0 {
+		needed := map[string]bool{}
+		for _, k := range ws.opts.Kinds {
+			needed[k] = true
+		}
+		for _, a := range nw.autoscalers {
+			needed[a.Target.Kind] = true
+		}
+		for k := range skipped {
+			if nw.kinds[k] && !needed[k] {
+				return New(ws.Fset, files, ws.opts), false
+			}
+		}
+	}
+
+	nw.byBase = withBases(ws.byBase, changed, replace, paths)
+	// Resolve the new autoscalers, and the others whose candidates
+	// changed; every other resolution is the base's.
+	for _, a := range nw.autoscalers {
+		if _, ok := nw.resolved.get(a); !ok || names[nameKey{a.Target.Kind, a.Target.Name}] {
+			nw.resolved.set(a, nw.resolve(a))
+		}
+	}
+	return nw, true
+}
+
+// pathSet returns a membership test for a few paths.
+func pathSet(paths []string) func(string) bool {
+	if len(paths) <= 8 {
+		return func(p string) bool { return slices.Contains(paths, p) }
+	}
+	m := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		m[p] = true
+	}
+	return func(p string) bool { return m[p] }
+}
+
+// spliceFiles returns files (sorted by path) with the files of each of
+// paths (sorted) replaced. kept is false when the set of paths changed
+// and a kustomization may include the path that came or went.
+func spliceFiles(files []*manifest.File, paths []string, replace map[string][]*manifest.File, kustomized bool) (out []*manifest.File, kept bool) {
+	kept = true
+	out = make([]*manifest.File, 0, len(files)+len(paths))
+	i := 0
+	for _, p := range paths {
+		j := i + sort.Search(len(files)-i, func(k int) bool { return files[i+k].Path >= p })
+		out = append(out, files[i:j]...)
+		had := false
+		for j < len(files) && files[j].Path == p {
+			had = true
+			j++
+		}
+		if kustomized && had != (len(replace[p]) > 0) {
+			kept = false
+		}
+		out = append(out, replace[p]...)
+		i = j
+	}
+	return append(out, files[i:]...), kept
+}
+
+// insertByPath inserts add (grouped by path, in path order) into list,
+// each group before the first element of a greater path.
+func insertByPath[T any](list, add []T, path func(T) string) []T {
+	if len(add) == 0 {
+		return list
+	}
+	out := make([]T, 0, len(list)+len(add))
+	i := 0
+	for j := 0; j < len(add); {
+		p := path(add[j])
+		k := j
+		for k < len(add) && path(add[k]) == p {
+			k++
+		}
+		for i < len(list) && path(list[i]) <= p {
+			out = append(out, list[i])
+			i++
+		}
+		out = append(out, add[j:k]...)
+		j = k
+	}
+	return append(out, list[i:]...)
+}
+
+// withBases returns the files by token.File base (FileOf's index) with
+// the changed paths' files replaced.
+func withBases(byBase []*manifest.File, changed func(string) bool, replace map[string][]*manifest.File, paths []string) []*manifest.File {
+	var add []*manifest.File
+	for _, p := range paths {
+		add = append(add, replace[p]...)
+	}
+	sort.Slice(add, func(i, j int) bool { return add[i].Tok.Base() < add[j].Tok.Base() })
+	out := make([]*manifest.File, 0, len(byBase)+len(add))
+	j := 0
+	for _, f := range byBase {
+		if changed(f.Path) {
+			continue
+		}
+		for j < len(add) && add[j].Tok.Base() < f.Tok.Base() {
+			out = append(out, add[j])
+			j++
+		}
+		out = append(out, f)
+	}
+	return append(out, add[j:]...)
+}

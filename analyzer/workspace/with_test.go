@@ -1,0 +1,99 @@
+package workspace
+
+import (
+	"fmt"
+	"go/token"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/scalelint/scalelint/analyzer/manifest"
+)
+
+// describeWS renders what rules read of a workspace: its files in order,
+// its autoscalers in order with their resolved targets, its objects and
+// their workloads, and the file of every file's first position.
+func describeWS(ws *Workspace) string {
+	var b strings.Builder
+	for _, f := range ws.Files {
+		fmt.Fprintf(&b, "file %s %p\n", f.Path, f)
+		if ws.FileOf(f.Tok.Pos(0)) != f {
+			fmt.Fprintf(&b, "  FileOf misses it\n")
+		}
+	}
+	for _, a := range ws.Autoscalers() {
+		r := ws.Target(a)
+		fmt.Fprintf(&b, "autoscaler %p %s -> %p %p %v\n", a.Object, a.Object.Doc.File.Path, r.Object, r.Workload, r.Variants)
+	}
+	objs := map[*manifest.Object]bool{}
+	for _, o := range ws.Objects() {
+		objs[o] = true
+	}
+	for _, f := range ws.Files {
+		for _, d := range f.Docs {
+			if d.Parsed() {
+				for _, o := range d.Objects() {
+					fmt.Fprintf(&b, "object %p indexed %v workload %p\n", o, objs[o], ws.Workload(o))
+				}
+			}
+		}
+	}
+	fmt.Fprintf(&b, "%d objects\n", len(ws.Objects()))
+	return b.String()
+}
+
+// TestWithMatchesNew replaces files of a workspace at random and checks
+// that With gives what New gives from the same parsed files.
+func TestWithMatchesNew(t *testing.T) {
+	paths := []string{"a/deploy.yaml", "a/hpa.yaml", "a/sub/x.yaml", "b/y.yaml", "c/d/e/z.yaml"}
+	docs := []string{
+		deploy, hpa("web"), hpa("api"),
+		"apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  namespace: prod\n",
+		"apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: api\n  namespace: prod\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: api}\n",
+		"apiVersion: keda.sh/v1alpha1\nkind: ScaledObject\nmetadata:\n  name: so\nspec:\n  scaleTargetRef: {name: web}\n",
+		"apiVersion: v1\nkind: LimitRange\nmetadata:\n  name: lr\n",
+		"apiVersion: example.com/v1\nkind: Custom\nmetadata:\n  name: web\n",
+		"apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: c\nspec:\n  scaleTargetRef: {apiVersion: example.com/v1, kind: Custom, name: web}\n",
+		"kind: Deployment\nmetadata:\n\tname: broken\n",
+	}
+	opts := Options{Kinds: []string{"LimitRange"}}
+	for seed := 0; seed < 50; seed++ {
+		r := rand.New(rand.NewSource(int64(seed)))
+		fset := token.NewFileSet()
+		parse := func(p string) []*manifest.File {
+			var out []*manifest.File
+			for n := r.Intn(3); n > 0; n-- {
+				out = append(out, manifest.Parse(fset, p, []byte(docs[r.Intn(len(docs))]), manifest.Options{Eager: manifest.IsReadKind}))
+			}
+			return out
+		}
+		byPath := map[string][]*manifest.File{}
+		var all []*manifest.File
+		for _, p := range paths {
+			byPath[p] = parse(p)
+			all = append(all, byPath[p]...)
+		}
+		ws := New(fset, all, opts)
+		for step := 0; step < 40; step++ {
+			replace := map[string][]*manifest.File{}
+			for n := 1 + r.Intn(2); n > 0; n-- {
+				p := paths[r.Intn(len(paths))]
+				replace[p] = parse(p)
+				byPath[p] = replace[p]
+			}
+			next, ok := ws.With(replace)
+			if !ok {
+				t.Logf("seed %d step %d: built from scratch", seed, step)
+			}
+			all = all[:0]
+			for _, p := range paths {
+				all = append(all, byPath[p]...)
+			}
+			want := New(fset, all, opts)
+			if g, w := describeWS(next), describeWS(want); g != w {
+				t.Fatalf("seed %d step %d: With\n%s\nNew\n%s", seed, step, g, w)
+			}
+			ws = next
+		}
+	}
+}

@@ -1,0 +1,149 @@
+package lsp
+
+import (
+	"go.lsp.dev/protocol"
+
+	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/workspace"
+)
+
+// An edit changes one file; linting the workspace again costs the
+// workspace. A snapshot therefore derives what it computes from its base
+// (the latest earlier snapshot whose diagnostics were complete):
+//
+//	changed paths   the paths whose handle differs from the base's (edited,
+//	                added, removed): changedPaths
+//	index           the base's workspace with those paths' files replaced
+//	                (workspace.With: only their objects are indexed, and
+//	                only the autoscalers whose target they may hold are
+//	                resolved again)
+//	relint paths    the files whose findings the change can reach
+//	                (relintPaths), linted again through a view of the
+//	                workspace that lists what bears on them
+//	                (workspace.Focus); every other file keeps the base's
+//	                findings, and their protocol form
+//
+// The result is what a lint from scratch gives: the test
+// TestIncrementalMatchesFullLint edits a workspace at random and compares.
+// Anything whose reach is not tracked here (a configuration change, a
+// kustomization, a kind rules read across the workspace such as a
+// LimitRange) lints everything again.
+
+// changedPaths returns the paths whose file differs between base and s.
+func changedPaths(base, s *Snapshot) []string {
+	var out []string
+	for p, h := range s.files {
+		if base.files[p] != h {
+			out = append(out, p)
+		}
+	}
+	for p := range base.files {
+		if s.files[p] == nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// chunkFiles returns a handle's parsed documents (none for nil).
+func chunkFiles(h *fileHandle) []*manifest.File {
+	if h == nil {
+		return nil
+	}
+	out := make([]*manifest.File, len(h.chunks))
+	for i, ch := range h.chunks {
+		out[i] = ch.file
+	}
+	return out
+}
+
+// deriveWorkspace builds the snapshot's workspace from its base's.
+func (s *Snapshot) deriveWorkspace(b *Snapshot) {
+	replace := map[string][]*manifest.File{}
+	for _, p := range changedPaths(b, s) {
+		replace[p] = chunkFiles(s.files[p])
+	}
+	s.ws, s.incremental = b.ws.With(replace)
+	s.changed = replace
+}
+
+// relintPaths returns the paths whose findings may differ from the
+// base's: the changed ones; those of every autoscaler the change reaches
+// (it is in a changed file, or its target is, before or after, or its
+// target changed) and of its targets before and after; and those of
+// every other autoscaler of those targets, before and after (a conflict
+// names both autoscalers, and replicas-managed-by-autoscaler the first).
+// The second result is false when everything must be linted again: a
+// changed file holds a kind rules read across the workspace.
+func (s *Snapshot) relintPaths(b *Snapshot) (map[string]bool, bool) {
+	for _, h := range []map[string]*fileHandle{b.files, s.files} {
+		for p := range s.changed {
+			for _, f := range chunkFiles(h[p]) {
+				for _, d := range f.Docs {
+					for _, k := range ruleKinds {
+						if d.Kind == k {
+							return nil, false
+						}
+					}
+				}
+			}
+		}
+	}
+	oldWS, newWS := b.ws, s.ws
+	changed := func(o *manifest.Object) bool {
+		_, ok := s.changed[o.Doc.File.Path]
+		return ok
+	}
+	relint := map[string]bool{}
+	for p := range s.changed {
+		relint[p] = true
+	}
+	// The autoscalers the change reaches, and their targets before and
+	// after; then every autoscaler of those targets.
+	targets := map[*manifest.Object]bool{}
+	for _, a := range newWS.Autoscalers() {
+		t := newWS.Target(a).Object
+		if !changed(a.Object) {
+			// Unchanged, so in the base too (the same parsed object).
+			old := oldWS.Target(a).Object
+			if old == t && (t == nil || !changed(t)) {
+				continue
+			}
+			targets[old] = true
+		}
+		relint[a.Object.Doc.File.Path] = true
+		targets[t] = true
+	}
+	for _, a := range oldWS.Autoscalers() {
+		if changed(a.Object) {
+			targets[oldWS.Target(a).Object] = true
+		}
+	}
+	delete(targets, nil)
+	for t := range targets {
+		relint[t.Doc.File.Path] = true
+	}
+	for _, ws := range []*workspace.Workspace{oldWS, newWS} {
+		for _, a := range ws.Autoscalers() {
+			if targets[ws.Target(a).Object] {
+				relint[a.Object.Doc.File.Path] = true
+			}
+		}
+	}
+	return relint, true
+}
+
+// protocol returns a file's findings in the protocol's form, converted
+// once, ordered by position (a file's documents are parsed apart, so
+// token positions do not follow the text across documents).
+func (fd *fileDiags) protocol(snap *Snapshot) []protocol.Diagnostic {
+	fd.protoOnce.Do(func() {
+		for i := range fd.diags {
+			if _, pd, ok := toProtocol(snap, &fd.diags[i]); ok {
+				fd.proto = append(fd.proto, pd)
+			}
+		}
+		sortByPosition(fd.proto)
+	})
+	return fd.proto
+}

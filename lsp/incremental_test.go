@@ -1,0 +1,298 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math/rand"
+	"slices"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/scalelint/scalelint/analyzer"
+	"github.com/scalelint/scalelint/analyzer/workspace"
+	"github.com/scalelint/scalelint/rules"
+)
+
+// wsGen generates the documents of a small workspace whose objects often
+// collide: few names and namespaces, autoscalers that target each other's
+// workloads, suppressions, broken YAML, a LimitRange now and then.
+type wsGen struct{ r *rand.Rand }
+
+func (g wsGen) pick(xs ...string) string { return xs[g.r.Intn(len(xs))] }
+
+func (g wsGen) meta(name string) string {
+	s := "metadata:\n  name: " + name + "\n"
+	if ns := g.pick("", "", "prod"); ns != "" {
+		s += "  namespace: " + ns + "\n"
+	}
+	return s
+}
+
+func (g wsGen) annotations() string {
+	var as []string
+	if g.r.Intn(2) == 0 {
+		as = append(as, `scalelint.dev/dead-time: "90s"`, `scalelint.dev/pod-rate: "10"`)
+	}
+	if g.r.Intn(3) == 0 {
+		as = append(as, `scalelint.dev/retries: "2"`, `scalelint.dev/demand: "500"`)
+	}
+	if g.r.Intn(6) == 0 {
+		as = append(as, `ignore.scalelint.dev/`+g.pick("replicas-managed-by-autoscaler", "tolerance-trap", "conflicting-autoscalers")+`: "known"`)
+	}
+	if g.r.Intn(8) == 0 {
+		as = append(as, `scalelint.dev/dead-tme: "90s"`) // a typo
+	}
+	if len(as) == 0 {
+		return ""
+	}
+	return "  annotations:\n    " + strings.Join(as, "\n    ") + "\n"
+}
+
+func (g wsGen) name() string { return g.pick("web", "api", "worker") }
+
+func (g wsGen) doc() string {
+	switch g.r.Intn(9) {
+	case 0, 1, 2:
+		s := "apiVersion: apps/v1\nkind: Deployment\n" + g.meta(g.name()) + g.annotations() + "spec:\n"
+		if g.r.Intn(2) == 0 {
+			s += "  replicas: 3\n"
+		}
+		s += "  template:\n    spec:\n      containers:\n      - name: app\n        image: x\n"
+		switch g.r.Intn(3) {
+		case 0:
+			s += "        resources:\n          requests: {cpu: 500m}\n          limits: {cpu: 500m}\n"
+		case 1:
+			s += "        resources:\n          requests: {cpu: 250m}\n          limits: {cpu: \"1\"}\n"
+		}
+		return s
+	case 3, 4:
+		s := "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\n" + g.meta(g.name()) + g.annotations() + "spec:\n"
+		if g.r.Intn(5) == 0 {
+			s += "  # scalelint:ignore unresolved-scale-target " + g.pick("lives elsewhere", "") + "\n"
+		}
+		s += "  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: " + g.name() + "}\n"
+		s += fmt.Sprintf("  minReplicas: %d\n  maxReplicas: %d\n", 1+g.r.Intn(2), 2+g.r.Intn(40))
+		s += fmt.Sprintf("  metrics:\n  - type: Resource\n    resource:\n      name: cpu\n      target: {type: Utilization, averageUtilization: %d}\n", g.pick2(50, 95))
+		return s
+	case 5, 6:
+		s := "apiVersion: keda.sh/v1alpha1\nkind: ScaledObject\n" + g.meta(g.name()) + g.annotations() + "spec:\n"
+		s += "  scaleTargetRef:\n    name: " + g.name() + "\n"
+		s += fmt.Sprintf("  maxReplicaCount: %d\n  triggers:\n  - type: kafka\n    metadata:\n      topic: t\n      lagThreshold: \"%d\"\n", 2+g.r.Intn(40), g.pick2(5, 5000))
+		return s
+	case 7:
+		if g.r.Intn(3) == 0 {
+			return "apiVersion: v1\nkind: LimitRange\n" + g.meta("defaults") + "spec:\n  limits:\n  - type: Container\n    defaultRequest: {cpu: 100m}\n"
+		}
+		return "apiVersion: v1\nkind: Service\n" + g.meta(g.name()) + "spec:\n  ports: [{port: 80}]\n"
+	default:
+		return "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n\tname: broken\nspec: [\n"
+	}
+}
+
+func (g wsGen) pick2(a, b int) int {
+	if g.r.Intn(2) == 0 {
+		return a
+	}
+	return b
+}
+
+// fileDiagnosticsOf lints a snapshot and returns every file's protocol
+// diagnostics.
+func fileDiagnosticsOf(t *testing.T, s *Server, snap *Snapshot) map[string][]protocol.Diagnostic {
+	t.Helper()
+	fds, err := snap.fileDiagnostics(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.protocolDiagnostics(snap, fds)
+}
+
+// TestIncrementalMatchesFullLint edits a small multi-file workspace at
+// random (autoscalers added and removed, targets renamed, namespaces
+// changed, YAML broken and fixed, files added and deleted, a
+// kustomization now and then) and checks after every edit that the
+// snapshot derived from the previous one publishes, for every file,
+// exactly what a lint from scratch of the same texts publishes.
+func TestIncrementalMatchesFullLint(t *testing.T) {
+	paths := []string{"/ws/a/deploy.yaml", "/ws/a/hpa.yaml", "/ws/a/sub/more.yaml", "/ws/b/all.yaml",
+		"/ws/b/so.yaml", "/ws/c/d/e/far.yaml", "/ws/a/kustomization.yaml"}
+	seeds := 12
+	steps := 120
+	if testing.Short() {
+		seeds, steps = 3, 60
+	}
+	incremental, partial := 0, 0
+	for seed := 0; seed < seeds; seed++ {
+		g := wsGen{rand.New(rand.NewSource(int64(seed)))}
+		docs := map[string][]string{}
+		s := NewServer(Options{Debounce: -1, Log: io.Discard})
+		set := func(p string) {
+			if len(docs[p]) == 0 {
+				delete(docs, p)
+				delete(s.disk, p)
+				return
+			}
+			text := strings.Join(docs[p], "---\n")
+			s.disk[p] = s.cache.newHandle(p, uri.File(p), 0, false, []byte(text))
+		}
+		for _, p := range paths[:6] {
+			for n := g.r.Intn(3); n > 0; n-- {
+				docs[p] = append(docs[p], g.doc())
+			}
+			set(p)
+		}
+		s.mu.Lock()
+		prev := s.newSnapshotLocked()
+		s.mu.Unlock()
+		fileDiagnosticsOf(t, s, prev)
+		for step := 0; step < steps; step++ {
+			p := paths[g.r.Intn(len(paths))]
+			what := ""
+			switch op := g.r.Intn(10); {
+			case p == "/ws/a/kustomization.yaml":
+				if docs[p] == nil {
+					docs[p] = []string{"namespace: " + g.pick("prod", "dev") + "\nresources:\n- deploy.yaml\n- hpa.yaml\n"}
+					what = "add kustomization"
+				} else {
+					docs[p] = nil
+					what = "remove kustomization"
+				}
+			case op < 4 && len(docs[p]) > 0:
+				docs[p] = slices.Clone(docs[p])
+				docs[p][g.r.Intn(len(docs[p]))] = g.doc()
+				what = "replace a document"
+			case op < 6:
+				docs[p] = append(slices.Clone(docs[p]), g.doc())
+				what = "add a document"
+			case op < 8 && len(docs[p]) > 0:
+				i := g.r.Intn(len(docs[p]))
+				docs[p] = slices.Delete(slices.Clone(docs[p]), i, i+1)
+				what = "remove a document"
+			case op < 9 && len(docs[p]) > 0:
+				docs[p] = slices.Clone(docs[p])
+				i := g.r.Intn(len(docs[p]))
+				docs[p][i] = strings.Replace(docs[p][i], "\nspec:", "\n spec: [", 1) // breaks the YAML
+				what = "break a document"
+			default:
+				docs[p] = nil
+				what = "delete the file"
+			}
+			set(p)
+			s.mu.Lock()
+			snap := s.newSnapshotLocked()
+			s.mu.Unlock()
+			if g.r.Intn(5) == 0 {
+				continue // superseded before its lint: the next derives from the last linted
+			}
+			got := fileDiagnosticsOf(t, s, snap)
+			if snap.incremental {
+				incremental++
+			}
+			if len(snap.changed) > 0 && snap.incremental {
+				partial++
+			}
+
+			fresh := NewServer(Options{Debounce: -1, Log: io.Discard})
+			for q := range docs {
+				text := strings.Join(docs[q], "---\n")
+				fresh.disk[q] = fresh.cache.newHandle(q, uri.File(q), 0, false, []byte(text))
+			}
+			fresh.mu.Lock()
+			full := fresh.newSnapshotLocked()
+			fresh.mu.Unlock()
+			want := fileDiagnosticsOf(t, fresh, full)
+			for _, q := range paths {
+				g, w := protocolJSON(t, got[q]), protocolJSON(t, want[q])
+				if g != w {
+					t.Fatalf("seed %d step %d (%s in %s): %s differs from a full lint\nincremental: %s\nfull:        %s\nfiles:\n%s",
+						seed, step, what, p, q, g, w, dump(docs))
+				}
+			}
+		}
+	}
+	if incremental == 0 || partial == 0 {
+		t.Errorf("no snapshot was derived incrementally (%d, %d): the test tests nothing", incremental, partial)
+	}
+}
+
+func protocolJSON(t *testing.T, items []protocol.Diagnostic) string {
+	if len(items) == 0 {
+		return "[]"
+	}
+	b, err := protocol.Marshal(items)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func dump(docs map[string][]string) string {
+	var b strings.Builder
+	for _, p := range slices.Sorted(func(yield func(string) bool) {
+		for p := range docs {
+			if !yield(p) {
+				return
+			}
+		}
+	}) {
+		fmt.Fprintf(&b, "== %s\n%s\n", p, strings.Join(docs[p], "---\n"))
+	}
+	return b.String()
+}
+
+// TestFocusMatchesFullLint checks workspace.Focus's promise on random
+// workspaces: linting the view of one path yields, in that path, exactly
+// the unsuppressed findings of a lint of the whole workspace.
+func TestFocusMatchesFullLint(t *testing.T) {
+	paths := []string{"/ws/a/deploy.yaml", "/ws/a/hpa.yaml", "/ws/a/sub/more.yaml", "/ws/b/all.yaml",
+		"/ws/b/so.yaml", "/ws/c/d/e/far.yaml"}
+	for seed := 0; seed < 200; seed++ {
+		g := wsGen{rand.New(rand.NewSource(int64(seed)))}
+		s := NewServer(Options{Debounce: -1, Log: io.Discard})
+		for _, p := range paths {
+			var docs []string
+			for n := g.r.Intn(4); n > 0; n-- {
+				docs = append(docs, g.doc())
+			}
+			if len(docs) > 0 {
+				s.disk[p] = s.cache.newHandle(p, uri.File(p), 0, false, []byte(strings.Join(docs, "---\n")))
+			}
+		}
+		s.mu.Lock()
+		snap := s.newSnapshotLocked()
+		s.mu.Unlock()
+		ws := snap.Workspace()
+		full := groupByFile(ws, analyzer.Run(context.Background(), ws, rules.All(), snap.cfg), nil)
+		for _, p := range paths {
+			in := func(q string) bool { return q == p }
+			got := groupByFile(ws, analyzer.Run(context.Background(), ws.Focus([]string{p}), rules.All(), snap.cfg), in)
+			var g, w []analyzer.Diagnostic
+			if fd := got[p]; fd != nil {
+				g = fd.diags
+			}
+			if fd := full[p]; fd != nil {
+				w = fd.diags
+			}
+			if fmt.Sprint(describe(ws, g)) != fmt.Sprint(describe(ws, w)) {
+				t.Fatalf("seed %d, %s: focused lint\n%v\nfull lint\n%v", seed, p, describe(ws, g), describe(ws, w))
+			}
+		}
+	}
+}
+
+// describe renders findings with what a user sees of them.
+func describe(ws *workspace.Workspace, ds []analyzer.Diagnostic) []string {
+	var out []string
+	for _, d := range ds {
+		s := fmt.Sprintf("%d-%d %s %s %s", d.Pos, d.End, d.Severity, d.Rule, d.Message)
+		for _, r := range d.Related {
+			s += fmt.Sprintf(" [%d-%d %s]", r.Pos, r.End, r.Message)
+		}
+		out = append(out, s)
+	}
+	return out
+}
