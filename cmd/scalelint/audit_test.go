@@ -398,3 +398,33 @@ func BenchmarkAudit(b *testing.B) {
 }
 
 type auditWorkspace struct{ ws *workspace.Workspace }
+
+// TestAuditJSONStreamMatchesEncoder: the audit's JSON, written a row at a
+// time, is byte for byte what encoding/json (the independent reference)
+// writes for the whole document, for the fixture repository and for an
+// audit with no rows.
+func TestAuditJSONStreamMatchesEncoder(t *testing.T) {
+	for _, a := range []*audit{auditFixture(t, false), {files: 3}} {
+		c := a.counts()
+		whole := auditJSON{Version: 1, Summary: auditJSONSummary{Files: a.files, Autoscalers: len(a.rows),
+			Fail: c[vFail], Warn: c[vWarn], Accepted: c[vAccepted], Pass: c[vPass], Unknown: c[vUnknown], NotApplicable: c[vNA]},
+			Autoscalers: []auditJSONRow{}}
+		for _, r := range a.rows {
+			whole.Autoscalers = append(whole.Autoscalers, auditJSONRow{auditRow: r, Laws: r.laws, Rules: r.Rules()})
+		}
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(whole); err != nil {
+			t.Fatal(err)
+		}
+		var got bytes.Buffer
+		if err := writeAuditJSON(a, &got, false); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("%d rows: streamed JSON differs from encoding/json's:\n--- streamed\n%.3000s\n--- encoder\n%.3000s", len(a.rows), got.String(), want.String())
+		}
+	}
+}

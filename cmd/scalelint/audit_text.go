@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -629,15 +628,21 @@ type auditJSONRow struct {
 func writeAuditJSON(a *audit, w io.Writer, _ bool) error {
 	c := a.counts()
 	out := auditJSON{Version: 1, Summary: auditJSONSummary{Files: a.files, Autoscalers: len(a.rows),
-		Fail: c[vFail], Warn: c[vWarn], Accepted: c[vAccepted], Pass: c[vPass], Unknown: c[vUnknown], NotApplicable: c[vNA]},
-		Autoscalers: []auditJSONRow{}}
-	for _, r := range a.rows {
-		out.Autoscalers = append(out.Autoscalers, auditJSONRow{auditRow: r, Laws: r.laws, Rules: r.Rules()})
+		Fail: c[vFail], Warn: c[vWarn], Accepted: c[vAccepted], Pass: c[vPass], Unknown: c[vUnknown], NotApplicable: c[vNA]}}
+	// One row at a time (jsonStream): 10,000 rows encoded at once held
+	// their whole output twice.
+	s := newJSONStream(w)
+	summary, err := s.value(out.Summary, "  ")
+	if err != nil {
+		return err
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
+	fmt.Fprintf(s.w, "{\n  \"version\": %d,\n  \"summary\": %s,\n  \"autoscalers\": [", out.Version, summary)
+	row := func(i int) any { r := a.rows[i]; return auditJSONRow{auditRow: r, Laws: r.laws, Rules: r.Rules()} }
+	if err := s.list(len(a.rows), row, "    "); err != nil {
+		return err
+	}
+	s.w.WriteString("]\n}\n")
+	return s.w.Flush()
 }
 
 // csvColumns are the CSV header: the JSON fact names where a column holds
