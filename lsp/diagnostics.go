@@ -34,6 +34,7 @@ type lintState struct {
 type publishState struct {
 	mu        sync.Mutex
 	published map[string]publishedFile // by path
+	lastID    uint64                   // the snapshot last published
 }
 
 type publishedFile struct {
@@ -139,7 +140,7 @@ func (s *Server) runLint(ctx context.Context, snap *Snapshot) {
 	if err != nil {
 		return // superseded
 	}
-	byFile := s.protocolDiagnostics(snap, fds)
+	itemsOf := func(p string) []protocol.Diagnostic { return protocolFor(snap, fds, p) }
 	s.mu.Lock()
 	pull := s.caps.pull
 	refresh := s.caps.diagRefresh
@@ -155,23 +156,36 @@ func (s *Server) runLint(ctx context.Context, snap *Snapshot) {
 	// very same findings in the same state (most of them, after an edit).
 	paths := map[string]bool{}
 	consider := func(p string) {
-		if !paths[p] && !s.pub.published[p].current(snap.files[p], byFile[p], pull) {
+		if !paths[p] && !s.pub.published[p].current(snap.files[p], itemsOf(p), pull) {
 			paths[p] = true
 		}
 	}
-	for p := range byFile {
-		consider(p)
+	if snap.relinted != nil && s.pub.lastID == snap.derivedFrom {
+		// What was last published is the base's: only the files linted
+		// again can differ (and open documents, whose state is checked
+		// anyway); every other file's findings are the base's slices.
+		for p := range snap.relinted {
+			consider(p)
+		}
+	} else {
+		for p := range fds {
+			consider(p)
+		}
+		for p, pf := range s.pub.published {
+			if pf.pushed || pf.open {
+				consider(p)
+			}
+		}
 	}
 	for p, h := range snap.files {
 		if h.open {
 			consider(p)
 		}
 	}
-	for p, pf := range s.pub.published {
-		if pf.pushed || pf.open {
-			consider(p)
-		}
+	if h, _, ok := configDiagnostic(snap); ok {
+		consider(h.path)
 	}
+	s.pub.lastID = snap.id
 	sorted := make([]string, 0, len(paths))
 	for p := range paths {
 		sorted = append(sorted, p)
@@ -181,7 +195,7 @@ func (s *Server) runLint(ctx context.Context, snap *Snapshot) {
 	published := 0
 	for _, p := range sorted {
 		h := snap.files[p]
-		items := byFile[p]
+		items := itemsOf(p)
 		prev := s.pub.published[p]
 		next := prev.next(p, h, items, pull)
 		if next.pulled {
@@ -307,22 +321,19 @@ func diagKey(items []protocol.Diagnostic, version int32, open bool) string {
 
 var diagSeed = maphash.MakeSeed()
 
-// protocolDiagnostics returns the findings in the protocol's form, by
-// file path, with the configuration file's error added. The slices may be
-// shared with other snapshots: do not change them.
-func (s *Server) protocolDiagnostics(snap *Snapshot, fds map[string]*fileDiags) map[string][]protocol.Diagnostic {
-	out := make(map[string][]protocol.Diagnostic, len(fds))
-	for p, fd := range fds {
-		if items := fd.protocol(snap); len(items) > 0 {
-			out[p] = items
-		}
+// protocolFor returns a file's findings in the protocol's form, with the
+// configuration file's error when it is that file. The slice may be shared
+// with other snapshots: do not change it.
+func protocolFor(snap *Snapshot, fds map[string]*fileDiags, path string) []protocol.Diagnostic {
+	var items []protocol.Diagnostic
+	if fd := fds[path]; fd != nil && path != "" {
+		items = fd.protocol(snap)
 	}
-	if h, pd, ok := configDiagnostic(snap); ok {
-		items := append(slices.Clip(out[h.path]), pd)
+	if h, pd, ok := configDiagnostic(snap); ok && h.path == path {
+		items = append(slices.Clip(items), pd)
 		sortByPosition(items)
-		out[h.path] = items
 	}
-	return out
+	return items
 }
 
 // sortByPosition orders a file's findings by position.
@@ -416,7 +427,7 @@ func (s *Server) Diagnostic(ctx context.Context, params *protocol.DocumentDiagno
 	if err != nil {
 		return nil, err
 	}
-	items := s.protocolDiagnostics(snap, fds)[path]
+	items := protocolFor(snap, fds, path)
 	if items == nil {
 		items = []protocol.Diagnostic{}
 	}

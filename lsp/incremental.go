@@ -60,8 +60,12 @@ func chunkFiles(h *fileHandle) []*manifest.File {
 // deriveWorkspace builds the snapshot's workspace from its base's.
 func (s *Snapshot) deriveWorkspace(b *Snapshot) {
 	replace := map[string][]*manifest.File{}
+	s.changedFiles = map[*manifest.File]bool{}
 	for _, p := range changedPaths(b, s) {
 		replace[p] = chunkFiles(s.files[p])
+		for _, f := range append(chunkFiles(b.files[p]), replace[p]...) {
+			s.changedFiles[f] = true
+		}
 	}
 	s.ws, s.incremental = b.ws.With(replace)
 	s.changed = replace
@@ -90,10 +94,9 @@ func (s *Snapshot) relintPaths(b *Snapshot) (map[string]bool, bool) {
 		}
 	}
 	oldWS, newWS := b.ws, s.ws
-	changed := func(o *manifest.Object) bool {
-		_, ok := s.changed[o.Doc.File.Path]
-		return ok
-	}
+	// An object is changed when its path is, even if its document is
+	// not: the documents before it may have moved it in the file.
+	changed := func(o *manifest.Object) bool { return s.changedFiles[o.Doc.File] }
 	relint := map[string]bool{}
 	for p := range s.changed {
 		relint[p] = true

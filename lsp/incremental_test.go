@@ -102,13 +102,29 @@ func (g wsGen) pick2(a, b int) int {
 
 // fileDiagnosticsOf lints a snapshot and returns every file's protocol
 // diagnostics.
-func fileDiagnosticsOf(t *testing.T, s *Server, snap *Snapshot) map[string][]protocol.Diagnostic {
+func fileDiagnosticsOf(t *testing.T, snap *Snapshot) map[string][]protocol.Diagnostic {
 	t.Helper()
 	fds, err := snap.fileDiagnostics(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s.protocolDiagnostics(snap, fds)
+	out := map[string][]protocol.Diagnostic{}
+	for p := range snap.files {
+		out[p] = protocolFor(snap, fds, p)
+	}
+	return out
+}
+
+// recorder is a client that keeps the last diagnostics published per
+// document.
+type recorder struct {
+	protocol.Client
+	last map[uri.URI][]protocol.Diagnostic
+}
+
+func (r *recorder) PublishDiagnostics(_ context.Context, p *protocol.PublishDiagnosticsParams) error {
+	r.last[p.URI] = p.Diagnostics
+	return nil
 }
 
 // TestIncrementalMatchesFullLint edits a small multi-file workspace at
@@ -116,7 +132,8 @@ func fileDiagnosticsOf(t *testing.T, s *Server, snap *Snapshot) map[string][]pro
 // changed, YAML broken and fixed, files added and deleted, a
 // kustomization now and then) and checks after every edit that the
 // snapshot derived from the previous one publishes, for every file,
-// exactly what a lint from scratch of the same texts publishes.
+// exactly what a lint from scratch of the same texts publishes, and that
+// the client holds just that after the server published what changed.
 func TestIncrementalMatchesFullLint(t *testing.T) {
 	paths := []string{"/ws/a/deploy.yaml", "/ws/a/hpa.yaml", "/ws/a/sub/more.yaml", "/ws/b/all.yaml",
 		"/ws/b/so.yaml", "/ws/c/d/e/far.yaml", "/ws/a/kustomization.yaml"}
@@ -130,6 +147,8 @@ func TestIncrementalMatchesFullLint(t *testing.T) {
 		g := wsGen{rand.New(rand.NewSource(int64(seed)))}
 		docs := map[string][]string{}
 		s := NewServer(Options{Debounce: -1, Log: io.Discard})
+		client := &recorder{last: map[uri.URI][]protocol.Diagnostic{}}
+		s.client = client
 		set := func(p string) {
 			if len(docs[p]) == 0 {
 				delete(docs, p)
@@ -148,7 +167,7 @@ func TestIncrementalMatchesFullLint(t *testing.T) {
 		s.mu.Lock()
 		prev := s.newSnapshotLocked()
 		s.mu.Unlock()
-		fileDiagnosticsOf(t, s, prev)
+		fileDiagnosticsOf(t, prev)
 		for step := 0; step < steps; step++ {
 			p := paths[g.r.Intn(len(paths))]
 			what := ""
@@ -188,7 +207,8 @@ func TestIncrementalMatchesFullLint(t *testing.T) {
 			if g.r.Intn(5) == 0 {
 				continue // superseded before its lint: the next derives from the last linted
 			}
-			got := fileDiagnosticsOf(t, s, snap)
+			got := fileDiagnosticsOf(t, snap)
+			s.runLint(context.Background(), snap)
 			if snap.incremental {
 				incremental++
 			}
@@ -204,12 +224,15 @@ func TestIncrementalMatchesFullLint(t *testing.T) {
 			fresh.mu.Lock()
 			full := fresh.newSnapshotLocked()
 			fresh.mu.Unlock()
-			want := fileDiagnosticsOf(t, fresh, full)
+			want := fileDiagnosticsOf(t, full)
 			for _, q := range paths {
 				g, w := protocolJSON(t, got[q]), protocolJSON(t, want[q])
 				if g != w {
 					t.Fatalf("seed %d step %d (%s in %s): %s differs from a full lint\nincremental: %s\nfull:        %s\nfiles:\n%s",
 						seed, step, what, p, q, g, w, dump(docs))
+				}
+				if pub := protocolJSON(t, client.last[uri.File(q)]); pub != w {
+					t.Fatalf("seed %d step %d (%s in %s): the client holds for %s\n%s\nnot\n%s", seed, step, what, p, q, pub, w)
 				}
 			}
 		}

@@ -102,12 +102,19 @@ type Snapshot struct {
 	ws          *workspace.Workspace
 	incremental bool                        // ws was derived from base's (workspace.With)
 	changed     map[string][]*manifest.File // the paths that differ from base's, and their files
+	// changedFiles are the parsed documents of those paths, in base and
+	// here.
+	changedFiles map[*manifest.File]bool
 
 	diagMu    sync.Mutex
 	diagsDone bool
-	byFile    map[string]*fileDiags // unsuppressed findings by file path ("" for none)
-	flatOnce  sync.Once
-	flat      []analyzer.Diagnostic // byFile's, in path order (Diagnostics)
+	// relinted are the paths linted again when the findings were derived
+	// from those of snapshot derivedFrom (nil: all were linted).
+	relinted    map[string]bool
+	derivedFrom uint64
+	byFile      map[string]*fileDiags // unsuppressed findings by file path ("" for none)
+	flatOnce    sync.Once
+	flat        []analyzer.Diagnostic // byFile's, in path order (Diagnostics)
 }
 
 // fileDiags are one file's unsuppressed findings, sorted, and their
@@ -204,6 +211,7 @@ func (s *Snapshot) fileDiagnostics(ctx context.Context) (map[string]*fileDiags, 
 			}
 			delete(byFile, "")
 			maps.Copy(byFile, fresh)
+			s.relinted, s.derivedFrom = relint, b.id
 		}
 	}
 	if byFile == nil {

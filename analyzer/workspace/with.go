@@ -27,14 +27,17 @@ import (
 // kustomizations place files), or when a new file holds a skipped
 // document of a kind the base parsed for a scale target that no
 // autoscaler names any more (New would leave it unparsed). The caller
-// then cannot assume that unchanged files resolve as before. With is for workspaces without
-// Options.Release, whose node trees are kept.
+// then cannot assume that unchanged files resolve as before.
+//
+// With is for workspaces without Options.Release, whose node trees are
+// kept.
 func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool) {
 	ws.lazyMu.Lock()
 	defer ws.lazyMu.Unlock()
 	paths := slices.Sorted(maps.Keys(replace))
-	changed := pathSet(paths)
-	files, kept := spliceFiles(ws.Files, paths, replace, ws.kustomized)
+	files, gone, kept := spliceFiles(ws.Files, paths, replace, ws.kustomized)
+	// changed reports whether a file of the base is one replaced.
+	changed := func(f *manifest.File) bool { return gone[f] }
 	if !kept {
 		// A kustomization among the changes, or a file count change
 		// where kustomizations place files: the scopes may differ.
@@ -56,8 +59,8 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 		shared:    true,
 	}
 	for k, docs := range ws.lazyKinds {
-		if slices.ContainsFunc(docs, func(d *manifest.Document) bool { return changed(d.File.Path) }) {
-			docs = slices.DeleteFunc(slices.Clone(docs), func(d *manifest.Document) bool { return changed(d.File.Path) })
+		if slices.ContainsFunc(docs, func(d *manifest.Document) bool { return changed(d.File) }) {
+			docs = slices.DeleteFunc(slices.Clone(docs), func(d *manifest.Document) bool { return changed(d.File) })
 		}
 		if len(docs) > 0 {
 			nw.lazyKinds[k] = docs
@@ -69,7 +72,7 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 	names := map[nameKey]bool{}
 	objects := make([]*manifest.Object, 0, len(ws.objects))
 	for _, o := range ws.objects {
-		if !changed(o.Doc.File.Path) {
+		if !changed(o.Doc.File) {
 			objects = append(objects, o)
 			continue
 		}
@@ -85,7 +88,7 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 	}
 	autoscalers := make([]*scaling.Autoscaler, 0, len(ws.autoscalers))
 	for _, a := range ws.autoscalers {
-		if changed(a.Object.Doc.File.Path) {
+		if changed(a.Object.Doc.File) {
 			nw.resolved.delete(a)
 		} else {
 			autoscalers = append(autoscalers, a)
@@ -150,23 +153,13 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 	return nw, true
 }
 
-// pathSet returns a membership test for a few paths.
-func pathSet(paths []string) func(string) bool {
-	if len(paths) <= 8 {
-		return func(p string) bool { return slices.Contains(paths, p) }
-	}
-	m := make(map[string]bool, len(paths))
-	for _, p := range paths {
-		m[p] = true
-	}
-	return func(p string) bool { return m[p] }
-}
-
 // spliceFiles returns files (sorted by path) with the files of each of
-// paths (sorted) replaced. kept is false when the set of paths changed
-// and a kustomization may include the path that came or went.
-func spliceFiles(files []*manifest.File, paths []string, replace map[string][]*manifest.File, kustomized bool) (out []*manifest.File, kept bool) {
+// paths (sorted) replaced, and the files replaced. kept is false when the
+// set of paths changed and a kustomization may include the path that came
+// or went.
+func spliceFiles(files []*manifest.File, paths []string, replace map[string][]*manifest.File, kustomized bool) (out []*manifest.File, gone map[*manifest.File]bool, kept bool) {
 	kept = true
+	gone = map[*manifest.File]bool{}
 	out = make([]*manifest.File, 0, len(files)+len(paths))
 	i := 0
 	for _, p := range paths {
@@ -175,6 +168,7 @@ func spliceFiles(files []*manifest.File, paths []string, replace map[string][]*m
 		had := false
 		for j < len(files) && files[j].Path == p {
 			had = true
+			gone[files[j]] = true
 			j++
 		}
 		if kustomized && had != (len(replace[p]) > 0) {
@@ -183,7 +177,7 @@ func spliceFiles(files []*manifest.File, paths []string, replace map[string][]*m
 		out = append(out, replace[p]...)
 		i = j
 	}
-	return append(out, files[i:]...), kept
+	return append(out, files[i:]...), gone, kept
 }
 
 // insertByPath inserts add (grouped by path, in path order) into list,
@@ -212,7 +206,7 @@ func insertByPath[T any](list, add []T, path func(T) string) []T {
 
 // withBases returns the files by token.File base (FileOf's index) with
 // the changed paths' files replaced.
-func withBases(byBase []*manifest.File, changed func(string) bool, replace map[string][]*manifest.File, paths []string) []*manifest.File {
+func withBases(byBase []*manifest.File, changed func(*manifest.File) bool, replace map[string][]*manifest.File, paths []string) []*manifest.File {
 	var add []*manifest.File
 	for _, p := range paths {
 		add = append(add, replace[p]...)
@@ -221,7 +215,7 @@ func withBases(byBase []*manifest.File, changed func(string) bool, replace map[s
 	out := make([]*manifest.File, 0, len(byBase)+len(add))
 	j := 0
 	for _, f := range byBase {
-		if changed(f.Path) {
+		if changed(f) {
 			continue
 		}
 		for j < len(add) && add[j].Tok.Base() < f.Tok.Base() {
