@@ -265,7 +265,7 @@ func TestHostileAliasesAreRefused(t *testing.T) {
 }
 
 func TestReleaseAndRestore(t *testing.T) {
-	src := "apiVersion: v1\nkind: List\nitems:\n- apiVersion: apps/v1\n  kind: Deployment\n  metadata:\n    name: a\n    annotations: {x: \"1\"}\n- apiVersion: apps/v1\n  kind: Deployment\n  metadata:\n    name: b\n  spec:\n    replicas: 2\n"
+	src := "apiVersion: v1\nkind: List\nitems:\n- apiVersion: apps/v1\n  kind: Deployment\n  metadata:\n    name: a\n    annotations: {x: \"1\", scalelint.dev/pod-rate: \"1\"}\n- apiVersion: apps/v1\n  kind: Deployment\n  metadata:\n    name: b\n  spec:\n    replicas: 2\n"
 	f := parse(t, src)
 	objs := f.Objects()
 	before := span(f, objs[1], "spec.replicas")
@@ -274,7 +274,8 @@ func TestReleaseAndRestore(t *testing.T) {
 		t.Fatalf("release kept the trees")
 	}
 	// The Fields stay without the trees.
-	if objs[0].NameAt.Value != "a" || len(objs[0].Annotations) != 1 || objs[0].Annotations[0].Value != "1" {
+	// Only scalelint's annotations are kept (Object.Annotations).
+	if objs[0].NameAt.Value != "a" || len(objs[0].Annotations) != 1 || objs[0].Annotations[0].Key != "scalelint.dev/pod-rate" || objs[0].Annotations[0].Value != "1" {
 		t.Fatalf("fields after release: %+v %+v", objs[0].NameAt, objs[0].Annotations)
 	}
 	if got := span(f, objs[1], "spec.replicas"); got != before || got != "2" {
