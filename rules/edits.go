@@ -11,14 +11,9 @@ import (
 
 // deleteLine returns an edit that removes the whole line holding pos.
 func deleteLine(f *manifest.File, pos token.Pos) (analyzer.TextEdit, bool) {
-	if !pos.IsValid() {
+	start, end, ok := f.LineBounds(pos)
+	if !ok {
 		return analyzer.TextEdit{}, false
-	}
-	line := f.Lines().Line(pos)
-	start := f.Tok.Offset(f.Lines().LineStart(line))
-	end := len(f.Text())
-	if line < f.Lines().LineCount() {
-		end = f.Tok.Offset(f.Lines().LineStart(line + 1))
 	}
 	return analyzer.TextEdit{Pos: f.Tok.Pos(start), End: f.Tok.Pos(end)}, true
 }

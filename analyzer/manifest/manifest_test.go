@@ -369,3 +369,51 @@ func TestDropTextReadsAgainAndChecks(t *testing.T) {
 		t.Fatalf("position after a failed read: %d:%d", line, col)
 	}
 }
+
+// TestLineBoundsMatchesLines checks LineBounds at every offset against
+// the line table (Lines: the independent reference), for each kind of
+// line break and a last line with and without one, on a file holding its
+// text and on one whose text was dropped: the dropped text is read once
+// per call and not kept, and a change on disk falls back to Text, which
+// reports it.
+func TestLineBoundsMatchesLines(t *testing.T) {
+	for _, src := range []string{
+		"a: 1\nb: 2\nc: 3\n", "a: 1\r\nb: 2\r\nc: 3", "a: 1\rb: 2\r\rc: 3\r", "a: 1\n\nb: 2", "x",
+	} {
+		want := func(f *File, off int) (int, int) {
+			line := f.Lines().Line(f.Tok.Pos(off))
+			start := f.Tok.Offset(f.Lines().LineStart(line))
+			end := len(src)
+			if line < f.Lines().LineCount() {
+				end = f.Tok.Offset(f.Lines().LineStart(line + 1))
+			}
+			return start, end
+		}
+		ref := parse(t, src)
+		for _, dropped := range []bool{false, true} {
+			f := parse(t, src)
+			reads := 0
+			if dropped {
+				f.DropText(func() ([]byte, error) { reads++; return []byte(src), nil }, true)
+			}
+			for off := 0; off < len(src); off++ {
+				ws, we := want(ref, off)
+				s, e, ok := f.LineBounds(f.Tok.Pos(off))
+				if !ok || s != ws || e != we {
+					t.Errorf("%q (dropped %v) at %d: [%d, %d) %v, want [%d, %d)", src, dropped, off, s, e, ok, ws, we)
+				}
+			}
+			if dropped && (f.text.Load() != nil || reads != len(src)) {
+				t.Errorf("%q: text kept %v after %d reads (want one per call, %d)", src, f.text.Load() != nil, reads, len(src))
+			}
+		}
+	}
+	f := parse(t, "a: 1\nb: 2\n")
+	f.DropText(func() ([]byte, error) { return []byte("a: 9\nb: 2\n"), nil }, true)
+	if _, _, ok := f.LineBounds(f.Tok.Pos(6)); !ok || f.TextErr() == nil {
+		t.Errorf("a file changed on disk was not reported: %v", f.TextErr())
+	}
+	if _, _, ok := f.LineBounds(token.NoPos); ok {
+		t.Errorf("LineBounds accepted NoPos")
+	}
+}

@@ -137,3 +137,53 @@ func (f *File) splitPath() {
 		f.dirParts = strings.Split(strings.TrimPrefix(d, "/"), "/")
 	}
 }
+
+// LineBounds returns the offsets of the start of the line holding pos and
+// of the start of the next line (the file's length on the last line), as
+// Lines counts lines ("\n", "\r\n" and "\r" end one). A file whose text
+// was dropped (DropText) is read again for the answer alone and not kept:
+// a rule that makes a fix for each of thousands of workloads must not
+// bring their texts back into memory for the rest of the run.
+func (f *File) LineBounds(pos token.Pos) (start, end int, ok bool) {
+	if !pos.IsValid() || f.Tok == nil || int(pos) < f.Tok.Base() || int(pos) > f.Tok.Base()+f.Tok.Size() {
+		return 0, 0, false
+	}
+	src := f.peekText()
+	off := f.Tok.Offset(pos)
+	if off < len(src) && off > 0 && src[off] == '\n' && src[off-1] == '\r' {
+		off-- // the "\n" of a "\r\n" ends the line the "\r" is on
+	}
+	start = off
+	for start > 0 && src[start-1] != '\n' && src[start-1] != '\r' {
+		start--
+	}
+	end = off
+	for end < len(src) && src[end] != '\n' && src[end] != '\r' {
+		end++
+	}
+	switch {
+	case end+1 < len(src) && src[end] == '\r' && src[end+1] == '\n':
+		end += 2
+	case end < len(src):
+		end++
+	}
+	return start, end, true
+}
+
+// peekText returns the file's text without keeping it when it was
+// dropped: read again and checked as Text does; on any difference it
+// falls back to Text, which records the error for the driver.
+func (f *File) peekText() []byte {
+	if t := f.text.Load(); t != nil {
+		return *t
+	}
+	f.textMu.Lock()
+	reload, size, sum := f.reload, f.size, f.sum
+	f.textMu.Unlock()
+	if reload != nil {
+		if data, err := reload(); err == nil && len(data) == size && maphash.Bytes(textSeed, data) == sum {
+			return data
+		}
+	}
+	return f.Text()
+}
