@@ -32,9 +32,9 @@ type Object struct {
 	// object has invalid fields.
 	Typed any
 
-	At          Field        // the object's mapping
-	KindAt      Field        // its kind value (or the object)
-	NameAt      Field        // its metadata.name value (or KindAt)
+	At     Field // the object's mapping
+	KindAt Field // its kind value (or the object)
+	NameAt Field // its metadata.name value (or KindAt)
 	// Annotations are the object's metadata.annotations whose key holds
 	// "scalelint" (scalelint.dev/*, ignore.scalelint.dev/*), in order: no
 	// rule reads the others, and a repository's objects carry many (kept,
