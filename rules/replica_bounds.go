@@ -38,17 +38,16 @@ var ReplicaBounds = &analyzer.Analyzer{
 	},
 	Run: func(pass *analyzer.Pass) error {
 		for _, a := range pass.Workspace.Autoscalers() {
-			switch t := a.Object.Typed.(type) {
-			case *manifest.HPA:
+			switch a.Kind {
+			case scaling.HPA:
 				checkHPABounds(pass, a)
-			case *manifest.ScaledObject:
-				for _, f := range manifest.ValidateScaledObject(t) {
+			case scaling.ScaledObject:
+				for _, f := range a.KEDAFindings {
 					reportAt(pass, a.Object, f.Field, "KEDA would refuse this ScaledObject: "+lowerFirst(f.Message))
 				}
-				checkKEDAName(pass, a, t)
 				checkCPUOnlyToZero(pass, a)
-			case *manifest.ScaledJob:
-				for _, f := range manifest.ValidateScaledJob(t) {
+			case scaling.ScaledJob:
+				for _, f := range a.KEDAFindings {
 					reportAt(pass, a.Object, f.Field, "KEDA would refuse this ScaledJob: "+lowerFirst(f.Message))
 				}
 			}
@@ -90,21 +89,6 @@ func checkHPABounds(pass *analyzer.Pass, a *scaling.Autoscaler) {
 		if a.Min.V < 0 || !objectOrExternal {
 			reportAt(pass, o, "spec.minReplicas", fmt.Sprintf("minReplicas %g must be at least 1 (0 needs the HPAScaleToZero feature gate and an Object or External metric)", a.Min.V))
 		}
-	}
-}
-
-// checkKEDAName re-implements KEDA's webhook verifyName: the HPA KEDA
-// creates must have a valid name.
-func checkKEDAName(pass *analyzer.Pass, a *scaling.Autoscaler, so *manifest.ScaledObject) {
-	name := "keda-hpa-" + so.Name
-	field := "metadata.name"
-	if adv := so.Spec.Advanced; adv != nil && adv.HorizontalPodAutoscalerConfig != nil && adv.HorizontalPodAutoscalerConfig.Name != "" {
-		name, field = adv.HorizontalPodAutoscalerConfig.Name, "spec.advanced.horizontalPodAutoscalerConfig.name"
-	}
-	if len(so.Name) > 63 {
-		reportAt(pass, a.Object, "metadata.name", fmt.Sprintf("KEDA would refuse this ScaledObject: its name is %d characters, over 63", len(so.Name)))
-	} else if len(name) > 63 {
-		reportAt(pass, a.Object, field, fmt.Sprintf("KEDA would refuse this ScaledObject: the HPA name %q is %d characters, over 63", name, len(name)))
 	}
 }
 

@@ -328,6 +328,7 @@ func (d *Document) Release() {
 	d.root = nil
 	for _, o := range d.objects {
 		o.node = nil
+		o.releaseTyped()
 	}
 	d.released = true
 	// Nothing holds a node of the tree now: views and problems keep

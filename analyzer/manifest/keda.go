@@ -76,6 +76,23 @@ func ValidateScaledObject(so *ScaledObject) []KEDAFinding {
 	return out
 }
 
+// CheckScaledObjectName re-implements KEDA's webhook verifyName (not
+// exported): the ScaledObject's name, and the name of the HPA KEDA
+// creates for it, must be valid names of at most 63 characters.
+func CheckScaledObjectName(so *ScaledObject) []KEDAFinding {
+	name, field := "keda-hpa-"+so.Name, "metadata.name"
+	if adv := so.Spec.Advanced; adv != nil && adv.HorizontalPodAutoscalerConfig != nil && adv.HorizontalPodAutoscalerConfig.Name != "" {
+		name, field = adv.HorizontalPodAutoscalerConfig.Name, "spec.advanced.horizontalPodAutoscalerConfig.name"
+	}
+	switch {
+	case len(so.Name) > 63:
+		return []KEDAFinding{{"metadata.name", fmt.Sprintf("its name is %d characters, over 63", len(so.Name))}}
+	case len(name) > 63:
+		return []KEDAFinding{{field, fmt.Sprintf("the HPA name %q is %d characters, over 63", name, len(name))}}
+	}
+	return nil
+}
+
 // ValidateScaledJob runs KEDA's exported trigger validation on a ScaledJob.
 func ValidateScaledJob(sj *ScaledJob) []KEDAFinding {
 	if err := safeKEDA(func() error { return kedav1alpha1.ValidateTriggers(sj.Spec.Triggers) }); err != nil {

@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"go/token"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -137,7 +138,7 @@ func TestMultiDocumentLinesAndLists(t *testing.T) {
 	if b.ListItem != 1 {
 		t.Errorf("list item %d", b.ListItem)
 	}
-	w := b.Typed.(*Workload)
+	w := b.Typed().(*Workload)
 	if w.Replicas == nil || *w.Replicas != 2 {
 		t.Errorf("typed replicas %v", w.Replicas)
 	}
@@ -231,7 +232,7 @@ func TestHPAVersionsConvert(t *testing.T) {
 		if ps := f.Problems(); len(ps) > 0 {
 			t.Fatalf("problems %+v", ps)
 		}
-		h := f.Objects()[0].Typed.(*HPA)
+		h := f.Objects()[0].Typed().(*HPA)
 		if len(h.Spec.Metrics) != 1 || *h.Spec.Metrics[0].Resource.Target.AverageUtilization != 70 || h.Spec.MaxReplicas != 4 {
 			t.Errorf("%s: converted %+v", f.Objects()[0].APIVersion, h.Spec)
 		}
@@ -269,6 +270,10 @@ func TestReleaseAndRestore(t *testing.T) {
 	f := parse(t, src)
 	objs := f.Objects()
 	before := span(f, objs[1], "spec.replicas")
+	decoded := objs[1].Typed()
+	if w, ok := decoded.(*Workload); !ok || w.Replicas == nil || *w.Replicas != 2 {
+		t.Fatalf("decoded before release: %#v", decoded)
+	}
 	f.Release()
 	if objs[1].node != nil || f.Docs[0].root != nil {
 		t.Fatalf("release kept the trees")
@@ -287,9 +292,17 @@ func TestReleaseAndRestore(t *testing.T) {
 			t.Fatalf("%s: reparsed at [%d, %d), was [%d, %d)", o, got.Pos, got.End, o.At.Pos, o.At.End)
 		}
 	}
+	// The decoded object went with the tree; its type stays for type
+	// switches, and Typed decodes it again, the same, for the caller.
+	if n, ok := objs[1].TypedNil().(*Workload); !ok || n != nil || objs[1].typed.(*Workload) != nil {
+		t.Fatalf("after release: TypedNil %#v, kept %#v", objs[1].TypedNil(), objs[1].typed)
+	}
+	if again := objs[1].Typed(); !reflect.DeepEqual(again, decoded) {
+		t.Fatalf("decoded again after release:\n%#v\nwant\n%#v", again, decoded)
+	}
 	// A reparsed tree is the caller's alone: the released file keeps none.
-	if objs[1].node != nil || f.Docs[0].root != nil {
-		t.Fatalf("reading a released object brought its tree back for good")
+	if objs[1].node != nil || f.Docs[0].root != nil || objs[1].typed.(*Workload) != nil {
+		t.Fatalf("reading a released object brought its tree or decode back for good")
 	}
 }
 

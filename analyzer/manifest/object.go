@@ -25,12 +25,9 @@ type Object struct {
 	Group, Version   string
 	Name, Namespace  string // Namespace is "" when the manifest sets none
 
-	// Typed is the decoded object for the kinds scalelint reads:
-	// *autoscalingv2.HorizontalPodAutoscaler (autoscaling v1, v2beta1 and
-	// v2beta2 converted to v2), *ScaledObject, *ScaledJob, *Workload.
-	// It is nil for other kinds, and holds what could be decoded when the
-	// object has invalid fields.
-	Typed any
+	// typed is the decoded object (Typed); after Release, a nil pointer
+	// of its type (TypedNil).
+	typed any
 
 	At     Field // the object's mapping
 	KindAt Field // its kind value (or the object)
@@ -262,12 +259,62 @@ func newObject(d *Document, n *yaml.Node, item int) *Object {
 	return o
 }
 
-// decode fills o.Typed for the kinds scalelint reads and returns the
-// invalid fields found, as problems.
-func (o *Object) decode() []Problem {
+// Typed returns the decoded object for the kinds scalelint reads:
+// *autoscalingv2.HorizontalPodAutoscaler (autoscaling v1, v2beta1 and
+// v2beta2 converted to v2), *ScaledObject, *ScaledJob, *Workload. It is
+// nil for other kinds and for an object refused by a limit, and holds
+// what could be decoded when the object has invalid fields.
+//
+// A batch run releases each file once the scaling views of its objects
+// are built (File.Release), and the decoded objects go with the trees:
+// they were about a seventh of the memory a 10,000-service run keeps.
+// Typed then decodes the object again for the caller alone, as Root
+// parses it again; what runs on every object reads the views instead.
+func (o *Object) Typed() any {
+	d := o.Doc
+	d.mu.Lock()
+	t, released := o.typed, d.released
+	d.mu.Unlock()
+	if !released || t == nil {
+		return t
+	}
+	n := o.Root()
+	if n == nil {
+		return nil
+	}
+	again := &Object{Doc: d, ListItem: o.ListItem, APIVersion: o.APIVersion, Kind: o.Kind,
+		Group: o.Group, Version: o.Version, Name: o.Name, Namespace: o.Namespace, node: n}
+	typed, _ := decodeTyped(again)
+	return typed
+}
+
+// TypedNil returns a nil pointer of the type Typed returns (nil when it
+// returns nil): a type switch on it never decodes a released object again.
+func (o *Object) TypedNil() any {
+	d := o.Doc
+	d.mu.Lock()
+	t := o.typed
+	d.mu.Unlock()
+	if t == nil {
+		return nil
+	}
+	return reflect.Zero(reflect.TypeOf(t)).Interface()
+}
+
+// releaseTyped drops the decoded object, keeping its type (Typed,
+// TypedNil). The document's lock is held.
+func (o *Object) releaseTyped() {
+	if o.typed != nil {
+		o.typed = reflect.Zero(reflect.TypeOf(o.typed)).Interface()
+	}
+}
+
+// decodeTyped decodes an object of a kind scalelint reads, or returns
+// nil.
+func decodeTyped(o *Object) (any, []FieldError) {
 	dec, ok := decoders[typeKey{o.Group, o.Kind}]
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	typed, errs := dec(o)
 	if m, ok := typed.(metav1.Object); ok {
@@ -277,7 +324,22 @@ func (o *Object) decode() []Problem {
 		m.SetAnnotations(nil)
 		m.SetManagedFields(nil)
 	}
-	o.Typed = typed
+	for _, e := range errs {
+		if e.Limit {
+			// Refused: nothing of it was decoded, and a rule reading the
+			// empty decode would report fields it never saw (an HPA with
+			// no target and maxReplicas 0).
+			return nil, errs
+		}
+	}
+	return typed, errs
+}
+
+// decode fills the decoded object (Typed) for the kinds scalelint reads
+// and returns the invalid fields found, as problems.
+func (o *Object) decode() []Problem {
+	typed, errs := decodeTyped(o)
+	o.typed = typed
 	var out []Problem
 	for _, e := range errs {
 		n := e.Node
@@ -286,11 +348,7 @@ func (o *Object) decode() []Problem {
 		}
 		rule := "invalid-field"
 		if e.Limit {
-			// Refused: nothing of it was decoded, and a rule reading the
-			// empty decode would report fields it never saw (an HPA with
-			// no target and maxReplicas 0).
 			rule = "input-limit"
-			o.Typed = nil
 		}
 		out = append(out, Problem{Rule: rule, Pos: o.Pos(n), End: o.End(n), Message: e.Message, Object: o, Suggestion: e.Suggestion})
 	}

@@ -86,6 +86,13 @@ type Autoscaler struct {
 	Behavior    bool
 	UpTolerance Num // behavior.scaleUp.tolerance
 	DownWindow  Num // behavior.scaleDown.stabilizationWindowSeconds, seconds
+	// BehaviorSpec is the written behavior (the HPA's, or a
+	// ScaledObject's horizontalPodAutoscalerConfig), nil when none is.
+	BehaviorSpec *autoscalingv2.HorizontalPodAutoscalerBehavior
+	// KEDAFindings are what KEDA's admission webhook would refuse in a
+	// ScaledObject or ScaledJob, found when the view is built: the decoded
+	// object is not kept past it (manifest.Object.Typed).
+	KEDAFindings []manifest.KEDAFinding
 	// Annotations are the scalelint.dev annotations on the autoscaler.
 	Annotations map[string]Input
 	// Problems are its malformed or unknown scalelint.dev annotations.
@@ -94,7 +101,7 @@ type Autoscaler struct {
 
 // IsAutoscaler reports whether the object is an autoscaler scalelint reads.
 func IsAutoscaler(o *manifest.Object) bool {
-	switch o.Typed.(type) {
+	switch o.TypedNil().(type) {
 	case *manifest.HPA, *manifest.ScaledObject, *manifest.ScaledJob:
 		return true
 	}
@@ -111,13 +118,15 @@ func FromObject(o *manifest.Object) *Autoscaler {
 
 func fromObject(o *manifest.Object) *Autoscaler {
 	var a *Autoscaler
-	switch t := o.Typed.(type) {
+	switch t := o.Typed().(type) {
 	case *manifest.HPA:
 		a = fromHPA(o, t)
 	case *manifest.ScaledObject:
 		a = fromKEDA(o, ScaledObject, t.Spec.ScaleTargetRef, t.Spec.MinReplicaCount, t.Spec.MaxReplicaCount, t.Spec.Triggers, t.Spec.Advanced)
+		a.KEDAFindings = append(manifest.ValidateScaledObject(t), manifest.CheckScaledObjectName(t)...)
 	case *manifest.ScaledJob:
 		a = fromKEDA(o, ScaledJob, nil, t.Spec.MinReplicaCount, t.Spec.MaxReplicaCount, t.Spec.Triggers, nil)
+		a.KEDAFindings = manifest.ValidateScaledJob(t)
 	default:
 		return nil
 	}
@@ -266,7 +275,7 @@ func (a *Autoscaler) signalMark() string {
 }
 
 func (a *Autoscaler) readBehavior(base string, b *autoscalingv2.HorizontalPodAutoscalerBehavior) {
-	a.Behavior = b != nil
+	a.Behavior, a.BehaviorSpec = b != nil, b
 	tol := DefaultTolerance
 	var tolSet bool
 	win := float64(DefaultDownWindow)

@@ -33,7 +33,7 @@ type workloadKey struct{}
 // IsWorkload reports whether the object is a scale target scalelint reads
 // (WorkloadFromObject returns its view).
 func IsWorkload(o *manifest.Object) bool {
-	_, ok := o.Typed.(*manifest.Workload)
+	_, ok := o.TypedNil().(*manifest.Workload)
 	return ok
 }
 
@@ -44,7 +44,7 @@ func WorkloadFromObject(o *manifest.Object) *Workload {
 }
 
 func workloadFromObject(o *manifest.Object) *Workload {
-	t, ok := o.Typed.(*manifest.Workload)
+	t, ok := o.Typed().(*manifest.Workload)
 	if !ok {
 		return nil
 	}

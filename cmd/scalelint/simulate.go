@@ -417,15 +417,7 @@ func simSetup(a *scaling.Autoscaler, m *scaling.Metric, e *rules.Evaluation, o s
 	}
 
 	// The behavior: none selects the controller's legacy normaliser.
-	var b *autoscalingv2.HorizontalPodAutoscalerBehavior
-	switch t := a.Object.Typed.(type) {
-	case *manifest.HPA:
-		b = t.Spec.Behavior
-	case *manifest.ScaledObject:
-		if adv := t.Spec.Advanced; adv != nil && adv.HorizontalPodAutoscalerConfig != nil {
-			b = adv.HorizontalPodAutoscalerConfig.Behavior
-		}
-	}
+	b := a.BehaviorSpec
 	cfg := simulate.Config{
 		DeadTime:    time.Duration(math.Round(r.deadTime * float64(time.Second))),
 		PodRate:     r.podRate,
