@@ -22,8 +22,12 @@ import (
 // the files it holds (token.FileSet.AddExistingFiles).
 type parseCache struct {
 	alloc *token.FileSet
-	mu    sync.Mutex
-	m     map[cacheKey]*parsed
+	// limits are the configuration's (.scalelint.yaml limits), with
+	// defaults; a change of them replaces the cache (Server.reconfigure).
+	limits manifest.Limits
+	opts   manifest.Options
+	mu     sync.Mutex
+	m      map[cacheKey]*parsed
 	// byPath lists the keys of each path, and touched the paths parsed
 	// since the last retain: retain looks only at those, and at the paths
 	// whose handle changed, not at the whole workspace.
@@ -37,14 +41,17 @@ type cacheKey struct {
 	hash [sha256.Size]byte
 }
 
-func newParseCache() *parseCache {
-	return &parseCache{alloc: token.NewFileSet(), m: map[cacheKey]*parsed{},
-		byPath: map[string][]cacheKey{}, touched: map[string]bool{}}
+// newParseCache returns an empty cache that parses with the CLI's
+// options: autoscalers and workloads parsed eagerly, other documents when
+// a scale target names their kind, within limits (zero fields: defaults).
+// The time limit is the CLI loader's; the server parses a document as the
+// user types it.
+func newParseCache(limits manifest.Limits) *parseCache {
+	limits = limits.WithDefaults()
+	return &parseCache{alloc: token.NewFileSet(), limits: limits,
+		opts: manifest.Options{Eager: manifest.IsReadKind, Limits: limits},
+		m:    map[cacheKey]*parsed{}, byPath: map[string][]cacheKey{}, touched: map[string]bool{}}
 }
-
-// parseOptions are the CLI's: autoscalers and workloads parsed eagerly,
-// other documents when a scale target names their kind.
-var parseOptions = manifest.Options{Eager: manifest.IsReadKind}
 
 // get returns the parse of content at path, parsing it on a miss.
 func (c *parseCache) get(path string, content []byte) *parsed {
@@ -55,7 +62,7 @@ func (c *parseCache) get(path string, content []byte) *parsed {
 	if p != nil {
 		return p
 	}
-	f := manifest.Parse(c.alloc, path, content, parseOptions)
+	f := manifest.Parse(c.alloc, path, content, c.opts)
 	c.alloc.RemoveFile(f.Tok)
 	// manifest.File builds its yaml.v3 line table on the first position
 	// query, without a lock, and rules query positions concurrently: build
@@ -119,13 +126,13 @@ func never(apiVersion, kind string) bool { return false }
 // parsing splits and sniffs only).
 func (c *parseCache) chunks(path string, content []byte) []chunk {
 	whole := func() []chunk { return []chunk{{start: 0, parsed: c.get(path, content)}} }
-	if len(content) > maxFileSize || bytes.Contains(content, []byte("{{")) || bytes.IndexByte(content, 0) >= 0 ||
+	if len(content) > c.limits.MaxFileSize || bytes.Contains(content, []byte("{{")) || bytes.IndexByte(content, 0) >= 0 ||
 		bytes.HasPrefix(content, []byte{0xFF, 0xFE}) || bytes.HasPrefix(content, []byte{0xFE, 0xFF}) {
 		return whole() // a template, or what the parser's limits see as a whole
 	}
-	split := manifest.Parse(c.alloc, path, content, manifest.Options{Eager: never})
+	split := manifest.Parse(c.alloc, path, content, manifest.Options{Eager: never, Limits: c.limits})
 	c.alloc.RemoveFile(split.Tok)
-	if split.Template || len(split.Docs) <= 1 || len(split.Docs) >= 10000 {
+	if split.Template || len(split.Docs) <= 1 || len(split.Docs) >= c.limits.MaxDocuments {
 		return whole()
 	}
 	out := make([]chunk, len(split.Docs))

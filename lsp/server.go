@@ -15,6 +15,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/scalelint/scalelint/analyzer"
+	"github.com/scalelint/scalelint/analyzer/manifest"
 )
 
 // DefaultDebounce is how long the server waits after a change before it
@@ -49,6 +50,12 @@ type Server struct {
 	log      *slog.Logger
 	logLevel *slog.LevelVar
 	cache    *parseCache
+
+	// messages are the window/showMessage notifications not yet sent
+	// (showMessage); sending is set while a goroutine sends them.
+	messagesMu sync.Mutex
+	messages   []*protocol.ShowMessageParams
+	sending    bool
 
 	// mu guards the mutable state from which snapshots are made.
 	mu       sync.Mutex
@@ -98,7 +105,7 @@ func NewServer(opts Options) *Server {
 		opts:     opts,
 		logLevel: lv,
 		log:      slog.New(slog.NewTextHandler(opts.Log, &slog.HandlerOptions{Level: lv})),
-		cache:    newParseCache(),
+		cache:    newParseCache(manifest.Limits{}),
 		overlays: map[string]*fileHandle{},
 		disk:     map[string]*fileHandle{},
 		cfg:      analyzer.DefaultConfig(),
@@ -304,13 +311,39 @@ func (s *Server) snapshot(ctx context.Context) *Snapshot {
 	return s.current()
 }
 
-// showMessage shows a message to the user, without waiting.
+// showMessage shows a message to the user, without waiting: the messages
+// are sent in order by a goroutine of their own. A handler runs on the
+// connection's read loop, often holding mu; had it written the message
+// itself, a client busy writing to the server (the answer to a request of
+// ours) would wait for the server to read while the server waited for it
+// to read, on a synchronous pipe or a full one.
 func (s *Server) showMessage(ctx context.Context, typ protocol.MessageType, format string, args ...any) {
 	if s.client == nil {
 		return
 	}
-	msg := fmt.Sprintf(format, args...)
-	if err := s.client.ShowMessage(context.WithoutCancel(ctx), &protocol.ShowMessageParams{Type: typ, Message: msg}); err != nil {
-		s.log.Debug("showMessage failed", "err", err)
+	s.messagesMu.Lock()
+	defer s.messagesMu.Unlock()
+	s.messages = append(s.messages, &protocol.ShowMessageParams{Type: typ, Message: fmt.Sprintf(format, args...)})
+	if !s.sending {
+		s.sending = true
+		go s.sendMessages(context.WithoutCancel(ctx))
+	}
+}
+
+// sendMessages sends the queued messages until none is left.
+func (s *Server) sendMessages(ctx context.Context) {
+	for {
+		s.messagesMu.Lock()
+		if len(s.messages) == 0 {
+			s.sending = false
+			s.messagesMu.Unlock()
+			return
+		}
+		m := s.messages[0]
+		s.messages = s.messages[1:]
+		s.messagesMu.Unlock()
+		if err := s.client.ShowMessage(ctx, m); err != nil {
+			s.log.Debug("showMessage failed", "err", err)
+		}
 	}
 }

@@ -17,10 +17,6 @@ import (
 	"github.com/scalelint/scalelint/rules"
 )
 
-// maxFileSize is the largest file the server reads from disk, as the
-// parser's own limit (a larger one is reported by the parser unread).
-const maxFileSize = 10 << 20
-
 // pathOf returns the path the server keys a document by: the clean file
 // system path of a file URI, or the URI itself for other schemes
 // (untitled documents).
@@ -89,6 +85,15 @@ func (s *Server) reconfigureLocked(ctx context.Context, forceIndex bool) {
 		s.showMessage(ctx, protocol.MessageTypeError, "scalelint: editor settings: %v", err)
 	}
 	s.cfg = cfg
+	if l := cfg.Limits.WithDefaults(); l != s.cache.limits {
+		// Every parse was made within the old limits: parse everything
+		// again, the open documents from their text.
+		s.cache = newParseCache(l)
+		for p, h := range s.overlays {
+			s.overlays[p] = s.cache.newHandle(p, h.uri, h.version, h.open, h.content)
+		}
+		forceIndex = true
+	}
 	if s.fileCfg.err != nil {
 		s.showMessage(ctx, protocol.MessageTypeError, "scalelint: %v", s.fileCfg.err)
 	}
@@ -155,7 +160,9 @@ func (s *Server) readDisk(path string) *fileHandle {
 	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
 		return nil
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	// At most one byte over the size limit: the parser reports a larger
+	// file unread.
+	data, err := io.ReadAll(io.LimitReader(f, int64(s.cache.limits.MaxFileSize)+1))
 	if err != nil {
 		s.log.Debug("read", "path", path, "err", err)
 		return nil

@@ -10,12 +10,13 @@ import (
 	"io"
 	"log/slog"
 	"slices"
+	"sync"
 
 	"go.lsp.dev/jsonrpc2"
 )
 
 // maxMessageSize is the largest message body the server reads: room for
-// a didOpen of the largest file it lints (maxFileSize) with every byte
+// a didOpen of the largest file it lints by default (10 MiB) with every byte
 // JSON-escaped. A longer declared Content-Length is refused unread.
 const maxMessageSize = 64 << 20
 
@@ -244,9 +245,22 @@ func parseLength(v []byte) (int, bool) {
 // with an error response (id null) and skipped; a framing error the
 // stream recovered from (jsonrpc2.ErrInvalidHeader) is logged and the
 // reading goes on.
+//
+// Every write goes through writeMu: the connection writes its messages
+// from several goroutines under its own lock, which the error responses
+// written here do not take, and jsonrpc2's own framer writes a header and
+// a body in two calls that must not interleave with another message's.
 type tolerantStream struct {
 	jsonrpc2.Stream
-	log *slog.Logger
+	log     *slog.Logger
+	writeMu sync.Mutex
+}
+
+// Write implements jsonrpc2.Stream.
+func (t *tolerantStream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
+	t.writeMu.Lock()
+	defer t.writeMu.Unlock()
+	return t.Stream.Write(ctx, msg)
 }
 
 // Read implements jsonrpc2.Stream.
@@ -275,7 +289,7 @@ func (t *tolerantStream) ReadFrame(ctx context.Context) ([]byte, int64, error) {
 		}
 		if rerr := checkMessage(body); rerr != nil {
 			t.log.Warn("refused a frame that is not a JSON-RPC message", "err", rerr.Message, "frame", fmt.Sprintf("%.200q", body))
-			if _, werr := t.Stream.Write(ctx, jsonrpc2.NewResponse(jsonrpc2.ID{}, nil, rerr)); werr != nil {
+			if _, werr := t.Write(ctx, jsonrpc2.NewResponse(jsonrpc2.ID{}, nil, rerr)); werr != nil {
 				return nil, 0, werr
 			}
 			continue
@@ -295,7 +309,7 @@ func (t *tolerantStream) readFrame(ctx context.Context) ([]byte, int64, error) {
 		var rerr *jsonrpc2.Error
 		if errors.As(err, &rerr) {
 			// The stream read a whole frame that does not decode.
-			if _, werr := t.Stream.Write(ctx, jsonrpc2.NewResponse(jsonrpc2.ID{}, nil, rerr)); werr != nil {
+			if _, werr := t.Write(ctx, jsonrpc2.NewResponse(jsonrpc2.ID{}, nil, rerr)); werr != nil {
 				return nil, 0, werr
 			}
 			return nil, 0, fmt.Errorf("%w: %v", jsonrpc2.ErrInvalidHeader, err)
@@ -308,6 +322,8 @@ func (t *tolerantStream) readFrame(ctx context.Context) ([]byte, int64, error) {
 
 // WriteFrame implements the connection's frameStream.
 func (t *tolerantStream) WriteFrame(ctx context.Context, data []byte) (int64, error) {
+	t.writeMu.Lock()
+	defer t.writeMu.Unlock()
 	if fs, ok := t.Stream.(frameStream); ok {
 		return fs.WriteFrame(ctx, data)
 	}
