@@ -19,7 +19,7 @@ type ConfigFile struct {
 	Exclude   []string               `json:"exclude,omitempty" jsonschema_description:"Globs of paths (relative to this file) that directory walks skip: * and ? within a path segment, ** across segments; a pattern without a slash matches any path element."`
 	Namespace string                 `json:"namespace,omitempty" jsonschema_description:"Namespace of objects that set none and that no kustomization places (default: default)."`
 	Overrides []OverrideSetting      `json:"overrides,omitempty" jsonschema_description:"Rule settings for the files matching paths, applied in order after rules."`
-	Limits    *LimitsSetting         `json:"limits,omitempty" jsonschema_description:"What one input file may cost before it is refused with an input-limit finding (check, audit and simulate)."`
+	Limits    *LimitsSetting         `json:"limits,omitempty" jsonschema_description:"What one input file may cost before it is refused with an input-limit finding (check, audit, simulate and the language server; the time limit applies to the command line)."`
 }
 
 // LimitsSetting is the limits mapping.
@@ -28,7 +28,7 @@ type LimitsSetting struct {
 	MaxDocuments  int    `json:"maxDocuments,omitempty" jsonschema:"minimum=1" jsonschema_description:"Most YAML documents read from one file (default 10000)."`
 	MaxDepth      int    `json:"maxDepth,omitempty" jsonschema:"minimum=1" jsonschema_description:"Deepest nesting of mappings and sequences (default 256)."`
 	MaxAliasNodes int    `json:"maxAliasNodes,omitempty" jsonschema:"minimum=1" jsonschema_description:"Most nodes one object may expand to through YAML aliases: a billion-laughs document is refused (default 1000000)."`
-	Timeout       string `json:"timeout,omitempty" jsonschema_description:"Longest time to read and parse one file, as a duration such as 10s (default 10s)."`
+	Timeout       string `json:"timeout,omitempty" jsonschema_description:"Longest time to read and parse one file on the command line, as a duration such as 10s (default 10s)."`
 }
 
 // RuleSetting is a rule's entry under rules: a severity word, or a
