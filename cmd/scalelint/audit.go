@@ -442,16 +442,10 @@ func runAudit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "scalelint: --fail-on must be fail, warn or none, not %q\n", o.failOn)
 		return exitError
 	}
-	cfg, err := loadConfig(o.configPath)
+	cfg, err := loadConfig(o.configPath, o.namespace)
 	if err != nil {
 		fmt.Fprintf(stderr, "scalelint: %v\n", err)
 		return exitError
-	}
-	if o.namespace != "" {
-		cfg.Namespace = o.namespace
-	}
-	if len(paths) == 0 {
-		paths = []string{"."}
 	}
 	in := loadInputs(paths, stdin, cfg, nil)
 	ws, files, ioErrs := in.ws, in.files, in.errs
@@ -461,7 +455,7 @@ func runAudit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if files == 0 && len(ioErrs) > 0 {
 		return exitError
 	}
-	a := runAuditOn(ws, cfg, paths, o.format == "html" && o.simulate)
+	a := runAuditOn(ws, cfg, in.paths, o.format == "html" && o.simulate)
 
 	if o.output == "" {
 		color := o.format == "table" && useColor(o.color, stdout)

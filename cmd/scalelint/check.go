@@ -103,16 +103,10 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "scalelint: %v\n", err)
 		return exitError
 	}
-	cfg, err := loadConfig(o.configPath)
+	cfg, err := loadConfig(o.configPath, o.namespace)
 	if err != nil {
 		fmt.Fprintf(stderr, "scalelint: %v\n", err)
 		return exitError
-	}
-	if o.namespace != "" {
-		cfg.Namespace = o.namespace
-	}
-	if len(paths) == 0 {
-		paths = []string{"."}
 	}
 
 	in := loadInputs(paths, stdin, cfg, func(total int) *progress { return newProgress(stderr, o.quiet, total) })
@@ -190,16 +184,24 @@ func parseFailOn(s string) (analyzer.Severity, bool) {
 }
 
 // loadConfig reads --config, or the .scalelint.yaml found from the
-// working directory, or the built-in configuration.
-func loadConfig(path string) (*analyzer.Config, error) {
+// working directory, or the built-in configuration, and applies
+// --namespace: what check, audit and simulate share.
+func loadConfig(path, namespace string) (*analyzer.Config, error) {
 	if path == "" {
 		wd, err := os.Getwd()
 		if err == nil {
 			path = analyzer.FindConfig(wd)
 		}
 	}
-	if path == "" {
-		return analyzer.DefaultConfig(), nil
+	cfg := analyzer.DefaultConfig()
+	if path != "" {
+		var err error
+		if cfg, err = analyzer.LoadConfig(path, rules.All()); err != nil {
+			return nil, err
+		}
 	}
-	return analyzer.LoadConfig(path, rules.All())
+	if namespace != "" {
+		cfg.Namespace = namespace // --namespace
+	}
+	return cfg, nil
 }

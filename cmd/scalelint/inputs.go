@@ -18,6 +18,7 @@ type inputs struct {
 	// --fix may write (stdin never is).
 	named map[string]bool
 	errs  []error
+	paths []string // the paths read: as given, or "." when none was
 }
 
 // loadInputs reads what check, audit and simulate read: files,
@@ -25,9 +26,12 @@ type inputs struct {
 // parsed in parallel, into one workspace. prog, when not nil, counts
 // parsed files.
 func loadInputs(paths []string, stdin io.Reader, cfg *analyzer.Config, prog func(total int) *progress) inputs {
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
 	fset := token.NewFileSet()
 	parseOpts := manifest.Options{Eager: manifest.IsReadKind, Limits: cfg.Limits}
-	in := inputs{named: map[string]bool{}}
+	in := inputs{named: map[string]bool{}, paths: paths}
 	var files []*manifest.File
 	var diskPaths []string
 	for _, p := range paths {

@@ -123,15 +123,9 @@ func runSimulate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if given(o.window) && (o.window > 3600 || o.window != math.Trunc(o.window)) {
 		return fail("--window: %ss must be whole seconds up to 3600s", fmtNum(o.window))
 	}
-	cfg, err := loadConfig(o.configPath)
+	cfg, err := loadConfig(o.configPath, o.namespace)
 	if err != nil {
 		return fail("%v", err)
-	}
-	if o.namespace != "" {
-		cfg.Namespace = o.namespace
-	}
-	if len(paths) == 0 {
-		paths = []string{"."}
 	}
 
 	in := loadInputs(paths, stdin, cfg, nil)
