@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -411,16 +410,9 @@ func runAudit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.color, "color", "auto", "colour the table: auto (on a terminal, unless NO_COLOR is set), always or never")
 	fs.BoolVar(&o.simulate, "simulate", true, "html: embed the simulated deployed loop of each backlog consumer whose demand is annotated")
 	fs.BoolVar(&o.quiet, "quiet", false, "no summary on stderr")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, auditUsage)
-		fs.PrintDefaults()
-	}
-	paths, err := parseInterspersed(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitError
+	paths, code, ok := parseCommand(fs, auditUsage, args, stderr)
+	if !ok {
+		return code
 	}
 	if o.format == "text" {
 		o.format = "table"

@@ -58,6 +58,25 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// parseCommand parses a command's flags and paths (parseInterspersed)
+// with usage as the help text. When it returns !ok the command ends
+// with code: exitOK after --help, exitError after a bad flag (which the
+// flag package has reported).
+func parseCommand(fs *flag.FlagSet, usage string, args []string, stderr io.Writer) (paths []string, code int, ok bool) {
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, usage)
+		fs.PrintDefaults()
+	}
+	paths, err := parseInterspersed(fs, args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return nil, exitOK, false
+	case err != nil:
+		return nil, exitError, false
+	}
+	return paths, 0, true
+}
+
 func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var o checkOptions
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
@@ -76,16 +95,9 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.diff, "diff", false, "print the safe fixes as a unified diff instead of applying them")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file")
 	fs.StringVar(&o.memProfile, "memprofile", "", "write a heap profile at the end of the run to this file")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: scalelint check [flags] [PATH...|-]\n\nLint files, directories (recursively: .yaml, .yml, .json) or stdin (-).\nExit status: 0 clean, 1 findings at or above --fail-on, 2 usage, config or I/O error.\n\nFlags:")
-		fs.PrintDefaults()
-	}
-	paths, err := parseInterspersed(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitError
+	paths, code, ok := parseCommand(fs, "Usage: scalelint check [flags] [PATH...|-]\n\nLint files, directories (recursively: .yaml, .yml, .json) or stdin (-).\nExit status: 0 clean, 1 findings at or above --fail-on, 2 usage, config or I/O error.\n\nFlags:", args, stderr)
+	if !ok {
+		return code
 	}
 	if stop, err := startProfiles(o.cpuProfile, o.memProfile); err != nil {
 		fmt.Fprintf(stderr, "scalelint: %v\n", err)

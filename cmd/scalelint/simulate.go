@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"go/token"
@@ -90,16 +89,9 @@ func runSimulate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Int64Var(&o.seed, "seed", 1, "seed of the demand noise")
 	fs.StringVar(&o.configPath, "config", "", "configuration file (default: .scalelint.yaml found from the working directory up to the repository root)")
 	fs.StringVar(&o.namespace, "namespace", "", "namespace of objects that set none (default: the config's, else \"default\")")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, simulateUsage)
-		fs.PrintDefaults()
-	}
-	paths, err := parseInterspersed(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitError
+	paths, code, ok := parseCommand(fs, simulateUsage, args, stderr)
+	if !ok {
+		return code
 	}
 	fail := func(format string, args ...any) int {
 		fmt.Fprintf(stderr, "scalelint: "+format+"\n", args...)
