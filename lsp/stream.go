@@ -84,7 +84,13 @@ func badFrame(format string, args ...any) error {
 
 // Read implements jsonrpc2.Stream.
 func (s *headerStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
-	body, n, err := s.ReadFrame(ctx)
+	return readMessage(ctx, s)
+}
+
+// readMessage reads a frame through fs and decodes it: a Stream's Read
+// for a stream that reads frames.
+func readMessage(ctx context.Context, fs frameStream) (jsonrpc2.Message, int64, error) {
+	body, n, err := fs.ReadFrame(ctx)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -265,15 +271,7 @@ func (t *tolerantStream) Write(ctx context.Context, msg jsonrpc2.Message) (int64
 
 // Read implements jsonrpc2.Stream.
 func (t *tolerantStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
-	body, n, err := t.ReadFrame(ctx)
-	if err != nil {
-		return nil, 0, err
-	}
-	msg, err := jsonrpc2.DecodeMessage(body)
-	if err != nil {
-		return nil, 0, err
-	}
-	return msg, n, nil
+	return readMessage(ctx, t)
 }
 
 // ReadFrame returns the next frame that the connection can take.
