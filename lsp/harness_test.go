@@ -370,6 +370,33 @@ func (c *testClient) changeVersion(u uri.URI, v int32, changes []protocol.TextDo
 // waitFor waits until cond holds for the latest publication of u.
 func (c *testClient) waitFor(u uri.URI, what string, cond func(publication) bool) publication {
 	c.t.Helper()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var p publication
+	if !c.await(func() bool {
+		var ok bool
+		p, ok = c.latest[u]
+		return ok && cond(p)
+	}) {
+		c.t.Fatalf("timed out waiting for %s on %s; last publication: version %d %v\nserver log:\n%s", what, u, p.Version, p.rules(), c.log)
+	}
+	return p
+}
+
+// waitUntil waits until done (called with c.mu held) returns true.
+func (c *testClient) waitUntil(what string, done func() bool) {
+	c.t.Helper()
+	c.mu.Lock()
+	ok := c.await(done)
+	c.mu.Unlock()
+	if !ok {
+		c.t.Fatalf("timed out waiting for %s\nserver log:\n%s", what, c.log)
+	}
+}
+
+// await waits, with c.mu held, until done (called with c.mu held)
+// returns true, and reports whether it did within waitTimeout.
+func (c *testClient) await(done func() bool) bool {
 	deadline := time.Now().Add(waitTimeout)
 	timer := time.AfterFunc(waitTimeout, func() {
 		c.mu.Lock()
@@ -377,18 +404,13 @@ func (c *testClient) waitFor(u uri.URI, what string, cond func(publication) bool
 		c.mu.Unlock()
 	})
 	defer timer.Stop()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for {
-		if p, ok := c.latest[u]; ok && cond(p) {
-			return p
-		}
+	for !done() {
 		if time.Now().After(deadline) {
-			p := c.latest[u]
-			c.t.Fatalf("timed out waiting for %s on %s; last publication: version %d %v\nserver log:\n%s", what, u, p.Version, p.rules(), c.log)
+			return false
 		}
 		c.cond.Wait()
 	}
+	return true
 }
 
 // waitVersion waits for the publication of an open document's version.
@@ -552,30 +574,21 @@ func (c *testClient) waitRaw(from int, what string, match func(rawResponse) bool
 // match.
 func (c *testClient) waitRawN(from, n int, what string, match func(rawResponse) bool) []rawResponse {
 	c.t.Helper()
-	deadline := time.Now().Add(waitTimeout)
-	timer := time.AfterFunc(waitTimeout, func() {
-		c.mu.Lock()
-		c.cond.Broadcast()
-		c.mu.Unlock()
-	})
-	defer timer.Stop()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for {
-		var got []rawResponse
+	var got []rawResponse
+	if !c.await(func() bool {
+		got = nil
 		for _, r := range c.rawResponses[min(from, len(c.rawResponses)):] {
 			if match(r) {
 				got = append(got, r)
 			}
 		}
-		if len(got) >= n {
-			return got
-		}
-		if time.Now().After(deadline) {
-			c.t.Fatalf("timed out waiting for %s; raw responses: %+v\nserver log:\n%s", what, c.rawResponses[min(from, len(c.rawResponses)):], c.log)
-		}
-		c.cond.Wait()
+		return len(got) >= n
+	}) {
+		c.t.Fatalf("timed out waiting for %s; raw responses: %+v\nserver log:\n%s", what, c.rawResponses[min(from, len(c.rawResponses)):], c.log)
 	}
+	return got
 }
 
 // rawSince returns the responses to raw frames from the from-th on.

@@ -41,10 +41,8 @@ func TestInitializeVSCodeParams(t *testing.T) {
 		t.Errorf("positionEncoding = %q", res.Capabilities.PositionEncoding)
 	}
 	c.notify(protocol.MethodInitialized, "{}")
+	c.waitUntil("a registration after initialized", func() bool { return len(c.registrations) > 0 })
 	c.mu.Lock()
-	for len(c.registrations) == 0 {
-		c.cond.Wait()
-	}
 	reg := c.registrations[0]
 	c.mu.Unlock()
 	if reg.Method != protocol.MethodWorkspaceDidChangeWatchedFiles || !strings.Contains(string(reg.RegisterOptions), "**/*.{yaml,yml,json}") {
@@ -314,10 +312,8 @@ func TestConfiguration(t *testing.T) {
 	c.notify(protocol.MethodWorkspaceDidChangeConfiguration, `{"settings": null}`)
 	c.waitFor(u, "configuration pulled", func(p publication) bool { return p.has("latency-floor") })
 	c.notify(protocol.MethodWorkspaceDidChangeConfiguration, `{"settings": {"scalelint": {"rules": {"latency-flor": "off"}}}}`)
+	c.waitUntil("a message on the unknown rule", func() bool { return len(c.messages) > 0 })
 	c.mu.Lock()
-	for len(c.messages) == 0 {
-		c.cond.Wait()
-	}
 	msg := c.messages[0]
 	c.mu.Unlock()
 	if msg.Type != protocol.MessageTypeError || !strings.Contains(msg.Message, `unknown rule "latency-flor" (did you mean "latency-floor"?)`) {
