@@ -193,9 +193,12 @@ export class Controller implements vscode.Disposable, ScalelintApi {
     });
   }
 
-  private notFound(message: string): void {
+  // cannotStart reports a server that cannot be started (none found, or
+  // one that does not run) with the ways out: install one, or point
+  // scalelint.path at one.
+  private cannotStart(state: 'notFound' | 'error', message: string): void {
     this.output.error(message);
-    this.setState('notFound', message);
+    this.setState(state, message);
     void vscode.window.showErrorMessage(message, 'Copy install command', 'Open settings', 'Show output').then((pick) => {
       if (pick === 'Copy install command') {
         void vscode.env.clipboard.writeText(INSTALL_COMMAND);
@@ -218,7 +221,7 @@ export class Controller implements vscode.Disposable, ScalelintApi {
     }
     if (!res.ok) {
       this._server = undefined;
-      this.notFound(res.message);
+      this.cannotStart('notFound', res.message);
       return;
     }
     this._server = { path: res.path, source: res.source };
@@ -232,17 +235,7 @@ export class Controller implements vscode.Disposable, ScalelintApi {
     } catch (e) {
       const msg = `The scalelint binary ${res.path} (from ${res.source === 'setting' ? 'scalelint.path' : res.source}) does not run: ` +
         `${e instanceof Error ? e.message : String(e)}. Install one with \`${INSTALL_COMMAND}\` or set scalelint.path.`;
-      this.output.error(msg);
-      this.setState('error', msg);
-      void vscode.window.showErrorMessage(msg, 'Copy install command', 'Open settings', 'Show output').then((pick) => {
-        if (pick === 'Copy install command') {
-          void vscode.env.clipboard.writeText(INSTALL_COMMAND);
-        } else if (pick === 'Open settings') {
-          void vscode.commands.executeCommand('workbench.action.openSettings', 'scalelint.path');
-        } else if (pick === 'Show output') {
-          this.output.show(true);
-        }
-      });
+      this.cannotStart('error', msg);
       return;
     }
 
@@ -392,7 +385,7 @@ export class Controller implements vscode.Disposable, ScalelintApi {
     }
     const res = this.resolve();
     if (!res.ok) {
-      this.notFound(res.message);
+      this.cannotStart('notFound', res.message);
       return undefined;
     }
     return res.path;
