@@ -571,13 +571,13 @@ func above(v, boundary float64) *float64 {
 	if !(boundary > 0) || math.IsInf(v, 0) || math.IsNaN(v) || math.IsInf(boundary, 0) {
 		return nil
 	}
-	return ptr(sig((v - boundary) / boundary * 100))
+	return ptr(round6((v - boundary) / boundary * 100))
 }
 
 func below(v, boundary float64) *float64 {
 	m := above(v, boundary)
 	if m != nil {
-		*m = sig(-*m)
+		*m = round6(-*m)
 	}
 	return m
 }
@@ -590,20 +590,11 @@ func minMargin(a, b *float64) *float64 {
 	return a
 }
 
-// sig rounds to six significant digits, as check's facts are rounded.
-func sig(v float64) float64 {
-	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-		return v
-	}
-	mag := math.Pow(10, 5-math.Floor(math.Log10(math.Abs(v))))
-	return math.Round(v*mag) / mag
-}
-
 func finitePtr(v float64) *float64 {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return nil
 	}
-	return ptr(sig(v))
+	return ptr(round6(v))
 }
 
 func buildRow(rep *report, cfg *analyzer.Config, e *rules.Evaluation, byObject map[*manifest.Object][]analyzer.Diagnostic) *auditRow {
@@ -620,7 +611,7 @@ func buildRow(rep *report, cfg *analyzer.Config, e *rules.Evaluation, byObject m
 		r.Target.Found, r.Target.File, r.Target.Line = true, tl.File, tl.Line
 	}
 	if c, ok := e.Inputs["pod-rate"]; ok {
-		r.PodRate = ptr(sig(c.Value))
+		r.PodRate = ptr(round6(c.Value))
 	}
 	for _, m := range as.Metrics {
 		s := auditSignal{Type: m.Signal.String(), Metric: m.Type, Mode: m.Mode}
@@ -640,7 +631,7 @@ func buildRow(rep *report, cfg *analyzer.Config, e *rules.Evaluation, byObject m
 		if in.Origin == scaling.FromBuiltin {
 			continue
 		}
-		r.Inputs[name] = auditInput{Value: sig(in.Value), Text: in.Text, Origin: in.Origin.String()}
+		r.Inputs[name] = auditInput{Value: round6(in.Value), Text: in.Text, Origin: in.Origin.String()}
 	}
 
 	// Findings check reports on the autoscaler and on its target.
@@ -665,8 +656,8 @@ func buildRow(rep *report, cfg *analyzer.Config, e *rules.Evaluation, byObject m
 	}
 
 	if g := e.Growth; g != nil {
-		gl := &growthLaw{G: sig(g.G), Tolerance: g.Tolerance, Target: float64(g.TargetPercent) / 100, Limit: sig(g.Limit),
-			Request: sig(g.Request), Trapped: g.Trapped, eval: g}
+		gl := &growthLaw{G: round6(g.G), Tolerance: g.Tolerance, Target: float64(g.TargetPercent) / 100, Limit: round6(g.Limit),
+			Request: round6(g.Request), Trapped: g.Trapped, eval: g}
 		gl.Rule, gl.Verdict = "tolerance-trap", vPass
 		gl.MarginPercent = above(g.G, 1+g.Tolerance)
 		if g.Trapped {
@@ -698,20 +689,20 @@ func buildRow(rep *report, cfg *analyzer.Config, e *rules.Evaluation, byObject m
 		r.Growth = gl
 	}
 	for _, b := range e.Backlog {
-		ll := &latencyLaw{Metric: b.Metric.Index, Trigger: b.Metric.Type, ThresholdKey: b.Metric.ThresholdKey, Threshold: sig(b.Threshold),
-			DeadTime: b.DeadTime, SamplingDelay: b.SamplingDelay, Window: b.Window, W: sig(b.W), Phi: sig(b.Phi),
-			RequiredStandingDelay: sig(b.Required), WindowProof: sig(b.WindowProof), eval: b}
+		ll := &latencyLaw{Metric: b.Metric.Index, Trigger: b.Metric.Type, ThresholdKey: b.Metric.ThresholdKey, Threshold: round6(b.Threshold),
+			DeadTime: b.DeadTime, SamplingDelay: b.SamplingDelay, Window: b.Window, W: round6(b.W), Phi: round6(b.Phi),
+			RequiredStandingDelay: round6(b.Required), WindowProof: round6(b.WindowProof), eval: b}
 		ll.Rule, ll.Verdict = "latency-floor", vPass
 		if b.HasPodRate {
-			ll.PodRate = ptr(sig(b.PodRate))
+			ll.PodRate = ptr(round6(b.PodRate))
 		}
 		if b.HasPodRate && b.Threshold > 0 {
-			ll.StandingDelay = ptr(sig(b.StandingDelay))
+			ll.StandingDelay = ptr(round6(b.StandingDelay))
 			ll.Rests = ptr(b.Rests)
 			ll.MarginPercent = above(b.StandingDelay, b.Required)
 			ll.FixThreshold = finitePtr(b.FixThreshold)
 			if b.FixWindowOK && !b.FixWindowUnlimited {
-				ll.FixWindow = ptr(sig(math.Floor(b.FixWindow)))
+				ll.FixWindow = ptr(round6(math.Floor(b.FixWindow)))
 			}
 			if !b.Rests {
 				ll.Verdict, ll.Note = sev("latency-floor", vFail)
@@ -734,11 +725,11 @@ func buildRow(rep *report, cfg *analyzer.Config, e *rules.Evaluation, byObject m
 		r.Latency = append(r.Latency, ll)
 	}
 	if rt := e.Retry; rt != nil {
-		rl := &retryLaw{Signal: rt.Signal.String(), Amplification: sig(rt.Amplification), TrapTarget: sig(rt.TrapTarget),
-			Target: sig(rt.Target), Protected: rt.Protected, Trapped: rt.Trapped}
+		rl := &retryLaw{Signal: rt.Signal.String(), Amplification: round6(rt.Amplification), TrapTarget: round6(rt.TrapTarget),
+			Target: round6(rt.Target), Protected: rt.Protected, Trapped: rt.Trapped}
 		rl.Rule, rl.Verdict = "retry-trap", vPass
 		if rt.FixTarget > 0 {
-			rl.FixTarget = ptr(sig(rt.FixTarget))
+			rl.FixTarget = ptr(round6(rt.FixTarget))
 		}
 		if rt.Protected {
 			rl.Note = "an admission bound shorter than the client timeout removes the debt"
@@ -759,15 +750,15 @@ func buildRow(rep *report, cfg *analyzer.Config, e *rules.Evaluation, byObject m
 			BandEmpty: c.BandEmpty, OverPeak: c.OverPeak, eval: c}
 		cl.Rule, cl.Verdict = "ceiling-trap", vPass
 		if c.HasFloor {
-			cl.CeilingFloor, cl.Amplification = ptr(sig(c.Floor)), ptr(sig(c.Amplification))
-			cl.Demand, cl.PodRate = ptr(sig(c.Demand)), ptr(sig(c.PodRate))
+			cl.CeilingFloor, cl.Amplification = ptr(round6(c.Floor)), ptr(round6(c.Amplification))
+			cl.Demand, cl.PodRate = ptr(round6(c.Demand)), ptr(round6(c.PodRate))
 			cl.MarginPercent = above(c.Ceiling, c.Floor)
 		}
 		if c.HasTop {
-			cl.CeilingTop = ptr(sig(c.Top))
-			cl.Peak = ptr(sig(c.Top / 0.8))
+			cl.CeilingTop = ptr(round6(c.Top))
+			cl.Peak = ptr(round6(c.Top / 0.8))
 			if in, ok := e.Inputs["scalability-peak"]; ok {
-				cl.Peak = ptr(sig(in.Value))
+				cl.Peak = ptr(round6(in.Value))
 			}
 			cl.MarginPercent = minMargin(cl.MarginPercent, below(c.Ceiling, c.Top))
 		}

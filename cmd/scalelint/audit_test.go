@@ -412,19 +412,13 @@ func TestAuditJSONStreamMatchesEncoder(t *testing.T) {
 		for _, r := range a.rows {
 			whole.Autoscalers = append(whole.Autoscalers, auditJSONRow{auditRow: r, Laws: r.laws, Rules: r.Rules()})
 		}
-		var want bytes.Buffer
-		enc := json.NewEncoder(&want)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(whole); err != nil {
-			t.Fatal(err)
-		}
+		want := encoderJSON(t, whole)
 		var got bytes.Buffer
 		if err := writeAuditJSON(a, &got, false); err != nil {
 			t.Fatal(err)
 		}
-		if got.String() != want.String() {
-			t.Errorf("%d rows: streamed JSON differs from encoding/json's:\n--- streamed\n%.3000s\n--- encoder\n%.3000s", len(a.rows), got.String(), want.String())
+		if got.String() != want {
+			t.Errorf("%d rows: streamed JSON differs from encoding/json's:\n--- streamed\n%.3000s\n--- encoder\n%.3000s", len(a.rows), got.String(), want)
 		}
 	}
 }

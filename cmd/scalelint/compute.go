@@ -303,7 +303,9 @@ func compute(in computeInputs) computeResult {
 	return r
 }
 
-// round6 keeps six significant digits, so JSON is stable across platforms.
+// round6 keeps six significant digits, so the numbers of every JSON
+// output (check's facts, compute, audit, simulate) are stable across
+// platforms.
 func round6(v float64) float64 {
 	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
 		return v

@@ -79,11 +79,7 @@ func roundFacts(f map[string]float64) map[string]float64 {
 		if math.IsInf(v, 0) || math.IsNaN(v) {
 			continue
 		}
-		if v != 0 {
-			mag := math.Pow(10, 5-math.Floor(math.Log10(math.Abs(v))))
-			v = math.Round(v*mag) / mag
-		}
-		out[k] = v
+		out[k] = round6(v)
 	}
 	return out
 }

@@ -22,19 +22,27 @@ func TestStreamJSONMatchesEncoder(t *testing.T) {
 				{File: "c.yaml", Line: 9, Laws: []missingLaw{{Law: "retry-trap", Why: "w"}, {Law: "ceiling", Needs: []string{"x", "y"}}}}}}},
 	}
 	for i, rep := range reports {
-		var want bytes.Buffer
-		enc := json.NewEncoder(&want)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(rep); err != nil {
-			t.Fatal(err)
-		}
+		want := encoderJSON(t, rep)
 		var got bytes.Buffer
 		if err := streamJSON(&got, rep); err != nil {
 			t.Fatal(err)
 		}
-		if got.String() != want.String() {
-			t.Errorf("report %d:\nstreamed:\n%s\nencoder:\n%s", i, got.String(), want.String())
+		if got.String() != want {
+			t.Errorf("report %d:\nstreamed:\n%s\nencoder:\n%s", i, got.String(), want)
 		}
 	}
+}
+
+// encoderJSON is v as encoding/json writes it with a two-space indent and
+// no HTML escaping: the reference the streaming writers must match.
+func encoderJSON(t *testing.T, v any) string {
+	t.Helper()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }
