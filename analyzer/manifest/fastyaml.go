@@ -402,6 +402,25 @@ func (p *fastParser) nullNode(line, col int) *yaml.Node {
 	return n
 }
 
+// nextEntry looks at the current line after an entry of a block collection
+// at column col: more reports that it holds the collection's next entry,
+// which starts at offset k; ok=false declines a line indented deeper.
+func (p *fastParser) nextEntry(col int) (k int, more, ok bool) {
+	if p.eof || p.indent < col {
+		return 0, false, true
+	}
+	if p.indent > col {
+		return 0, false, false
+	}
+	return p.ls + p.indent, true, true
+}
+
+// seqEntry reports whether a block sequence entry ("-" and a blank or the
+// end of the line) starts at offset i of the current line.
+func (p *fastParser) seqEntry(i int) bool {
+	return p.src[i] == '-' && p.blankz(i+1)
+}
+
 // blockNode parses the node that starts at offset i of the current line;
 // parent is the column of the innermost enclosing block collection (-1 at
 // the top). On return the current line is the first content line after
@@ -420,7 +439,7 @@ func (p *fastParser) blockNode1(i, parent, ctx int) (*yaml.Node, bool) {
 	src := p.src
 	c := src[i]
 	switch {
-	case c == '-' && p.blankz(i+1):
+	case p.seqEntry(i):
 		if ctx == ctxValue {
 			return nil, false // "key: - x" is an error
 		}
@@ -544,7 +563,7 @@ func (p *fastParser) blockMap(key *yaml.Node, i int) (*yaml.Node, bool) {
 			case p.eof || p.indent < col:
 				v = p.nullNode(nullLine, nullCol)
 			case p.indent == col:
-				if k := p.ls + p.indent; src[k] == '-' && p.blankz(k+1) {
+				if k := p.ls + p.indent; p.seqEntry(k) {
 					var ok bool
 					if v, ok = p.blockSeq(k, true); !ok {
 						return nil, false
@@ -567,15 +586,12 @@ func (p *fastParser) blockMap(key *yaml.Node, i int) (*yaml.Node, bool) {
 		p.stack = append(p.stack, v)
 
 		// The next key, at this mapping's column.
-		if p.eof || p.indent < col {
+		k, more, ok := p.nextEntry(col)
+		if !ok || more && p.seqEntry(k) {
+			return nil, false
+		}
+		if !more {
 			break
-		}
-		if p.indent > col {
-			return nil, false
-		}
-		k := p.ls + p.indent
-		if src[k] == '-' && p.blankz(k+1) {
-			return nil, false
 		}
 		key, end, ok := p.scalar(k, false, singleLine)
 		if !ok {
@@ -631,21 +647,21 @@ func (p *fastParser) blockSeq(i int, indentless bool) (*yaml.Node, bool) {
 		}
 		p.stack = append(p.stack, v)
 
-		if p.eof || p.indent < col {
-			break
-		}
-		if p.indent > col {
+		// The next entry, at this sequence's column.
+		k, more, ok := p.nextEntry(col)
+		if !ok {
 			return nil, false
 		}
-		k := p.ls + p.indent
-		if src[k] == '-' && p.blankz(k+1) {
-			i = k
-			continue
-		}
-		if indentless {
+		if !more {
 			break
 		}
-		return nil, false
+		if !p.seqEntry(k) {
+			if indentless {
+				break // the parent mapping's next key
+			}
+			return nil, false
+		}
+		i = k
 	}
 	s.Content = p.collect(base)
 	return s, true
@@ -1041,20 +1057,12 @@ func (p *fastParser) flowCollection(i int) (*yaml.Node, int, bool) {
 				return nil, 0, false
 			}
 			p.stack = append(p.stack, item)
-			k = p.skipSpaces(end)
-			if k >= p.le {
+			var done bool
+			if k, done, ok = p.flowNext(end, ']'); !ok {
 				return nil, 0, false
 			}
-			if src[k] == ']' {
-				k++
+			if done {
 				break
-			}
-			if src[k] != ',' {
-				return nil, 0, false
-			}
-			k = p.skipSpaces(k + 1)
-			if k < p.le && src[k] == ']' {
-				return nil, 0, false // a trailing comma
 			}
 		}
 	} else {
@@ -1094,25 +1102,39 @@ func (p *fastParser) flowCollection(i int) (*yaml.Node, int, bool) {
 				return nil, 0, false
 			}
 			p.stack = append(p.stack, key, value)
-			k = p.skipSpaces(end)
-			if k >= p.le {
+			var done bool
+			if k, done, ok = p.flowNext(end, '}'); !ok {
 				return nil, 0, false
 			}
-			if src[k] == '}' {
-				k++
+			if done {
 				break
-			}
-			if src[k] != ',' {
-				return nil, 0, false
-			}
-			k = p.skipSpaces(k + 1)
-			if k < p.le && src[k] == '}' {
-				return nil, 0, false // a trailing comma
 			}
 		}
 	}
 	n.Content = p.collect(base)
 	return n, k, true
+}
+
+// flowNext reads what follows an entry of a flow collection that ends at
+// offset end: a ',' before the next entry, whose offset it returns, or the
+// collection's closing bracket, and then done is set and k is after it.
+func (p *fastParser) flowNext(end int, closing byte) (k int, done, ok bool) {
+	src := p.src
+	k = p.skipSpaces(end)
+	if k >= p.le {
+		return 0, false, false
+	}
+	if src[k] == closing {
+		return k + 1, true, true
+	}
+	if src[k] != ',' {
+		return 0, false, false
+	}
+	k = p.skipSpaces(k + 1)
+	if k < p.le && src[k] == closing {
+		return 0, false, false // a trailing comma
+	}
+	return k, false, true
 }
 
 // blockScalar reads a literal or folded block scalar whose indicator is at
