@@ -47,9 +47,8 @@ func validateSARIF(t *testing.T, data []byte) {
 // TestSARIFOfEveryScriptValidates runs every CLI script that writes SARIF
 // (to stdout or a file) and validates what it wrote against the schema.
 func TestSARIFOfEveryScriptValidates(t *testing.T) {
-	scripts, _ := filepath.Glob(filepath.Join(repoRoot(t), "testdata", "cli", "*.txtar"))
 	n := 0
-	for _, path := range scripts {
+	for _, path := range cliScripts(t) {
 		ar, err := txtar.ParseFile(path)
 		if err != nil {
 			t.Fatal(err)

@@ -64,12 +64,19 @@ func repoRoot(t *testing.T) string {
 	return root
 }
 
-func TestCLIScripts(t *testing.T) {
+// cliScripts returns the CLI scripts, testdata/cli/*.txtar; none is a
+// failure.
+func cliScripts(t *testing.T) []string {
+	t.Helper()
 	scripts, err := filepath.Glob(filepath.Join(repoRoot(t), "testdata", "cli", "*.txtar"))
 	if err != nil || len(scripts) == 0 {
 		t.Fatalf("no CLI scripts: %v", err)
 	}
-	for _, path := range scripts {
+	return scripts
+}
+
+func TestCLIScripts(t *testing.T) {
+	for _, path := range cliScripts(t) {
 		t.Run(strings.TrimSuffix(filepath.Base(path), ".txtar"), func(t *testing.T) {
 			runScript(t, path)
 		})

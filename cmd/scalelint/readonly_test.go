@@ -24,11 +24,7 @@ import (
 // errors, so the test holds when it runs as root (as CI may), where
 // read-only bits stop nothing.
 func TestScriptsWriteOnlyWhereAsked(t *testing.T) {
-	scripts, err := filepath.Glob(filepath.Join(repoRoot(t), "testdata", "cli", "*.txtar"))
-	if err != nil || len(scripts) == 0 {
-		t.Fatalf("no CLI scripts: %v", err)
-	}
-	for _, path := range scripts {
+	for _, path := range cliScripts(t) {
 		t.Run(strings.TrimSuffix(filepath.Base(path), ".txtar"), func(t *testing.T) {
 			ar, err := txtar.ParseFile(path)
 			if err != nil {
