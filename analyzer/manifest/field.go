@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"go/token"
+	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -41,7 +42,7 @@ func (fl *File) fieldOf(key, val *yaml.Node) Field {
 		f.Pos, f.End = fl.Pos(val), fl.End(val)
 		f.Style, f.Kind = val.Style, val.Kind
 		if val.Kind == yaml.ScalarNode {
-			f.Value = cloneString(val.Value)
+			f.Value = strings.Clone(val.Value)
 		}
 	}
 	if key != nil {
@@ -51,15 +52,6 @@ func (fl *File) fieldOf(key, val *yaml.Node) Field {
 		}
 	}
 	return f
-}
-
-func cloneString(s string) string {
-	if s == "" {
-		return ""
-	}
-	b := make([]byte, len(s))
-	copy(b, s)
-	return string(b)
 }
 
 // FieldOf returns the Field of a node of this object and its key.

@@ -6,6 +6,7 @@ package manifest
 
 import (
 	"fmt"
+	"strings"
 
 	kedav1alpha1 "github.com/kedacore/keda/v2/apis/keda/v1alpha1"
 )
@@ -128,7 +129,7 @@ func init() {
 		errs := decodeInto(o.node, &so, o.Doc.File.opts.Limits, false)
 		if so.Spec.ScaleTargetRef != nil && so.Spec.ScaleTargetRef.Name == "" {
 			if n := o.Get(ParsePath("spec.scaleTargetRef.deploymentName")); n != nil {
-				so.Spec.ScaleTargetRef.Name = cloneString(n.Value)
+				so.Spec.ScaleTargetRef.Name = strings.Clone(n.Value)
 				so.Spec.ScaleTargetRef.Kind = "Deployment"
 				so.Spec.ScaleTargetRef.APIVersion = "apps/v1"
 			}

@@ -250,7 +250,7 @@ func newObject(d *Document, n *yaml.Node, item int) *Object {
 		if k == nil || k.Kind != yaml.ScalarNode || !strings.Contains(k.Value, "scalelint") {
 			continue
 		}
-		a := Annotation{Key: cloneString(k.Value), At: f.fieldOf(kv[0], kv[1])}
+		a := Annotation{Key: strings.Clone(k.Value), At: f.fieldOf(kv[0], kv[1])}
 		if v != nil && v.Kind == yaml.ScalarNode {
 			a.Value = a.At.Value
 		}

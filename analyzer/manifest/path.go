@@ -174,7 +174,7 @@ func scalarValue(n *yaml.Node) string {
 	}
 	// A copy: the fast parser's values share one string per document, and
 	// what an object keeps must not hold its whole text alive.
-	return cloneString(n.Value)
+	return strings.Clone(n.Value)
 }
 
 // Lookup walks path from node n. It returns the key node of the last step
