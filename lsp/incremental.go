@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"slices"
+
 	"go.lsp.dev/protocol"
 
 	"github.com/scalelint/scalelint/analyzer/manifest"
@@ -84,10 +86,8 @@ func (s *Snapshot) relintPaths(b *Snapshot) (map[string]bool, bool) {
 		for p := range s.changed {
 			for _, f := range chunkFiles(h[p]) {
 				for _, d := range f.Docs {
-					for _, k := range ruleKinds {
-						if d.Kind == k {
-							return nil, false
-						}
+					if slices.Contains(ruleKinds, d.Kind) {
+						return nil, false
 					}
 				}
 			}
