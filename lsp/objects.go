@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"strings"
+
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/scalelint/scalelint/analyzer/manifest"
@@ -109,7 +111,7 @@ func lawFields(a *scaling.Autoscaler) []manifest.Field {
 // isLawAnnotation reports whether an annotation key is a scalelint.dev
 // annotation.
 func isLawAnnotation(key string) bool {
-	return len(key) > len(scaling.Prefix) && key[:len(scaling.Prefix)] == scaling.Prefix
+	return len(key) > len(scaling.Prefix) && strings.HasPrefix(key, scaling.Prefix)
 }
 
 // annotationAt reports whether the offset is on a scalelint.dev
