@@ -70,14 +70,15 @@ func podCPU(p PodSubset) PodCPU {
 		c := cpuOf(*p.Resources)
 		out.Resources = &c
 	}
-	for _, list := range []struct {
-		from []ContainerSubset
-		to   *[]ContainerCPU
-	}{{p.Containers, &out.Containers}, {p.InitContainers, &out.InitContainers}} {
-		for _, ctr := range list.from {
-			*list.to = append(*list.to, ContainerCPU{Name: ctr.Name, CPU: cpuOf(ctr.Resources),
-				RestartAlways: ctr.RestartPolicy != nil && *ctr.RestartPolicy == corev1.ContainerRestartPolicyAlways})
-		}
+	out.Containers, out.InitContainers = containersCPU(p.Containers), containersCPU(p.InitContainers)
+	return out
+}
+
+func containersCPU(cs []ContainerSubset) []ContainerCPU {
+	var out []ContainerCPU
+	for _, ctr := range cs {
+		out = append(out, ContainerCPU{Name: ctr.Name, CPU: cpuOf(ctr.Resources),
+			RestartAlways: ctr.RestartPolicy != nil && *ctr.RestartPolicy == corev1.ContainerRestartPolicyAlways})
 	}
 	return out
 }
