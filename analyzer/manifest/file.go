@@ -142,10 +142,7 @@ func Parse(fset *token.FileSet, path string, content []byte, opts Options) *File
 	if len(content) > opts.Limits.MaxFileSize {
 		return Refuse(fset, path, content, opts, fmt.Sprintf("file is over the size limit of %d bytes; not linted", opts.Limits.MaxFileSize))
 	}
-	f := &File{Path: path, opts: opts, size: len(content), mentions: bytes.Contains(content, []byte("scalelint:"))}
-	f.text.Store(&content)
-	f.Tok = fset.AddFile(path, -1, len(content))
-	f.Tok.SetLines(outputLineStarts(content))
+	f := newFile(fset, path, content, opts)
 
 	if msg, off := binaryContent(content); msg != "" {
 		f.addProblem(Problem{Rule: "yaml-syntax", Pos: f.Tok.Pos(off), End: f.Tok.Pos(off), Message: msg})
@@ -190,11 +187,18 @@ func Parse(fset *token.FileSet, path string, content []byte, opts Options) *File
 // taking longer than the time limit to parse.
 func Refuse(fset *token.FileSet, path string, content []byte, opts Options, why string) *File {
 	opts.Limits = opts.Limits.withDefaults()
+	f := newFile(fset, path, content, opts)
+	f.addProblem(Problem{Rule: "input-limit", Pos: f.Tok.Pos(0), End: f.Tok.Pos(0), Message: why})
+	return f
+}
+
+// newFile returns a File holding content, with its line table and no
+// documents yet.
+func newFile(fset *token.FileSet, path string, content []byte, opts Options) *File {
 	f := &File{Path: path, opts: opts, size: len(content), mentions: bytes.Contains(content, []byte("scalelint:"))}
 	f.text.Store(&content)
 	f.Tok = fset.AddFile(path, -1, len(content))
 	f.Tok.SetLines(outputLineStarts(content))
-	f.addProblem(Problem{Rule: "input-limit", Pos: f.Tok.Pos(0), End: f.Tok.Pos(0), Message: why})
 	return f
 }
 
