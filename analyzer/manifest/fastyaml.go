@@ -773,11 +773,7 @@ func (p *fastParser) plain(i int, flow bool) (*yaml.Node, int, bool) {
 	n := p.newNode()
 	n.Kind = yaml.ScalarNode
 	n.Value = p.str[i:end]
-	if n.Value == "<<" {
-		n.Tag = tagMerge
-	} else {
-		n.Tag = resolvePlainTag(n.Value)
-	}
+	n.Tag = resolvePlainTag(n.Value)
 	n.Line, n.Column = p.line, p.col(i)+1
 	return n, end, true
 }
@@ -1303,7 +1299,7 @@ func resolvePlainTag(in string) string {
 			}
 		}
 		return tagStr
-	case strings.IndexByte("yYnNtTfFoO~", c) >= 0:
+	case strings.IndexByte("yYnNtTfFoO~<", c) >= 0:
 		if t := resolveMapTag(in); t != "" {
 			return t
 		}
