@@ -145,7 +145,7 @@ func ParseValue(spec AnnotationSpec, text string) (Input, error) {
 		}
 		a := 1.0
 		for _, r := range in.List {
-			a *= float64(1 + r)
+			a *= 1 + float64(r) // in float: 1+r overflows int for r = MaxInt
 		}
 		if a > MaxMagnitude {
 			return in, fmt.Errorf("%q amplifies work more than %g times; no retry policy does", text, MaxMagnitude)
