@@ -294,8 +294,8 @@ func TestReleaseAndRestore(t *testing.T) {
 	}
 	// The decoded object went with the tree; its type stays for type
 	// switches, and Typed decodes it again, the same, for the caller.
-	if n, ok := objs[1].TypedNil().(*Workload); !ok || n != nil || objs[1].typed.(*Workload) != nil {
-		t.Fatalf("after release: TypedNil %#v, kept %#v", objs[1].TypedNil(), objs[1].typed)
+	if n, ok := objs[1].TypedShape().(*Workload); !ok || n != nil || objs[1].typed.(*Workload) != nil {
+		t.Fatalf("after release: TypedShape %#v, kept %#v", objs[1].TypedShape(), objs[1].typed)
 	}
 	if again := objs[1].Typed(); !reflect.DeepEqual(again, decoded) {
 		t.Fatalf("decoded again after release:\n%#v\nwant\n%#v", again, decoded)

@@ -26,7 +26,7 @@ type Object struct {
 	Name, Namespace  string // Namespace is "" when the manifest sets none
 
 	// typed is the decoded object (Typed); after Release, a nil pointer
-	// of its type (TypedNil).
+	// of its type (TypedShape).
 	typed any
 
 	At     Field // the object's mapping
@@ -288,21 +288,19 @@ func (o *Object) Typed() any {
 	return typed
 }
 
-// TypedNil returns a nil pointer of the type Typed returns (nil when it
-// returns nil): a type switch on it never decodes a released object again.
-func (o *Object) TypedNil() any {
+// TypedShape returns a value of the type Typed returns, for type
+// switches, without decoding a released object again: the decoded object,
+// or once its file is released a nil pointer of its type (nil for objects
+// with no decode).
+func (o *Object) TypedShape() any {
 	d := o.Doc
 	d.mu.Lock()
-	t := o.typed
-	d.mu.Unlock()
-	if t == nil {
-		return nil
-	}
-	return reflect.Zero(reflect.TypeOf(t)).Interface()
+	defer d.mu.Unlock()
+	return o.typed
 }
 
 // releaseTyped drops the decoded object, keeping its type (Typed,
-// TypedNil). The document's lock is held.
+// TypedShape). The document's lock is held.
 func (o *Object) releaseTyped() {
 	if o.typed != nil {
 		o.typed = reflect.Zero(reflect.TypeOf(o.typed)).Interface()

@@ -101,7 +101,7 @@ type Autoscaler struct {
 
 // IsAutoscaler reports whether the object is an autoscaler scalelint reads.
 func IsAutoscaler(o *manifest.Object) bool {
-	switch o.TypedNil().(type) {
+	switch o.TypedShape().(type) {
 	case *manifest.HPA, *manifest.ScaledObject, *manifest.ScaledJob:
 		return true
 	}

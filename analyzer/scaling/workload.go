@@ -33,7 +33,7 @@ type workloadKey struct{}
 // IsWorkload reports whether the object is a scale target scalelint reads
 // (WorkloadFromObject returns its view).
 func IsWorkload(o *manifest.Object) bool {
-	_, ok := o.TypedNil().(*manifest.Workload)
+	_, ok := o.TypedShape().(*manifest.Workload)
 	return ok
 }
 
