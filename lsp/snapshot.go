@@ -39,19 +39,13 @@ type fileHandle struct {
 	chunks  []chunk
 
 	indexOnce sync.Once
-	index     map[*manifest.File]int // chunk by parsed document, for many chunks (chunkOf)
+	index     map[*manifest.File]int // chunk by parsed document (chunkOf)
 }
 
-// chunkOf returns the index of the chunk whose parse is f.
+// chunkOf returns the index of the chunk whose parse is f. The map is built
+// on the first lookup, so a handle no request asks about never pays for it,
+// and a file of many documents is not scanned once per finding.
 func (h *fileHandle) chunkOf(f *manifest.File) (int, bool) {
-	if len(h.chunks) <= 16 {
-		for i, ch := range h.chunks {
-			if ch.file == f {
-				return i, true
-			}
-		}
-		return 0, false
-	}
 	h.indexOnce.Do(func() {
 		h.index = make(map[*manifest.File]int, len(h.chunks))
 		for i, ch := range h.chunks {
