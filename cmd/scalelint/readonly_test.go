@@ -3,6 +3,7 @@ package main
 import (
 	"crypto/sha256"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -126,8 +127,8 @@ func namedWrites(args []string) []string {
 			out = append(out, "write:"+filepath.ToSlash(filepath.Clean(val)))
 		case "fix":
 			fix = true
-		case "format", "fail-on", "baseline", "config", "rule", "min-severity", "stdin-filename":
-			if !hasVal {
+		default:
+			if !hasVal && len(args) > 0 && valueFlags(args[0])[name] {
 				i++ // the flag's value is not a path to write
 			}
 		}
@@ -142,6 +143,26 @@ func namedWrites(args []string) []string {
 		}
 	}
 	return allowed
+}
+
+// valueFlags returns the flags of a scalelint command that take a value,
+// read from the command's own -h output (flag.PrintDefaults writes
+// "  -name type" for those and "  -name" for booleans), so a flag added
+// to a command is known here without a list to keep by hand.
+func valueFlags(command string) map[string]bool {
+	var help strings.Builder
+	run([]string{command, "-h"}, strings.NewReader(""), io.Discard, &help)
+	out := map[string]bool{}
+	for _, line := range strings.Split(help.String(), "\n") {
+		rest, ok := strings.CutPrefix(line, "  -")
+		if !ok {
+			continue
+		}
+		if name, _, hasType := strings.Cut(rest, " "); hasType {
+			out[name] = true
+		}
+	}
+	return out
 }
 
 // mayWrite reports whether a changed path was named: exactly, or under a
