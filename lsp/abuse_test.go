@@ -31,6 +31,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"math/rand"
 	"path/filepath"
 	"runtime"
@@ -43,6 +44,8 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/scalelint/scalelint/analyzer/manifest"
 )
 
 // The threshold the health check edits: "10" hunts (latency-floor), "985"
@@ -764,13 +767,27 @@ func TestAbuseVersions(t *testing.T) {
 // break in CRLF) end with the server holding the client's text and
 // publishing, for the last version, what a fresh server publishes for
 // that text.
+//
+// It also measures the server's memory: after the first 500 edits and
+// after the next 500, the live heap (the client's publication history
+// forgotten first) and the parse cache's entries. A server that kept old
+// versions would grow by one parse per edit; the bound allows a third of
+// that (the race detector's runs vary by up to 1 MiB, a third is 2.7 MiB),
+// with a parse's size measured here.
 func TestAbuseRapidEdits(t *testing.T) {
 	c, u := startAbuse(t, nil, nil)
 	rng := rand.New(rand.NewSource(1))
 	c.edit(u, "# An order consumer", "# notes: \n# An order consumer")
+	entries0 := c.cacheEntries()
 	pieces := []string{"a", "z", " ", "注", "🚀", "é", "\t", "x\r\n# "}
 	var last int32
+	var heap [2]uint64
+	var entries [2]int
 	for i := 0; i < 1000; i++ {
+		if i == 500 {
+			c.waitVersion(u, last)
+			heap[0], entries[0] = c.liveHeap(), c.cacheEntries()
+		}
 		text := c.texts[u]
 		m := NewMapper([]byte(text))
 		switch i % 4 {
@@ -809,6 +826,17 @@ func TestAbuseRapidEdits(t *testing.T) {
 	p := c.waitVersion(u, last)
 	if got, _ := c.serverText(u); got != c.texts[u] {
 		t.Fatalf("after 1,000 edits the server's text differs from the client's:\n%q\n---\n%q", got, c.texts[u])
+	}
+	heap[1], entries[1] = c.liveHeap(), c.cacheEntries()
+	perParse := parseSize(t, c.texts[u])
+	grew := int64(heap[1]) - int64(heap[0])
+	t.Logf("live heap after 500 edits %d KiB, after 1,000 %d KiB (%+d KiB); parse cache entries %d, %d, %d (at the start); one parse of the document %d KiB",
+		heap[0]>>10, heap[1]>>10, grew>>10, entries[0], entries[1], entries0, perParse>>10)
+	if entries[0] != entries0 || entries[1] != entries0 {
+		t.Errorf("parse cache entries %d after 500 edits, %d after 1,000, want %d as before the edits (one per document held)", entries[0], entries[1], entries0)
+	}
+	if bound := 500 / 3 * perParse; grew > int64(bound) {
+		t.Errorf("the live heap grew by %d KiB over 500 edits, more than %d KiB (a third of one parse per edit)", grew>>10, bound>>10)
 	}
 	if !p.has("latency-floor") {
 		t.Errorf("final diagnostics %v, want latency-floor", p.rules())
@@ -1156,4 +1184,55 @@ func TestAbuseLifecycle(t *testing.T) {
 			goroutines(t, base)
 		})
 	}
+}
+
+// cacheEntries returns the number of parses the server's cache holds.
+func (c *testClient) cacheEntries() int {
+	c.srv.mu.Lock()
+	pc := c.srv.cache
+	c.srv.mu.Unlock()
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	return len(pc.m)
+}
+
+// liveHeap returns the bytes of live heap objects after a collection,
+// the client's publication history forgotten first (it grows with every
+// edit by design, and is the test's, not the server's). It is the least
+// of three readings: goroutines of earlier tests still winding down
+// allocate between a collection and its reading.
+func (c *testClient) liveHeap() uint64 {
+	c.mu.Lock()
+	c.pubs = nil
+	c.mu.Unlock()
+	least := uint64(math.MaxUint64)
+	for range 3 {
+		runtime.GC()
+		runtime.GC() // sync.Pool's victim cache survives one collection
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		least = min(least, ms.HeapAlloc)
+	}
+	return least
+}
+
+// parseSize measures the live heap one cached parse of text takes: the
+// mean over 100 variants held at once.
+func parseSize(t *testing.T, text string) uint64 {
+	t.Helper()
+	pc := newParseCache(manifest.Limits{})
+	held := make([][]chunk, 100)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for i := range held {
+		held[i] = pc.chunks("/m/consumer.yaml", []byte(fmt.Sprintf("%s# %d\n", text, i)))
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(held)
+	if after.HeapAlloc <= before.HeapAlloc {
+		t.Fatalf("100 parses took no heap (%d -> %d bytes)", before.HeapAlloc, after.HeapAlloc)
+	}
+	return (after.HeapAlloc - before.HeapAlloc) / uint64(len(held))
 }
