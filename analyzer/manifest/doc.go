@@ -7,7 +7,9 @@
 //	      ─ sniff ─▶ apiVersion/kind read cheaply from each document's top-level lines
 //	      ─ parse ─▶ one go.yaml.in/yaml/v3 node tree per document that a rule reads
 //	                 (autoscalers, workloads, lists, and anything the sniffer cannot read);
-//	                 other documents are parsed lazily, only if a scale target names their kind
+//	                 other documents are parsed lazily, only if a scale target names their kind;
+//	                 until then their syntax is checked by the fast parser into recycled
+//	                 memory, so a broken ConfigMap is reported, not skipped in silence
 //	      ─ decode ▶ typed structs (autoscaling/v2 HPA, KEDA ScaledObject/ScaledJob,
 //	                 apps/v1 workloads, Argo Rollout, LeaderWorkerSet) through JSON, with
 //	                 sigs.k8s.io/yaml semantics; a decode error is mapped back to its node

@@ -157,8 +157,8 @@ func Parse(fset *token.FileSet, path string, content []byte, opts Options) *File
 	}
 	// A file that holds anything scalelint reads is parsed in full, so
 	// every syntax error in it is reported; a file of other kinds only
-	// (Services, ConfigMaps) is sniffed, and parsed if a scale target
-	// names one of its kinds.
+	// (Services, ConfigMaps) is sniffed, its syntax checked (below), and
+	// parsed if a scale target names one of its kinds.
 	eager := opts.Eager == nil
 	for i, c := range chunks {
 		d := &Document{File: f, Index: i, Start: c.start, End: c.end, Line: c.line}
@@ -177,6 +177,11 @@ func Parse(fset *token.FileSet, path string, content []byte, opts Options) *File
 	}
 	f.detectTemplate()
 	if !f.Template {
+		if !eager {
+			for _, d := range f.Docs {
+				d.checkSyntax()
+			}
+		}
 		f.checkPortability()
 	}
 	return f
@@ -385,6 +390,23 @@ var yamlLineRe = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 func (d *Document) parse() {
 	d.once.Do(d.doParse)
+}
+
+// checkSyntax makes sure a document no rule reads is valid YAML, so a
+// broken ConfigMap fails the run instead of passing in silence, without
+// keeping its tree: the fast parser reads it into recycled memory, and
+// only a document it declines (outside its subset, or invalid) is parsed
+// for good, by yaml.v3, which reports the error at its line.
+func (d *Document) checkSyntax() {
+	if d.Parsed() {
+		return
+	}
+	var a fastArena
+	_, ok := parseFastIn(d.File.Text()[d.Start:d.End], &a)
+	a.recycle()
+	if !ok {
+		d.parse()
+	}
 }
 
 func (d *Document) doParse() {

@@ -1,11 +1,15 @@
 package manifest
 
 import (
+	"fmt"
 	"go/token"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	yaml "go.yaml.in/yaml/v3"
 )
 
 func parse(t *testing.T, src string) *File {
@@ -221,6 +225,52 @@ func TestLazyDocuments(t *testing.T) {
 	}
 	if objs := f.Docs[0].Objects(); len(objs) != 1 || objs[0].Name != "s" {
 		t.Fatalf("lazy objects %+v", objs)
+	}
+}
+
+// TestLazyDocumentsSyntax: a file of kinds no rule reads still has its
+// syntax checked, so a broken ConfigMap fails the run, while a valid one
+// stays unparsed, and valid YAML outside the fast parser's subset (an
+// anchor) passes. The expected error and its line are yaml.v3's own, on
+// the broken document's text alone, moved to the document's first line.
+func TestLazyDocumentsSyntax(t *testing.T) {
+	const service = "apiVersion: v1\nkind: Service\nmetadata: {name: s}\n---\n"
+	cases := []struct {
+		name, before, doc string
+		broken            bool
+	}{
+		{"valid", "", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  a: b\n", false},
+		{"anchor and alias", "", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  labels: &l {a: b}\n  annotations: *l\n", false},
+		{"bad indentation", "", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  a: b\n   c: d\n", true},
+		{"unclosed flow, second document", service, "apiVersion: v1\nkind: Service\nmetadata:\n  name: t\nspec:\n  ports: [80\n", true},
+	}
+	for _, c := range cases {
+		f := Parse(token.NewFileSet(), "x.yaml", []byte(c.before+c.doc), Options{Eager: IsReadKind})
+		var got []string
+		for _, p := range f.Problems() {
+			got = append(got, fmt.Sprintf("%d %s", f.Tok.Position(p.Pos).Line, p.Message))
+		}
+		var n yaml.Node
+		err := yaml.Unmarshal([]byte(c.doc), &n)
+		if (err != nil) != c.broken {
+			t.Fatalf("%s: yaml.v3 says %v, the case says broken=%v", c.name, err, c.broken)
+		}
+		if err == nil {
+			if len(got) != 0 {
+				t.Errorf("%s: problems %q, want none", c.name, got)
+			}
+			continue
+		}
+		m := regexp.MustCompile(`^yaml: line (\d+): (.*)$`).FindStringSubmatch(err.Error())
+		line, _ := strconv.Atoi(m[1])
+		want := fmt.Sprintf("%d %s", line+strings.Count(c.before, "\n"), m[2])
+		if len(got) != 1 || got[0] != want {
+			t.Errorf("%s: problems %q, want [%q]", c.name, got, want)
+		}
+	}
+	f := Parse(token.NewFileSet(), "x.yaml", []byte(cases[0].doc), Options{Eager: IsReadKind})
+	if f.Docs[0].Parsed() {
+		t.Errorf("a valid ConfigMap was kept parsed after its syntax check")
 	}
 }
 
