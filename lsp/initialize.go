@@ -69,11 +69,15 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 			}
 		}
 	}
-	if len(folders) == 0 && params.RootURI != nil && params.RootURI.IsFile() {
-		folders = append(folders, pathOf(*params.RootURI))
+	// Clients that send no workspaceFolders (older editors, simple
+	// plugins) give only the deprecated rootUri, or older still rootPath.
+	//lint:ignore SA1019 read only when workspaceFolders is absent, for those clients
+	rootURI, rootPath := params.RootURI, params.RootPath
+	if len(folders) == 0 && rootURI != nil && rootURI.IsFile() {
+		folders = append(folders, pathOf(*rootURI))
 	}
 	if len(folders) == 0 {
-		if p, ok := params.RootPath.Get(); ok && p != "" {
+		if p, ok := rootPath.Get(); ok && p != "" {
 			folders = append(folders, filepath.Clean(p))
 		}
 	}

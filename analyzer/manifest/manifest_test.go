@@ -362,8 +362,9 @@ func TestMemoBuildsOnce(t *testing.T) {
 	builds := 0
 	build := func() any { builds++; return builds }
 	type key struct{}
-	if o.Memo(key{}, build) != 1 || o.Memo(key{}, build) != 1 || builds != 1 {
-		t.Fatalf("memo built %d times", builds)
+	first, second := o.Memo(key{}, build), o.Memo(key{}, build)
+	if first != 1 || second != 1 || builds != 1 {
+		t.Fatalf("memo gave %v then %v, built %d times", first, second, builds)
 	}
 	f.Release()
 	if o.Memo(key{}, build) != 1 {

@@ -260,9 +260,8 @@ func decodeAppsWorkload(o *Object) (any, []FieldError) {
 	return out, errs
 }
 
-// rollout is the part of an Argo Rollout scalelint reads.
-type rollout = appsWorkload
-
+// decodeRollout reads the part of an Argo Rollout scalelint reads: the
+// same fields as a Deployment's.
 func decodeRollout(o *Object) (any, []FieldError) {
 	return decodeAppsWorkload(o)
 }

@@ -101,10 +101,6 @@ func cleanDir(p string) string {
 	return path.Dir(filepath.ToSlash(filepath.Clean(p)))
 }
 
-func cleanPath(p string) string {
-	return filepath.ToSlash(filepath.Clean(p))
-}
-
 // scopes records which kustomization roots deploy each file.
 type scopes struct {
 	// roots[file] lists the root kustomizations that deploy the file

@@ -10,7 +10,6 @@ import (
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/workspace"
-	"github.com/scalelint/scalelint/rules"
 )
 
 // report is one run's results, shared by every output encoder: one parse,
@@ -242,12 +241,4 @@ func (r *report) objectRef(o *manifest.Object) *objectRef {
 		}
 	}
 	return &objectRef{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: ns, Name: o.Name}
-}
-
-// ruleDoc returns a rule's analyzer, for outputs that carry rule metadata.
-func ruleDoc(name string) *analyzer.Analyzer {
-	if a, ok := rules.ByName(name); ok {
-		return a
-	}
-	return nil
 }

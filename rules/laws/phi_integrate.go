@@ -392,7 +392,6 @@ func newRing(n int) *ring {
 	return &ring{buf: make([]float64, c), mask: int64(c - 1)}
 }
 
-func (r *ring) size() int              { return len(r.buf) }
 func (r *ring) set(i int64, v float64) { r.buf[i&r.mask] = v }
 func (r *ring) get(i int64) float64 {
 	if i < 0 {
@@ -404,12 +403,11 @@ func (r *ring) get(i int64) float64 {
 // deque is a monotonic deque on a ring buffer: the sliding maximum (max) or
 // minimum of the values pushed with indices in [lo, newest].
 type deque struct {
-	idx        []int64
-	val        []float64
-	head, n    int
-	mask       int
-	max        bool
-	historyVal float64
+	idx     []int64
+	val     []float64
+	head, n int
+	mask    int
+	max     bool
 }
 
 func newDeque(capacity int, max bool) *deque {
