@@ -440,11 +440,8 @@ func runAudit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	in := loadInputs(paths, stdin, cfg, nil)
-	ws, files, ioErrs := in.ws, in.files, in.errs
-	for _, e := range ioErrs {
-		fmt.Fprintf(stderr, "scalelint: %v\n", e)
-	}
-	if files == 0 && len(ioErrs) > 0 {
+	ws := in.ws
+	if in.report(stderr) {
 		return exitError
 	}
 	a := runAuditOn(ws, cfg, in.paths, o.format == "html" && o.simulate)

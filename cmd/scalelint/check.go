@@ -123,10 +123,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	in := loadInputs(paths, stdin, cfg, func(total int) *progress { return newProgress(stderr, o.quiet, total) })
 	ioErrs, named, ws := in.errs, in.named, in.ws
-	for _, e := range ioErrs {
-		fmt.Fprintf(stderr, "scalelint: %v\n", e)
-	}
-	if in.files == 0 && len(ioErrs) > 0 {
+	if in.report(stderr) {
 		return exitError
 	}
 

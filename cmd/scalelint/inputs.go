@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"io"
+	"strings"
 
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
@@ -18,7 +19,11 @@ type inputs struct {
 	// --fix may write (stdin never is).
 	named map[string]bool
 	errs  []error
-	paths []string // the paths read: as given, or "." when none was
+	// warnings say what was odd but not wrong: directories that hold no
+	// file scalelint reads (a mistyped path in a CI job would otherwise
+	// pass with "0 files").
+	warnings []string
+	paths    []string // the paths read: as given, or "." when none was
 }
 
 // loadInputs reads what check, audit and simulate read: files,
@@ -49,6 +54,9 @@ func loadInputs(paths []string, stdin io.Reader, cfg *analyzer.Config, prog func
 	if len(diskPaths) > 0 {
 		found, errs := workspace.Walk(diskPaths, cfg.Excluded)
 		in.errs = append(in.errs, errs...)
+		if len(found) == 0 && len(errs) == 0 {
+			in.warnings = append(in.warnings, fmt.Sprintf("no YAML or JSON file to read under %s (after the configuration's excludes)", strings.Join(diskPaths, ", ")))
+		}
 		var onFile []func()
 		var p *progress
 		if prog != nil {
@@ -68,6 +76,18 @@ func loadInputs(paths []string, stdin io.Reader, cfg *analyzer.Config, prog func
 	in.files = len(files)
 	in.ws = workspace.New(fset, files, workspace.Options{DefaultNamespace: cfg.Namespace, Release: true})
 	return in
+}
+
+// report prints the inputs' errors and warnings on stderr and says
+// whether nothing could be read because of errors: the command then exits 2.
+func (in inputs) report(stderr io.Writer) (nothingRead bool) {
+	for _, e := range in.errs {
+		fmt.Fprintf(stderr, "scalelint: %v\n", e)
+	}
+	for _, w := range in.warnings {
+		fmt.Fprintf(stderr, "scalelint: warning: %s\n", w)
+	}
+	return in.files == 0 && len(in.errs) > 0
 }
 
 // changed reports, on stderr, each file whose text was dropped after
