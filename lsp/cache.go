@@ -118,21 +118,19 @@ func (c *parseCache) retain(files map[string]*fileHandle) {
 	}
 }
 
-// never parses no document eagerly: a parse that only splits a file.
-func never(apiVersion, kind string) bool { return false }
-
 // chunks parses a file's text one document at a time, through the cache.
-// The documents are the core's own split (manifest.Parse without eager
-// parsing splits and sniffs only).
+// The documents are the core's own split (manifest.Parse with SplitOnly).
 func (c *parseCache) chunks(path string, content []byte) []chunk {
 	whole := func() []chunk { return []chunk{{start: 0, parsed: c.get(path, content)}} }
 	if len(content) > c.limits.MaxFileSize || bytes.Contains(content, []byte("{{")) || bytes.IndexByte(content, 0) >= 0 ||
 		bytes.HasPrefix(content, []byte{0xFF, 0xFE}) || bytes.HasPrefix(content, []byte{0xFE, 0xFF}) {
 		return whole() // a template, or what the parser's limits see as a whole
 	}
-	split := manifest.Parse(c.alloc, path, content, manifest.Options{Eager: never, Limits: c.limits})
+	// A template ("{{") went whole above, so the split needs no template
+	// detection, and parses nothing.
+	split := manifest.Parse(c.alloc, path, content, manifest.Options{SplitOnly: true, Limits: c.limits})
 	c.alloc.RemoveFile(split.Tok)
-	if split.Template || len(split.Docs) <= 1 || len(split.Docs) >= c.limits.MaxDocuments {
+	if len(split.Docs) <= 1 || len(split.Docs) >= c.limits.MaxDocuments {
 		return whole()
 	}
 	out := make([]chunk, len(split.Docs))

@@ -54,6 +54,10 @@ type Options struct {
 	// are given must be parsed now. Documents it declines are parsed on
 	// first use. Nil parses every document.
 	Eager func(apiVersion, kind string) bool
+	// SplitOnly splits the file into documents and sniffs their kinds, and
+	// parses none of them, not even to check their syntax: for a caller
+	// that parses each document on its own (the language server's cache).
+	SplitOnly bool
 	// Limits bound the work one file may cause; zero fields take defaults.
 	Limits Limits
 	// Recycle says the caller releases each file once it has read it
@@ -169,6 +173,9 @@ func Parse(fset *token.FileSet, path string, content []byte, opts Options) *File
 		if !s.ok || (opts.Eager != nil && opts.Eager(s.apiVersion, s.kind)) {
 			eager = true
 		}
+	}
+	if opts.SplitOnly {
+		return f
 	}
 	if eager {
 		for _, d := range f.Docs {

@@ -274,6 +274,25 @@ func TestLazyDocumentsSyntax(t *testing.T) {
 	}
 }
 
+// TestSplitOnly: a split-only parse (the language server's, which parses
+// each document on its own afterwards) parses nothing: not a document
+// the sniffer cannot read, not a broken one to check its syntax.
+func TestSplitOnly(t *testing.T) {
+	src := "kind: List\nitems: []\n---\napiVersion: v1\nkind: ConfigMap\ndata:\n  a: b\n   c: d\n---\napiVersion: apps/v1\nkind: Deployment\n"
+	f := Parse(token.NewFileSet(), "x.yaml", []byte(src), Options{SplitOnly: true})
+	if len(f.Docs) != 3 {
+		t.Fatalf("%d documents, want 3", len(f.Docs))
+	}
+	for i, d := range f.Docs {
+		if d.Parsed() {
+			t.Errorf("document %d (%s) parsed", i, d.Kind)
+		}
+	}
+	if d := f.Docs[2]; d.Kind != "Deployment" || d.Line != 9 {
+		t.Errorf("third document sniffed as %q at line %d", d.Kind, d.Line)
+	}
+}
+
 func TestHPAVersionsConvert(t *testing.T) {
 	v1 := "apiVersion: autoscaling/v1\nkind: HorizontalPodAutoscaler\nmetadata: {name: a}\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n  maxReplicas: 4\n  targetCPUUtilizationPercentage: 70\n"
 	b1 := "apiVersion: autoscaling/v2beta1\nkind: HorizontalPodAutoscaler\nmetadata: {name: b}\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n  maxReplicas: 4\n  metrics:\n  - type: Resource\n    resource: {name: cpu, targetAverageUtilization: 70}\n"
