@@ -665,3 +665,26 @@ func TestWorkspaceFoldersChange(t *testing.T) {
 	change("", b)
 	c.waitFor(u, "target missing once its folder is removed", func(p publication) bool { return p.has("unresolved-scale-target") })
 }
+
+// TestBrokenUnreadKindReported: a document of a kind no rule reads (a
+// ConfigMap) is not decoded, but a syntax error in it is published at its
+// line, and goes away when the text is repaired. The file holds a second
+// document, so the error comes through the per-document parse cache.
+func TestBrokenUnreadKindReported(t *testing.T) {
+	c := newClient(t, Options{})
+	c.initialize(workspaceDir(t, "workspace"), "")
+	const good = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  mode: fast\n  level: \"3\"\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: web\n"
+	u := c.open("settings.yaml", good)
+	if p := c.waitVersion(u, 1); len(p.Diagnostics) != 0 {
+		t.Fatalf("valid ConfigMap: %v", p.rules())
+	}
+	v := c.edit(u, "  level:", "   level:")
+	p := c.waitVersion(u, v)
+	if len(p.Diagnostics) != 1 || !p.has("yaml-syntax") || p.Diagnostics[0].Range.Start.Line != 6 {
+		t.Fatalf("broken ConfigMap: %v at %v, want yaml-syntax on line 7", p.rules(), p.Diagnostics)
+	}
+	v = c.edit(u, "   level:", "  level:")
+	if p := c.waitVersion(u, v); len(p.Diagnostics) != 0 {
+		t.Errorf("repaired ConfigMap: %v", p.rules())
+	}
+}
