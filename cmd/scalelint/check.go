@@ -175,6 +175,9 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if !o.quiet && !rep.textToStdout(outs) {
 		fmt.Fprintln(stderr, rep.summaryLine())
+		if hint := rep.missingHint(); hint != "" {
+			fmt.Fprintln(stderr, hint)
+		}
 	}
 	if len(ioErrs) > 0 && (in.files == 0 || o.fix) || in.changed(stderr) {
 		return exitError

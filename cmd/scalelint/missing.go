@@ -48,6 +48,24 @@ func (r *report) missing() []missingJSON {
 	return out
 }
 
+// missingHint returns a line saying how many autoscalers have laws left
+// unevaluated for want of inputs, and where to see which ("" when none):
+// a clean run must not read as "every law holds" when most were never
+// computed.
+func (r *report) missingHint() string {
+	n := 0
+	for _, a := range r.ws.Autoscalers() {
+		if len(rules.Evaluate(r.ws, a, r.cfg.Defaults, rules.EvalOptions{}).Missing) > 0 {
+			n++
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d of %s: laws not evaluated for want of inputs; --explain-missing lists them",
+		n, plural(len(r.ws.Autoscalers()), "autoscaler"))
+}
+
 func writeMissingText(r *report, w io.Writer) {
 	ms := r.missing()
 	if len(ms) == 0 {

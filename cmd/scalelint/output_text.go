@@ -81,6 +81,8 @@ func writeText(r *report, w io.Writer, color bool) error {
 	fmt.Fprintln(w, r.summaryLine())
 	if r.includeMissing {
 		writeMissingText(r, w)
+	} else if hint := r.missingHint(); hint != "" {
+		fmt.Fprintf(w, "%s%s%s\n", p.dim, hint, p.reset)
 	}
 	return nil
 }
