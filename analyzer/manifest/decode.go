@@ -52,6 +52,10 @@ type jsonEncoder struct {
 	sel    fieldTree
 	selAll bool
 	quiet  bool
+	// stringMap is set below "labels" and "annotations": string maps in
+	// every Kubernetes object, never decoded as quantities (scalelint's
+	// own annotations are read, and bounded, by analyzer/scaling).
+	stringMap bool
 }
 
 // fieldTree is the set of JSON fields a subset type reads, by name; a nil
@@ -228,7 +232,7 @@ func (e *jsonEncoder) encodeMapping(n *yaml.Node, depth int) {
 	entries := mappingEntries(n)
 	var first map[string]*yaml.Node // for large mappings; small ones are scanned
 	const smallMapping = 16
-	sel, selAll, quiet := e.sel, e.selAll, e.quiet
+	sel, selAll, quiet, inStringMap := e.sel, e.selAll, e.quiet, e.stringMap
 	wrote := 0
 	for i, kv := range entries {
 		k, v := kv[0], kv[1]
@@ -253,6 +257,7 @@ func (e *jsonEncoder) encodeMapping(n *yaml.Node, depth int) {
 		}
 		sub, read := sel[kd.Value]
 		e.sel, e.selAll, e.quiet = sub, selAll || sub == nil, quiet || !(selAll || read)
+		e.stringMap = inStringMap || kd.Value == "labels" || kd.Value == "annotations"
 		if !e.quiet {
 			if wrote > 0 {
 				e.buf = append(e.buf, ',')
@@ -263,7 +268,7 @@ func (e *jsonEncoder) encodeMapping(n *yaml.Node, depth int) {
 		}
 		e.encode(v, depth+1)
 	}
-	e.sel, e.selAll, e.quiet = sel, selAll, quiet
+	e.sel, e.selAll, e.quiet, e.stringMap = sel, selAll, quiet, inStringMap
 	e.write("}")
 }
 
@@ -295,6 +300,13 @@ func kindName(n *yaml.Node) string {
 
 func (e *jsonEncoder) encodeScalar(n *yaml.Node) {
 	v := n.Value
+	if !e.quiet && !e.stringMap && longQuantity(v) {
+		// Not handed to the decoder, which would parse it with
+		// resource.ParseQuantity wherever the type holds a quantity.
+		e.fail(n, "a number %d characters long: scalelint reads quantities of at most %d characters (Kubernetes' quantity parser can take minutes on longer ones)", len(v), MaxQuantityLen)
+		e.write("null")
+		return
+	}
 	switch n.ShortTag() {
 	case "!!null":
 		e.write("null")
@@ -339,6 +351,40 @@ func (e *jsonEncoder) encodeScalar(n *yaml.Node) {
 		}
 		e.buf = appendJSONString(e.buf, v)
 	}
+}
+
+// MaxQuantityLen bounds the numbers scalelint hands to
+// resource.ParseQuantity, whose cost grows faster than its input (a
+// million digits and "Ki" take 1.3 s, ten times that length about 65
+// times as long, measured on the development machine) and which does not
+// return on a mantissa past int64 with an exponent past int32
+// ("1000…0E000000010000000000", found by fuzzing). 256 characters hold any
+// number a person writes, a float64's 17 significant digits many times
+// over.
+const MaxQuantityLen = 256
+
+// longQuantity reports whether s is longer than MaxQuantityLen and shaped
+// like a number or quantity: digits, sign, point and exponent, then at
+// most a two-letter unit suffix (500m, 2Ki, 1e3).
+func longQuantity(s string) bool {
+	if len(s) <= MaxQuantityLen {
+		return false
+	}
+	body := strings.TrimRight(s, "kKMGTPEimun")
+	if len(s)-len(body) > 2 || body == "" {
+		return false
+	}
+	digits := false
+	for i := 0; i < len(body); i++ {
+		switch c := body[i]; {
+		case c >= '0' && c <= '9':
+			digits = true
+		case c == '.' || c == '+' || c == '-' || c == 'e' || c == 'E':
+		default:
+			return false
+		}
+	}
+	return digits
 }
 
 func isDigits(s string) bool {

@@ -1,6 +1,8 @@
 package manifest
 
 import (
+	"fmt"
+	"go/token"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -107,4 +109,33 @@ func TestProjectedDecodeMatchesFull(t *testing.T) {
 		t.Fatalf("no workload found in %d corpus files", len(files))
 	}
 	t.Logf("%d corpus workloads decoded both ways", checked)
+}
+
+// TestLongQuantityRefused: a number longer than MaxQuantityLen in a field
+// the decode reads is refused at its node before resource.ParseQuantity
+// sees it (the value below made it compute 10^1410065417: found by
+// FuzzClassifyTrigger; without the check this test does not return).
+// Long numbers in labels, annotations and fields the decode skips (env)
+// are strings Kubernetes never parses as quantities: no problem.
+func TestLongQuantityRefused(t *testing.T) {
+	long := "1" + strings.Repeat("0", 300) + "E000000010000000000"
+	src := "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  labels: {id: \"" + long + "\"}\n" +
+		"  annotations: {id: \"" + long + "\"}\nspec:\n  template:\n    spec:\n      containers:\n      - name: web\n" +
+		"        env: [{name: ID, value: \"" + long + "\"}]\n        resources:\n          requests: {cpu: \"" + long + "\"}\n"
+	f := Parse(token.NewFileSet(), "x.yaml", []byte(src), Options{})
+	ps := f.Problems()
+	if len(ps) != 1 {
+		t.Fatalf("problems %+v, want one", ps)
+	}
+	pos := f.Tok.Position(ps[0].Pos)
+	want := fmt.Sprintf("a number %d characters long: scalelint reads quantities of at most %d characters", len(long), MaxQuantityLen)
+	if pos.Line != 14 || pos.Column != 27 || !strings.HasPrefix(ps[0].Message, want) {
+		t.Errorf("problem at %d:%d %q, want 14:27 %q", pos.Line, pos.Column, ps[0].Message, want)
+	}
+	// At the limit, a number is read as usual.
+	ok := strings.Repeat("0", MaxQuantityLen-1) + "1"
+	g := Parse(token.NewFileSet(), "y.yaml", []byte(strings.Replace(src, long, ok, -1)), Options{})
+	if ps := g.Problems(); len(ps) != 0 {
+		t.Errorf("a %d-character quantity: %+v", len(ok), ps)
+	}
 }

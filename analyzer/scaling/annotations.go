@@ -1,6 +1,7 @@
 package scaling
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -128,7 +129,14 @@ func ParseValue(spec AnnotationSpec, text string) (Input, error) {
 		in.Value = d
 	case Number:
 		f, err := strconv.ParseFloat(t, 64)
-		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		if errors.Is(err, strconv.ErrRange) {
+			// A number past any float64 ("1e400"): ParseFloat gives ±Inf,
+			// which CheckMagnitude calls too large.
+			err = nil
+		} else if math.IsInf(f, 0) {
+			err = strconv.ErrSyntax // written "Inf": not a number
+		}
+		if err != nil || math.IsNaN(f) {
 			return in, fmt.Errorf("%q is not a number", text)
 		}
 		if err := CheckMagnitude(f); err != nil {

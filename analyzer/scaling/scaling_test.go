@@ -1,7 +1,10 @@
 package scaling
 
 import (
+	"strings"
 	"testing"
+
+	"github.com/scalelint/scalelint/analyzer/manifest"
 )
 
 func TestParseDuration(t *testing.T) {
@@ -96,7 +99,13 @@ func TestParseQuantity(t *testing.T) {
 	// Found by FuzzClassifyTrigger: resource.ParseQuantity accepts "E700"
 	// (a zero mantissa times 10^700) and AsApproximateFloat64 makes it NaN;
 	// 1E400 is a valid quantity past any float64.
-	for _, bad := range []string{"E700", "1E400", "NaN", "Inf", "ten"} {
+	// Also found by it: 300 digits then "E000000010000000000" made
+	// resource.ParseQuantity compute 10^1410065417 (the exponent wrapped
+	// past int32) and never return; any value over manifest.MaxQuantityLen is
+	// refused before it gets there.
+	hang := "1" + strings.Repeat("0", 300) + "E000000010000000000"
+	long := "1" + strings.Repeat("0", manifest.MaxQuantityLen) + "Ki"
+	for _, bad := range []string{"E700", "1E400", "NaN", "Inf", "ten", hang, long} {
 		if got, err := ParseQuantity(bad); err == nil {
 			t.Errorf("ParseQuantity(%q) = %g, accepted", bad, got)
 		}

@@ -185,6 +185,10 @@ func hpaWith(old, new string) func() []byte {
 	return func() []byte { return []byte(strings.Replace(hostileHPA, old, new, 1)) }
 }
 
+// stallingQuantity is 300 digits and an exponent of 10^10, which wraps
+// past int32 inside resource.ParseQuantity.
+var stallingQuantity = "1" + strings.Repeat("0", 300) + "E000000010000000000"
+
 func text(s string) func() []byte { return func() []byte { return []byte(s) } }
 
 // aliasBomb is a "billion laughs": nine levels of nine aliases, 9^9
@@ -291,6 +295,15 @@ func hostileCases() []hostileCase {
 		// was: also "scaleTargetRef names no target" and "maxReplicas 0".
 		{name: "billion-laughs", data: hpaWith("spec:\n", "x:\n"+indent(aliasBomb(), "  ")+"spec:\n"),
 			want: expect{"input-limit", 15, 10, `alias expansion makes this object larger than 1000000 nodes`}, maxFindings: 1, parse: true},
+		// Found by FuzzClassifyTrigger: was a hang in resource.ParseQuantity
+		// (10 raised to an exponent wrapped past int32), in the rules for a
+		// trigger threshold and in the typed decode for a quantity field.
+		{name: "stalling-threshold", data: kedaWith(`lagThreshold: "10"`, `lagThreshold: "`+stallingQuantity+`"`),
+			want: expect{"invalid-field", 13, 45, `a number 320 characters long: scalelint reads quantities of at most 256`}, maxFindings: 2, parse: true},
+		{name: "stalling-annotation", data: kedaWith(`pod-rate: "10"`, `pod-rate: "`+stallingQuantity+`"`),
+			want: expect{"invalid-annotation", 8, 29, `is too large \(at most 1e\+15\)`}, maxFindings: 2},
+		{name: "stalling-target", data: hpaWith("target: {type: Utilization, averageUtilization: 95}", `target: {type: AverageValue, averageValue: "`+stallingQuantity+`"}`),
+			want: expect{"invalid-field", 19, 50, `a number 320 characters long`}, maxFindings: 2, parse: true},
 		// was: a hang (9^11 merges).
 		{name: "merge-key-bomb", data: hpaWith("spec:\n", "x:\n"+indent(mergeBomb(), "  ")+"spec:\n  <<: *m11\n"),
 			want: expect{"invalid-field", 8, 1, `unknown field "x"`}, parse: true},
