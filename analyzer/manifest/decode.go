@@ -300,12 +300,14 @@ func kindName(n *yaml.Node) string {
 
 func (e *jsonEncoder) encodeScalar(n *yaml.Node) {
 	v := n.Value
-	if !e.quiet && !e.stringMap && longQuantity(v) {
-		// Not handed to the decoder, which would parse it with
-		// resource.ParseQuantity wherever the type holds a quantity.
-		e.fail(n, "a number %d characters long: scalelint reads quantities of at most %d characters (Kubernetes' quantity parser can take minutes on longer ones)", len(v), MaxQuantityLen)
-		e.write("null")
-		return
+	if !e.quiet && !e.stringMap {
+		if why := hostileNumber(v); why != "" {
+			// Not handed to the decoder, which would parse it with
+			// resource.ParseQuantity wherever the type holds a quantity.
+			e.fail(n, "%s", why)
+			e.write("null")
+			return
+		}
 	}
 	switch n.ShortTag() {
 	case "!!null":
@@ -353,38 +355,55 @@ func (e *jsonEncoder) encodeScalar(n *yaml.Node) {
 	}
 }
 
-// MaxQuantityLen bounds the numbers scalelint hands to
-// resource.ParseQuantity, whose cost grows faster than its input (a
+// MaxQuantityLen and MaxQuantityExponent bound the numbers scalelint
+// hands to resource.ParseQuantity. Its cost grows faster than its input (a
 // million digits and "Ki" take 1.3 s, ten times that length about 65
-// times as long, measured on the development machine) and which does not
-// return on a mantissa past int64 with an exponent past int32
-// ("1000…0E000000010000000000", found by fuzzing). 256 characters hold any
-// number a person writes, a float64's 17 significant digits many times
-// over.
-const MaxQuantityLen = 256
+// times as long, measured on the development machine), and it does not
+// return on a mantissa past int64 with a decimal exponent past int32
+// ("10000000000000000000E10000000000"; fuzzing found a longer one). 256
+// characters hold any number a person writes; an exponent past 400 is past
+// any float64 (about 1.8e308, or 4.9e-324 with a long mantissa).
+const (
+	MaxQuantityLen      = 256
+	MaxQuantityExponent = 400
+)
 
-// longQuantity reports whether s is longer than MaxQuantityLen and shaped
-// like a number or quantity: digits, sign, point and exponent, then at
-// most a two-letter unit suffix (500m, 2Ki, 1e3).
-func longQuantity(s string) bool {
-	if len(s) <= MaxQuantityLen {
-		return false
+// hostileNumber says why s, shaped like a number or quantity (digits,
+// sign, point, exponent, then at most a two-letter unit: 500m, 2Ki, 1e3),
+// is refused: longer than MaxQuantityLen, or with an exponent past
+// MaxQuantityExponent. It returns "" for anything else.
+func hostileNumber(s string) string {
+	if len(s) < 20 { // no number this short can hang (a mantissa past int64 has 19 digits)
+		return ""
 	}
 	body := strings.TrimRight(s, "kKMGTPEimun")
 	if len(s)-len(body) > 2 || body == "" {
-		return false
+		return ""
 	}
-	digits := false
+	digits, exp := false, -1
 	for i := 0; i < len(body); i++ {
 		switch c := body[i]; {
 		case c >= '0' && c <= '9':
 			digits = true
-		case c == '.' || c == '+' || c == '-' || c == 'e' || c == 'E':
+		case c == 'e' || c == 'E':
+			exp = i
+		case c == '.' || c == '+' || c == '-':
 		default:
-			return false
+			return ""
 		}
 	}
-	return digits
+	switch {
+	case !digits:
+		return ""
+	case len(s) > MaxQuantityLen:
+		return fmt.Sprintf("a number %d characters long: scalelint reads numbers of at most %d characters (Kubernetes' quantity parser can take minutes on longer ones)", len(s), MaxQuantityLen)
+	case exp >= 0:
+		e := strings.TrimLeft(strings.TrimLeft(body[exp+1:], "+-"), "0")
+		if n, err := strconv.Atoi(e); e != "" && (err != nil || n > MaxQuantityExponent) {
+			return fmt.Sprintf("exponent %s is past any float64 (scalelint reads exponents up to %d; Kubernetes' quantity parser can hang on larger ones)", body[exp+1:], MaxQuantityExponent)
+		}
+	}
+	return ""
 }
 
 func isDigits(s string) bool {

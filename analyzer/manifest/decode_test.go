@@ -111,13 +111,13 @@ func TestProjectedDecodeMatchesFull(t *testing.T) {
 	t.Logf("%d corpus workloads decoded both ways", checked)
 }
 
-// TestLongQuantityRefused: a number longer than MaxQuantityLen in a field
+// TestHostileNumberRefused: a number longer than MaxQuantityLen in a field
 // the decode reads is refused at its node before resource.ParseQuantity
 // sees it (the value below made it compute 10^1410065417: found by
 // FuzzClassifyTrigger; without the check this test does not return).
 // Long numbers in labels, annotations and fields the decode skips (env)
 // are strings Kubernetes never parses as quantities: no problem.
-func TestLongQuantityRefused(t *testing.T) {
+func TestHostileNumberRefused(t *testing.T) {
 	long := "1" + strings.Repeat("0", 300) + "E000000010000000000"
 	src := "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  labels: {id: \"" + long + "\"}\n" +
 		"  annotations: {id: \"" + long + "\"}\nspec:\n  template:\n    spec:\n      containers:\n      - name: web\n" +
@@ -128,14 +128,24 @@ func TestLongQuantityRefused(t *testing.T) {
 		t.Fatalf("problems %+v, want one", ps)
 	}
 	pos := f.Tok.Position(ps[0].Pos)
-	want := fmt.Sprintf("a number %d characters long: scalelint reads quantities of at most %d characters", len(long), MaxQuantityLen)
+	want := fmt.Sprintf("a number %d characters long: scalelint reads numbers of at most %d characters", len(long), MaxQuantityLen)
 	if pos.Line != 14 || pos.Column != 27 || !strings.HasPrefix(ps[0].Message, want) {
 		t.Errorf("problem at %d:%d %q, want 14:27 %q", pos.Line, pos.Column, ps[0].Message, want)
 	}
-	// At the limit, a number is read as usual.
-	ok := strings.Repeat("0", MaxQuantityLen-1) + "1"
-	g := Parse(token.NewFileSet(), "y.yaml", []byte(strings.Replace(src, long, ok, -1)), Options{})
-	if ps := g.Problems(); len(ps) != 0 {
-		t.Errorf("a %d-character quantity: %+v", len(ok), ps)
+	// Short ones hang it too: a mantissa past int64 and an exponent past
+	// int32 (each checked to hang resource.ParseQuantity for minutes).
+	for _, short := range []string{"10000000000000000000E10000000000", "1.0000000000000000001E2147483648", "10000000000000000000e+000000010000000000"} {
+		g := Parse(token.NewFileSet(), "y.yaml", []byte(strings.Replace(src, long, short, -1)), Options{})
+		ps := g.Problems()
+		if len(ps) != 1 || !strings.HasPrefix(ps[0].Message, "exponent ") {
+			t.Errorf("%s: problems %+v, want one about its exponent", short, ps)
+		}
+	}
+	// At the limits, a number is read as usual.
+	for _, ok := range []string{strings.Repeat("0", MaxQuantityLen-1) + "1", "1000000000000000000000e400", "1000000000000000000000e-400", "10000000000000000000000m", "100000000000000000000e000"} {
+		g := Parse(token.NewFileSet(), "y.yaml", []byte(strings.Replace(src, long, ok, -1)), Options{})
+		if ps := g.Problems(); len(ps) != 0 {
+			t.Errorf("%s: %+v", ok, ps)
+		}
 	}
 }

@@ -299,7 +299,9 @@ func hostileCases() []hostileCase {
 		// (10 raised to an exponent wrapped past int32), in the rules for a
 		// trigger threshold and in the typed decode for a quantity field.
 		{name: "stalling-threshold", data: kedaWith(`lagThreshold: "10"`, `lagThreshold: "`+stallingQuantity+`"`),
-			want: expect{"invalid-field", 13, 45, `a number 320 characters long: scalelint reads quantities of at most 256`}, maxFindings: 2, parse: true},
+			want: expect{"invalid-field", 13, 45, `a number 320 characters long: scalelint reads numbers of at most 256`}, maxFindings: 2, parse: true},
+		{name: "stalling-short-target", data: hpaWith("target: {type: Utilization, averageUtilization: 95}", `target: {type: AverageValue, averageValue: "10000000000000000000E10000000000"}`),
+			want: expect{"invalid-field", 19, 50, `exponent 10000000000 is past any float64`}, maxFindings: 2, parse: true},
 		{name: "stalling-annotation", data: kedaWith(`pod-rate: "10"`, `pod-rate: "`+stallingQuantity+`"`),
 			want: expect{"invalid-annotation", 8, 29, `is too large \(at most 1e\+15\)`}, maxFindings: 2},
 		{name: "stalling-target", data: hpaWith("target: {type: Utilization, averageUtilization: 95}", `target: {type: AverageValue, averageValue: "`+stallingQuantity+`"}`),
