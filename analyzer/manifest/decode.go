@@ -359,8 +359,8 @@ func (e *jsonEncoder) encodeScalar(n *yaml.Node) {
 // hands to resource.ParseQuantity. Its cost grows faster than its input (a
 // million digits and "Ki" take 1.3 s, ten times that length about 65
 // times as long, measured on the development machine), and it does not
-// return on a mantissa past int64 with a decimal exponent past int32
-// ("10000000000000000000E10000000000"; fuzzing found a longer one). 256
+// return on some large exponents ("2E6024865272343", "15e-400000000",
+// "1.5e-2147483647"; fuzzing found a 320-character one). 256
 // characters hold any number a person writes; an exponent past 400 is past
 // any float64 (about 1.8e308, or 4.9e-324 with a long mantissa).
 const (
@@ -373,8 +373,11 @@ const (
 // is refused: longer than MaxQuantityLen, or with an exponent past
 // MaxQuantityExponent. It returns "" for anything else.
 func hostileNumber(s string) string {
-	if len(s) < 20 { // no number this short can hang (a mantissa past int64 has 19 digits)
+	if s == "" {
 		return ""
+	}
+	if c := s[0]; !(c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.') {
+		return "" // most scalars: names, words
 	}
 	body := strings.TrimRight(s, "kKMGTPEimun")
 	if len(s)-len(body) > 2 || body == "" {

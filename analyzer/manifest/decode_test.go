@@ -132,11 +132,11 @@ func TestHostileNumberRefused(t *testing.T) {
 	if pos.Line != 14 || pos.Column != 27 || !strings.HasPrefix(ps[0].Message, want) {
 		t.Errorf("problem at %d:%d %q, want 14:27 %q", pos.Line, pos.Column, ps[0].Message, want)
 	}
-	// Short ones hang it too: a mantissa past int64 and an exponent past
-	// int32 (the first three checked to hang resource.ParseQuantity here;
-	// the last, a huge negative exponent, is kubernetes/kubernetes#141306:
-	// a big.Int of 10^2147483647).
-	for _, short := range []string{"10000000000000000000E10000000000", "1.0000000000000000001E2147483648", "10000000000000000000e+000000010000000000", "1.50000000000000000000e-2147483647"} {
+	// Short ones hang it too: large exponents, with or without a mantissa
+	// past int64 (each checked to hang resource.ParseQuantity of the
+	// apimachinery in go.mod for over 3 s; "2E6024865272343" is from
+	// kubernetes/kubernetes#131063, the negative ones are #141306).
+	for _, short := range []string{"10000000000000000000E10000000000", "1.0000000000000000001E2147483648", "10000000000000000000e+000000010000000000", "1.50000000000000000000e-2147483647", "2E6024865272343", "15e-400000000", "1.5e-2147483647"} {
 		g := Parse(token.NewFileSet(), "y.yaml", []byte(strings.Replace(src, long, short, -1)), Options{})
 		ps := g.Problems()
 		if len(ps) != 1 || !strings.HasPrefix(ps[0].Message, "exponent ") {
