@@ -301,7 +301,7 @@ func kindName(n *yaml.Node) string {
 func (e *jsonEncoder) encodeScalar(n *yaml.Node) {
 	v := n.Value
 	if !e.quiet && !e.stringMap {
-		if why := hostileNumber(v); why != "" {
+		if why := HostileNumber(v); why != "" {
 			// Not handed to the decoder, which would parse it with
 			// resource.ParseQuantity wherever the type holds a quantity.
 			e.fail(n, "%s", why)
@@ -368,11 +368,11 @@ const (
 	MaxQuantityExponent = 400
 )
 
-// hostileNumber says why s, shaped like a number or quantity (digits,
+// HostileNumber says why s, shaped like a number or quantity (digits,
 // sign, point, exponent, then at most a two-letter unit: 500m, 2Ki, 1e3),
 // is refused: longer than MaxQuantityLen, or with an exponent past
 // MaxQuantityExponent. It returns "" for anything else.
-func hostileNumber(s string) string {
+func HostileNumber(s string) string {
 	if s == "" {
 		return ""
 	}

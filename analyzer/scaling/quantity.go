@@ -30,8 +30,8 @@ func ParseQuantity(s string) (float64, error) {
 		// FuzzClassifyTrigger) it raises 10 to the wrapped exponent, over
 		// a billion, and does not return.
 		return 0, strconv.ErrRange
-	case len(s) > manifest.MaxQuantityLen:
-		return 0, strconv.ErrRange
+	case manifest.HostileNumber(s) != "":
+		return 0, strconv.ErrRange // what the typed decode refuses too
 	}
 	q, err := resource.ParseQuantity(s)
 	if err != nil {

@@ -53,12 +53,7 @@ func (r *report) missing() []missingJSON {
 // a clean run must not read as "every law holds" when most were never
 // computed.
 func (r *report) missingHint() string {
-	n := 0
-	for _, a := range r.ws.Autoscalers() {
-		if len(rules.Evaluate(r.ws, a, r.cfg.Defaults, rules.EvalOptions{}).Missing) > 0 {
-			n++
-		}
-	}
+	n := len(r.missing())
 	if n == 0 {
 		return ""
 	}
