@@ -299,13 +299,13 @@ func hostileCases() []hostileCase {
 		// (10 raised to an exponent wrapped past int32), in the rules for a
 		// trigger threshold and in the typed decode for a quantity field.
 		{name: "stalling-threshold", data: kedaWith(`lagThreshold: "10"`, `lagThreshold: "`+stallingQuantity+`"`),
-			want: expect{"invalid-field", 13, 45, `a number 320 characters long: scalelint reads numbers of at most 256`}, maxFindings: 2, parse: true},
+			want: expect{"invalid-field", 13, 45, fmt.Sprintf("a number %d characters long: scalelint reads numbers of at most %d", len(stallingQuantity), manifest.MaxQuantityLen)}, maxFindings: 2, parse: true},
 		{name: "stalling-short-target", data: hpaWith("target: {type: Utilization, averageUtilization: 95}", `target: {type: AverageValue, averageValue: "10000000000000000000E10000000000"}`),
 			want: expect{"invalid-field", 19, 50, `exponent 10000000000 is past any float64`}, maxFindings: 2, parse: true},
 		{name: "stalling-annotation", data: kedaWith(`pod-rate: "10"`, `pod-rate: "`+stallingQuantity+`"`),
 			want: expect{"invalid-annotation", 8, 29, `is too large \(at most 1e\+15\)`}, maxFindings: 2},
 		{name: "stalling-target", data: hpaWith("target: {type: Utilization, averageUtilization: 95}", `target: {type: AverageValue, averageValue: "`+stallingQuantity+`"}`),
-			want: expect{"invalid-field", 19, 50, `a number 320 characters long`}, maxFindings: 2, parse: true},
+			want: expect{"invalid-field", 19, 50, fmt.Sprintf("a number %d characters long", len(stallingQuantity))}, maxFindings: 2, parse: true},
 		// was: a hang (9^11 merges).
 		{name: "merge-key-bomb", data: hpaWith("spec:\n", "x:\n"+indent(mergeBomb(), "  ")+"spec:\n  <<: *m11\n"),
 			want: expect{"invalid-field", 8, 1, `unknown field "x"`}, parse: true},

@@ -108,6 +108,10 @@ func checkWritesOnlyWhereAsked(t *testing.T, ar *txtar.Archive, run func(prepare
 func namedWrites(args []string) []string {
 	var out []string
 	fix := false
+	var takesValue map[string]bool
+	if len(args) > 0 {
+		takesValue = valueFlags(args[0])
+	}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
@@ -128,7 +132,7 @@ func namedWrites(args []string) []string {
 		case "fix":
 			fix = true
 		default:
-			if !hasVal && len(args) > 0 && valueFlags(args[0])[name] {
+			if !hasVal && takesValue[name] {
 				i++ // the flag's value is not a path to write
 			}
 		}
