@@ -25,6 +25,15 @@ type missingLaw struct {
 }
 
 func (r *report) missing() []missingJSON {
+	if r.missingMemo != nil {
+		return *r.missingMemo
+	}
+	out := r.computeMissing()
+	r.missingMemo = &out
+	return out
+}
+
+func (r *report) computeMissing() []missingJSON {
 	var out []missingJSON
 	for _, a := range r.ws.Autoscalers() {
 		e := rules.Evaluate(r.ws, a, r.cfg.Defaults, rules.EvalOptions{})

@@ -23,6 +23,10 @@ type report struct {
 	baseline       *baselineFile // --baseline, when given
 	baselined      int           // findings the baseline held
 	fixed          int           // baseline findings no longer found
+	// missingMemo holds missing() once computed: the JSON summary, the
+	// text listing and the hint after the summary all read it, and each
+	// computation evaluates every autoscaler's laws again.
+	missingMemo *[]missingJSON
 
 	// lastFile is the file the last location was in. Outputs visit
 	// findings file by file: when they move on, the text read again to
