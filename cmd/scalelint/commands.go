@@ -19,7 +19,7 @@ import (
 var version = ""
 
 func runVersion(_ []string, _ io.Reader, stdout, _ io.Writer) int {
-	fmt.Fprintf(stdout, "scalelint %s\n", versionString())
+	fmt.Fprintln(stdout, versionLine())
 	return exitOK
 }
 
