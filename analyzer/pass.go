@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
 	"github.com/scalelint/scalelint/analyzer/workspace"
 )
@@ -16,7 +17,7 @@ type Pass struct {
 	Workspace *workspace.Workspace
 	// Defaults are the annotation defaults of the repository's config.
 	Defaults scaling.Inputs
-	options  map[string]float64
+	config   *Config
 	report   func(Diagnostic)
 	shared   *sharedResults
 }
@@ -65,16 +66,19 @@ func (p *Pass) Reportf(r Range, format string, args ...any) {
 	p.Report(Diagnostic{Pos: r.Pos(), End: r.End(), Message: fmt.Sprintf(format, args...)})
 }
 
-// Option returns the value of a rule option: the configured one, or its
-// default.
-func (p *Pass) Option(name string) float64 {
-	if v, ok := p.options[name]; ok {
-		return v
+// Option returns the value of a rule option for the findings in a file:
+// a per-path override's (.scalelint.yaml overrides), the configured one,
+// or its default (Config.Option).
+func (p *Pass) Option(name string, file *manifest.File) float64 {
+	cfg := p.config
+	if cfg == nil {
+		cfg = DefaultConfig()
 	}
-	if o, ok := p.Analyzer.Option(name); ok {
-		return o.Default
+	path := ""
+	if file != nil {
+		path = file.Path
 	}
-	return 0
+	return cfg.Option(p.Analyzer, path, name)
 }
 
 // Inputs returns the law inputs of an autoscaler: its annotations, its

@@ -43,12 +43,11 @@ func Run(ctx context.Context, ws *workspace.Workspace, analyzers []*Analyzer, cf
 		if a.Run == nil {
 			continue
 		}
-		_, options, _ := cfg.RuleSetting(a, "")
 		wg.Add(1)
-		go func(i int, a *Analyzer, options map[string]float64) {
+		go func(i int, a *Analyzer) {
 			defer wg.Done()
 			var out []Diagnostic
-			pass := &Pass{Analyzer: a, Workspace: ws, Defaults: cfg.Defaults, options: options, shared: shared,
+			pass := &Pass{Analyzer: a, Workspace: ws, Defaults: cfg.Defaults, config: cfg, shared: shared,
 				report: func(d Diagnostic) { out = append(out, d) }}
 			defer func() {
 				if r := recover(); r != nil {
@@ -64,7 +63,7 @@ func Run(ctx context.Context, ws *workspace.Workspace, analyzers []*Analyzer, cf
 			if err := a.Run(pass); err != nil {
 				out = append(out, internalError(ws, a, err.Error()))
 			}
-		}(i, a, options)
+		}(i, a)
 	}
 	wg.Wait()
 

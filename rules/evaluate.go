@@ -76,8 +76,6 @@ type BacklogEval struct {
 	Phi           float64
 	W             float64
 	Rests         bool
-	// FixThreshold is the smallest threshold that rests (with the margin).
-	FixThreshold float64
 	// FixWindow is the longest window that rests at today's threshold;
 	// FixWindowOK is false when none does, FixWindowUnlimited when any does.
 	FixWindow          float64
@@ -89,6 +87,15 @@ type BacklogEval struct {
 	LatencyHeld      bool
 	WindowProof      float64 // e·τ_eff: any latency at least this is safe
 	HasPodRate       bool
+}
+
+// FixThreshold is the smallest whole threshold that rests with a relative
+// margin (latency-floor's option "margin", read for the autoscaler's file:
+// Pass.Option, analyzer.Config.Option): ⌈c·τ_eff·Φ·(1 + margin)⌉. The
+// evaluation itself takes no option, so every driver evaluates alike and
+// applies the margin the configuration gives the file.
+func (b *BacklogEval) FixThreshold(margin float64) float64 {
+	return laws.SmallestRestingThreshold(b.PodRate, b.Required, margin)
 }
 
 // RetryEval is §3: the retry trap against the target.
@@ -124,23 +131,17 @@ type BoundEval struct {
 	Shorter        bool
 }
 
-// EvalOptions are the rule options that change evaluations.
-type EvalOptions struct {
-	// Margin is the relative margin added to the smallest resting threshold.
-	Margin float64
-}
-
 // Evaluate evaluates every law it can for an autoscaler. In a workspace
 // that remembers (the language server's), the evaluation is kept on the
 // autoscaler's object and reused while its target and the defaults are
 // the same: an edit elsewhere does not evaluate every autoscaler again.
-func Evaluate(ws *workspace.Workspace, a *scaling.Autoscaler, defaults scaling.Inputs, opts EvalOptions) *Evaluation {
+func Evaluate(ws *workspace.Workspace, a *scaling.Autoscaler, defaults scaling.Inputs) *Evaluation {
 	r := ws.Target(a)
 	if !ws.Remembers() {
-		return evaluate(r, a, defaults, opts)
+		return evaluate(r, a, defaults)
 	}
-	key := evalKey{target: r.Object, workload: r.Workload, defaults: reflect.ValueOf(defaults).UnsafePointer(), opts: opts}
-	e := a.Object.MemoLatest(key, func() any { return evaluate(r, a, defaults, opts) }).(*Evaluation)
+	key := evalKey{target: r.Object, workload: r.Workload, defaults: reflect.ValueOf(defaults).UnsafePointer()}
+	e := a.Object.MemoLatest(key, func() any { return evaluate(r, a, defaults) }).(*Evaluation)
 	if e.Target != r {
 		c := *e // the same laws, with this workspace's resolution
 		c.Target = r
@@ -150,17 +151,15 @@ func Evaluate(ws *workspace.Workspace, a *scaling.Autoscaler, defaults scaling.I
 }
 
 // evalKey is what an evaluation depends on besides the autoscaler itself
-// (immutable, as its object is): its target, the configured defaults (a
-// map replaced, never changed, when the configuration changes) and the
-// options.
+// (immutable, as its object is): its target and the configured defaults
+// (a map replaced, never changed, when the configuration changes).
 type evalKey struct {
 	target   *manifest.Object
 	workload *scaling.Workload
 	defaults unsafe.Pointer
-	opts     EvalOptions
 }
 
-func evaluate(r *workspace.Resolution, a *scaling.Autoscaler, defaults scaling.Inputs, opts EvalOptions) *Evaluation {
+func evaluate(r *workspace.Resolution, a *scaling.Autoscaler, defaults scaling.Inputs) *Evaluation {
 	e := &Evaluation{Autoscaler: a, Target: r, Inputs: scaling.MergeInputs(a, r.Workload, defaults)}
 	in := e.Inputs
 	val := func(name string) (float64, bool) {
@@ -173,7 +172,7 @@ func evaluate(r *workspace.Resolution, a *scaling.Autoscaler, defaults scaling.I
 	e.evalGrowth(val)
 	for _, m := range a.Metrics {
 		if m.Signal == scaling.SignalBacklog {
-			if b := e.evalBacklog(m, val, opts); b != nil {
+			if b := e.evalBacklog(m, val); b != nil {
 				e.Backlog = append(e.Backlog, b)
 			}
 		}
@@ -271,7 +270,7 @@ func (e *Evaluation) evalGrowth(val func(string) (float64, bool)) {
 	e.Growth = g
 }
 
-func (e *Evaluation) evalBacklog(m *scaling.Metric, val func(string) (float64, bool), opts EvalOptions) *BacklogEval {
+func (e *Evaluation) evalBacklog(m *scaling.Metric, val func(string) (float64, bool)) *BacklogEval {
 	tau, hasTau := val("dead-time")
 	c, hasC := val("pod-rate")
 	if !hasTau {
@@ -298,7 +297,6 @@ func (e *Evaluation) evalBacklog(m *scaling.Metric, val func(string) (float64, b
 	}
 	b.StandingDelay = laws.StandingDelay(b.Threshold, c)
 	b.Rests = laws.Rests(b.StandingDelay, b.Required)
-	b.FixThreshold = laws.SmallestRestingThreshold(c, b.Required, opts.Margin)
 	b.FixWindow, b.FixWindowOK, b.FixWindowUnlimited = laws.LongestRestingWindow(b.StandingDelay, tau, s)
 	return b
 }

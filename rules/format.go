@@ -31,17 +31,14 @@ func pct(v float64) string { return num(100*v, 1) + "%" }
 // defaultMargin is the margin of latency-floor's threshold fix.
 const defaultMargin = 0.1
 
-// evaluations evaluates every autoscaler of the pass.
+// evaluations evaluates every autoscaler of the pass, once per run for
+// every rule that reports on the laws.
 func evaluations(pass *analyzer.Pass) []*Evaluation {
-	opts := EvalOptions{Margin: defaultMargin}
-	if _, ok := pass.Analyzer.Option("margin"); ok {
-		opts.Margin = pass.Option("margin")
-	}
-	type key struct{ margin float64 }
-	return pass.Shared(key{opts.Margin}, func() any {
+	type key struct{}
+	return pass.Shared(key{}, func() any {
 		var out []*Evaluation
 		for _, a := range pass.Workspace.Autoscalers() {
-			out = append(out, Evaluate(pass.Workspace, a, pass.Defaults, opts))
+			out = append(out, Evaluate(pass.Workspace, a, pass.Defaults))
 		}
 		return out
 	}).([]*Evaluation)

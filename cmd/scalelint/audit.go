@@ -501,9 +501,8 @@ func runAuditOn(ws *workspace.Workspace, cfg *analyzer.Config, inputs []string, 
 			byObject[d.Object] = append(byObject[d.Object], d)
 		}
 	}
-	opts := rules.EvalOptions{Margin: marginOption(cfg)}
 	for _, as := range ws.Autoscalers() {
-		e := rules.Evaluate(ws, as, cfg.Defaults, opts)
+		e := rules.Evaluate(ws, as, cfg.Defaults)
 		a.rows = append(a.rows, buildRow(rep, cfg, e, byObject))
 	}
 	sortRows(a.rows)
@@ -511,20 +510,6 @@ func runAuditOn(ws *workspace.Workspace, cfg *analyzer.Config, inputs []string, 
 		simulateRows(a.rows)
 	}
 	return a
-}
-
-// marginOption is latency-floor's configured margin, as check uses it.
-func marginOption(cfg *analyzer.Config) float64 {
-	m := 0.0
-	if o, ok := rules.LatencyFloor.Option("margin"); ok {
-		m = o.Default
-	}
-	if _, options, _ := cfg.RuleSetting(rules.LatencyFloor, ""); options != nil {
-		if v, ok := options["margin"]; ok {
-			m = v
-		}
-	}
-	return m
 }
 
 // sortRows orders rows worst first (see the comment at the top).
@@ -697,7 +682,7 @@ func buildRow(rep *report, cfg *analyzer.Config, e *rules.Evaluation, byObject m
 			ll.StandingDelay = ptr(round6(b.StandingDelay))
 			ll.Rests = ptr(b.Rests)
 			ll.MarginPercent = above(b.StandingDelay, b.Required)
-			ll.FixThreshold = finitePtr(b.FixThreshold)
+			ll.FixThreshold = finitePtr(b.FixThreshold(cfg.Option(rules.LatencyFloor, o.File().Path, "margin")))
 			if b.FixWindowOK && !b.FixWindowUnlimited {
 				ll.FixWindow = ptr(round6(math.Floor(b.FixWindow)))
 			}

@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/scalelint/scalelint/analyzer/scaling"
+	"github.com/scalelint/scalelint/rules"
 	"github.com/scalelint/scalelint/rules/laws"
 )
 
@@ -223,7 +224,7 @@ func compute(in computeInputs) computeResult {
 			rests := laws.Rests(d, req)
 			r.values["standingDelay"] = round6(d)
 			r.values["rests"] = rests
-			fix := laws.SmallestRestingThreshold(in.podRate, req, or(in.margin, 0.1))
+			fix := laws.SmallestRestingThreshold(in.podRate, req, or(in.margin, defaultMargin()))
 			hint := fmt.Sprintf("rests; smallest resting threshold %s", fmtNum(fix))
 			bad := fmt.Sprintf("hunts; smallest resting threshold %s", fmtNum(fix))
 			if wl, ok, unlimited := laws.LongestRestingWindow(d, in.deadTime, sampling); ok && !unlimited {
@@ -318,4 +319,11 @@ func fmtNum(v float64) string {
 	s := strconv.FormatFloat(v, 'f', 4, 64)
 	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
 	return s
+}
+
+// defaultMargin is latency-floor's default margin, the one check applies
+// when the configuration sets none.
+func defaultMargin() float64 {
+	o, _ := rules.LatencyFloor.Option("margin")
+	return o.Default
 }

@@ -136,7 +136,7 @@ func runSimulate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	for _, p := range a.Problems {
 		fmt.Fprintf(stderr, "scalelint: warning: %s: %s\n", simPosOf(a.Object, p.Pos), p.Message)
 	}
-	e := rules.Evaluate(ws, a, cfg.Defaults, rules.EvalOptions{})
+	e := rules.Evaluate(ws, a, cfg.Defaults)
 	run, err := simSetup(a, m, e, o)
 	if err != nil {
 		return fail("%v", err)
