@@ -19,39 +19,52 @@ type Pass struct {
 	Defaults scaling.Inputs
 	config   *Config
 	report   func(Diagnostic)
-	shared   *sharedResults
+	shared   *Shared
 }
 
-// sharedResults holds what rules of one run derive from the workspace
-// alike, each built once (Pass.Shared).
-type sharedResults struct {
+// Shared holds what the rules of a run derive from its workspace alike
+// (the law evaluations several rules report on), each built once. Run
+// makes one per run. A driver that reads the same values after the run
+// (the CLI's audit and explain-missing, the language server's hover) or
+// runs again over a view of the same workspace passes its own to RunWith:
+// one Shared belongs to one workspace (and the views Focus makes of it)
+// and one configuration, and lives as long as the driver keeps it (a run,
+// a language server snapshot).
+type Shared struct {
 	mu sync.Mutex
 	m  map[any]*sharedResult
 }
+
+// NewShared returns an empty Shared.
+func NewShared() *Shared { return &Shared{m: map[any]*sharedResult{}} }
 
 type sharedResult struct {
 	once  sync.Once
 	value any
 }
 
+// Get returns the value build makes for key, built once. A caller asking
+// while another builds waits for the first build.
+func (s *Shared) Get(key any, build func() any) any {
+	s.mu.Lock()
+	r := s.m[key]
+	if r == nil {
+		r = &sharedResult{}
+		s.m[key] = r
+	}
+	s.mu.Unlock()
+	r.once.Do(func() { r.value = build() })
+	return r.value
+}
+
 // Shared returns the value build makes for key, built once per run and
-// shared by every rule's pass: the law evaluations several rules report
-// on are computed once, not once per rule. A rule calling it concurrently
-// with another waits for the first build. Without a run (a Pass made by
+// shared by every rule's pass (Shared.Get). Without a run (a Pass made by
 // hand) it just builds.
 func (p *Pass) Shared(key any, build func() any) any {
 	if p.shared == nil {
 		return build()
 	}
-	p.shared.mu.Lock()
-	r := p.shared.m[key]
-	if r == nil {
-		r = &sharedResult{}
-		p.shared.m[key] = r
-	}
-	p.shared.mu.Unlock()
-	r.once.Do(func() { r.value = build() })
-	return r.value
+	return p.shared.Get(key, build)
 }
 
 // Report records a diagnostic. The driver stamps its rule name and

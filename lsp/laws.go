@@ -10,11 +10,11 @@ import (
 	"github.com/scalelint/scalelint/rules"
 )
 
-// evaluate evaluates the laws for an autoscaler with the configuration's
-// annotation defaults: the numbers the rules report, for hover and inlay
-// hints.
+// evaluate returns the laws evaluated for an autoscaler with the
+// configuration's annotation defaults: the numbers the rules report, for
+// hover and inlay hints, evaluated once per snapshot.
 func evaluate(snap *Snapshot, a *scaling.Autoscaler) *rules.Evaluation {
-	return rules.Evaluate(snap.Workspace(), a, snap.cfg.Defaults)
+	return rules.Evaluations(snap.Shared(), snap.cfg.Defaults).Evaluate(snap.Workspace(), a)
 }
 
 // fixThreshold is the threshold latency-floor's fix suggests, with the

@@ -2,11 +2,10 @@ package rules
 
 import (
 	"math"
-	"reflect"
 	"sort"
-	"unsafe"
+	"sync"
 
-	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/scaling"
 	"github.com/scalelint/scalelint/analyzer/workspace"
 	"github.com/scalelint/scalelint/rules/laws"
@@ -131,32 +130,56 @@ type BoundEval struct {
 	Shorter        bool
 }
 
-// Evaluate evaluates every law it can for an autoscaler. In a workspace
-// that remembers (the language server's), the evaluation is kept on the
-// autoscaler's object and reused while its target and the defaults are
-// the same: an edit elsewhere does not evaluate every autoscaler again.
+// Evaluate evaluates every law it can for an autoscaler of a workspace,
+// with the configuration's annotation defaults.
 func Evaluate(ws *workspace.Workspace, a *scaling.Autoscaler, defaults scaling.Inputs) *Evaluation {
-	r := ws.Target(a)
-	if !ws.Remembers() {
-		return evaluate(r, a, defaults)
-	}
-	key := evalKey{target: r.Object, workload: r.Workload, defaults: reflect.ValueOf(defaults).UnsafePointer()}
-	e := a.Object.MemoLatest(key, func() any { return evaluate(r, a, defaults) }).(*Evaluation)
-	if e.Target != r {
-		c := *e // the same laws, with this workspace's resolution
-		c.Target = r
-		e = &c
-	}
-	return e
+	return evaluate(ws.Target(a), a, defaults)
 }
 
-// evalKey is what an evaluation depends on besides the autoscaler itself
-// (immutable, as its object is): its target and the configured defaults
-// (a map replaced, never changed, when the configuration changes).
-type evalKey struct {
-	target   *manifest.Object
-	workload *scaling.Workload
-	defaults unsafe.Pointer
+// An Evaluator evaluates each autoscaler of one workspace (and of the
+// views Focus makes of it, which resolve targets alike) once, with one
+// configuration's annotation defaults: the rules of a run, and what the
+// driver shows after it (the CLI's audit and explain-missing, the
+// language server's hover and inlay hints), read the same evaluations.
+// It lives in the run's analyzer.Shared (Evaluations), so it lasts as long
+// as the driver keeps that: a CLI run, a language server snapshot.
+type Evaluator struct {
+	defaults scaling.Inputs
+	mu       sync.Mutex
+	evals    map[*scaling.Autoscaler]*Evaluation
+}
+
+type evaluatorKey struct{}
+
+// Evaluations returns the evaluator kept in shared, made with defaults on
+// first use: pass the configuration shared was run with.
+func Evaluations(shared *analyzer.Shared, defaults scaling.Inputs) *Evaluator {
+	return shared.Get(evaluatorKey{}, func() any { return newEvaluator(defaults) }).(*Evaluator)
+}
+
+func newEvaluator(defaults scaling.Inputs) *Evaluator {
+	return &Evaluator{defaults: defaults, evals: map[*scaling.Autoscaler]*Evaluation{}}
+}
+
+// Evaluate returns the autoscaler's evaluation, computing it on first use.
+// An evaluation is reused only for the target resolution it was made with:
+// asked with a workspace that resolves the target otherwise, it evaluates
+// again (and does not keep the result).
+func (ev *Evaluator) Evaluate(ws *workspace.Workspace, a *scaling.Autoscaler) *Evaluation {
+	r := ws.Target(a)
+	ev.mu.Lock()
+	e, ok := ev.evals[a]
+	ev.mu.Unlock()
+	if ok && e.Target == r {
+		return e
+	}
+	e = evaluate(r, a, ev.defaults)
+	if !ok {
+		ev.mu.Lock()
+		ev.evals[a] = e
+		ev.mu.Unlock()
+	}
+	return e
 }
 
 func evaluate(r *workspace.Resolution, a *scaling.Autoscaler, defaults scaling.Inputs) *Evaluation {

@@ -83,30 +83,6 @@ func (o *Object) Memo(key any, build func() any) any {
 	return v
 }
 
-// MemoLatest is Memo keeping one value per type of key: a value for a
-// new key of the same type replaces the old one. What is derived from the
-// object and from things that change (an autoscaler's evaluation depends
-// on its target) stays bounded however often those change.
-func (o *Object) MemoLatest(key any, build func() any) any {
-	o.memoMu.Lock()
-	defer o.memoMu.Unlock()
-	kt := reflect.TypeOf(key)
-	for i, e := range o.memo {
-		if reflect.TypeOf(e.key) != kt {
-			continue
-		}
-		if e.key == key {
-			return e.value
-		}
-		v := build()
-		o.memo[i] = memoEntry{key, v}
-		return v
-	}
-	v := build()
-	o.memo = append(o.memo, memoEntry{key, v})
-	return v
-}
-
 // memoEntry is one memoized value; an object has one or two, so a slice
 // costs less than a map.
 type memoEntry struct{ key, value any }

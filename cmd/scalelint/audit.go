@@ -491,8 +491,10 @@ func runAudit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // autoscaler, sorted worst first. sim runs the deployed-loop simulation
 // of the backlog consumers whose demand is known (for the HTML report).
 func runAuditOn(ws *workspace.Workspace, cfg *analyzer.Config, inputs []string, sim bool) *audit {
-	diags := analyzer.Run(context.Background(), ws, rules.All(), cfg)
-	rep := newReport(ws, diags, cfg)
+	shared := analyzer.NewShared()
+	diags := analyzer.RunWith(context.Background(), ws, rules.All(), cfg, shared)
+	rep := newReport(ws, diags, cfg, shared)
+	evals := rules.Evaluations(shared, cfg.Defaults)
 	a := &audit{rep: rep, files: len(ws.Files), inputs: inputs}
 
 	byObject := map[*manifest.Object][]analyzer.Diagnostic{}
@@ -502,7 +504,7 @@ func runAuditOn(ws *workspace.Workspace, cfg *analyzer.Config, inputs []string, 
 		}
 	}
 	for _, as := range ws.Autoscalers() {
-		e := rules.Evaluate(ws, as, cfg.Defaults)
+		e := evals.Evaluate(ws, as)
 		a.rows = append(a.rows, buildRow(rep, cfg, e, byObject))
 	}
 	sortRows(a.rows)

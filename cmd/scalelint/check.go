@@ -128,12 +128,10 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 
 	all := rules.All()
-	diags := analyzer.Run(context.Background(), ws, all, cfg)
-	for _, f := range ws.Files {
-		f.DropText(nil, false) // read again by rules (fixes): drop them again
-	}
+	shared := analyzer.NewShared()
+	diags := analyzer.RunWith(context.Background(), ws, all, cfg, shared)
 	heapSnapshot()
-	rep := newReport(ws, diags, cfg)
+	rep := newReport(ws, diags, cfg, shared)
 	if o.explainMissing {
 		rep.includeMissing = true
 	}

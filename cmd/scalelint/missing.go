@@ -36,7 +36,7 @@ func (r *report) missing() []missingJSON {
 func (r *report) computeMissing() []missingJSON {
 	var out []missingJSON
 	for _, a := range r.ws.Autoscalers() {
-		e := rules.Evaluate(r.ws, a, r.cfg.Defaults)
+		e := rules.Evaluations(r.shared, r.cfg.Defaults).Evaluate(r.ws, a)
 		if len(e.Missing) == 0 {
 			continue
 		}

@@ -17,6 +17,7 @@ import (
 type report struct {
 	ws             *workspace.Workspace
 	cfg            *analyzer.Config
+	shared         *analyzer.Shared // the run's, with its evaluations
 	all            []analyzer.Diagnostic // suppressed ones included
 	shown          []analyzer.Diagnostic // what outputs show
 	includeMissing bool
@@ -35,8 +36,8 @@ type report struct {
 	lastFile *manifest.File
 }
 
-func newReport(ws *workspace.Workspace, diags []analyzer.Diagnostic, cfg *analyzer.Config) *report {
-	r := &report{ws: ws, cfg: cfg, all: diags}
+func newReport(ws *workspace.Workspace, diags []analyzer.Diagnostic, cfg *analyzer.Config, shared *analyzer.Shared) *report {
+	r := &report{ws: ws, cfg: cfg, all: diags, shared: shared}
 	for _, d := range diags {
 		if d.Suppression == nil {
 			r.shown = append(r.shown, d)
