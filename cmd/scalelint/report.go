@@ -17,7 +17,7 @@ import (
 type report struct {
 	ws             *workspace.Workspace
 	cfg            *analyzer.Config
-	shared         *analyzer.Shared // the run's, with its evaluations
+	shared         *analyzer.Shared      // the run's, with its evaluations
 	all            []analyzer.Diagnostic // suppressed ones included
 	shown          []analyzer.Diagnostic // what outputs show
 	includeMissing bool
