@@ -136,6 +136,30 @@ func Evaluate(ws *workspace.Workspace, a *scaling.Autoscaler, defaults scaling.I
 	return evaluate(ws.Target(a), a, defaults)
 }
 
+// EvaluateTarget is Evaluate with the scale target resolved by the caller:
+// `scalelint compute` evaluates an autoscaler and a workload it builds
+// from raw numbers, with the evaluation the rules report from.
+func EvaluateTarget(a *scaling.Autoscaler, target *workspace.Resolution, defaults scaling.Inputs) *Evaluation {
+	return evaluate(target, a, defaults)
+}
+
+// Floor is the standing delay a backlog loop needs to rest (§2),
+// τ_eff·Φ(W_eff/τ_eff) with τ_eff = τ + s and W_eff = W + s, with Φ, w =
+// W_eff/τ_eff, and e·τ_eff, the standing delay at which every window
+// rests.
+type Floor struct {
+	Required, Phi, W, WindowProof float64
+}
+
+// FloorOf computes the floor of a backlog loop from its dead time τ,
+// scale-down window W and sampling delay s, in seconds.
+func FloorOf(deadTime, window, samplingDelay float64) Floor {
+	var f Floor
+	f.Required, f.Phi, f.W = laws.RequiredStandingDelay(deadTime, window, samplingDelay)
+	f.WindowProof = laws.WindowProofStandingDelay(deadTime, samplingDelay)
+	return f
+}
+
 // An Evaluator evaluates each autoscaler of one workspace (and of the
 // views Focus makes of it, which resolve targets alike) once, with one
 // configuration's annotation defaults: the rules of a run, and what the
@@ -303,8 +327,8 @@ func (e *Evaluation) evalBacklog(m *scaling.Metric, val func(string) (float64, b
 	s, _ := val("sampling-delay")
 	b := &BacklogEval{Metric: m, Threshold: m.Threshold.V, PodRate: c, HasPodRate: hasC, DeadTime: tau, SamplingDelay: s,
 		Window: e.Autoscaler.DownWindow.V}
-	b.Required, b.Phi, b.W = laws.RequiredStandingDelay(tau, b.Window, s)
-	b.WindowProof = laws.WindowProofStandingDelay(tau, s)
+	f := FloorOf(tau, b.Window, s)
+	b.Required, b.Phi, b.W, b.WindowProof = f.Required, f.Phi, f.W, f.WindowProof
 	if lt, ok := val("latency-target"); ok {
 		b.HasLatencyTarget, b.LatencyTarget = true, lt
 		b.LatencyHeld = laws.LatencyTargetHeld(lt, b.Required)

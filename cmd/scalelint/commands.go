@@ -18,9 +18,9 @@ import (
 // the module version from the build info.
 var version = ""
 
-func runVersion(_ []string, _ io.Reader, stdout, _ io.Writer) int {
-	fmt.Fprintf(stdout, "scalelint %s\n", versionString())
-	return exitOK
+func runVersion(_ []string, _ io.Reader, stdout, _ io.Writer) error {
+	_, err := fmt.Fprintf(stdout, "scalelint %s\n", versionString())
+	return err
 }
 
 // versionString is the version set at build time (-ldflags "-X
@@ -164,16 +164,15 @@ func runExplain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-func runSchema(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+func runSchema(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if len(args) > 0 {
 		fmt.Fprintln(stderr, "Usage: scalelint schema   (prints the JSON Schema of .scalelint.yaml)")
-		return exitError
+		return reported{fmt.Errorf("schema takes no arguments")}
 	}
 	s, err := analyzer.ConfigSchema(rules.All())
 	if err != nil {
-		fmt.Fprintf(stderr, "scalelint: %v\n", err)
-		return exitError
+		return err
 	}
-	stdout.Write(append(s, '\n'))
-	return exitOK
+	_, err = stdout.Write(append(s, '\n'))
+	return err
 }
