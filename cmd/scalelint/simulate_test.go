@@ -11,7 +11,6 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/scalelint/scalelint/cmd/scalelint/internal/load"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/numfmt"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/simulation"
 )
@@ -478,7 +477,7 @@ func TestSimulateStdinAndNoise(t *testing.T) {
 	a := run("--noise", "0.1", "--seed", "7", "--hours", "4")
 	b := run("--noise", "0.1", "--seed", "7", "--hours", "4")
 	c := run("--noise", "0.1", "--seed", "8", "--hours", "4")
-	if a.Autoscaler.File != load.StdinName || a.Inputs.Noise != 0.1 || a.Inputs.Seed != 7 || a.Inputs.Hours != 4 {
+	if a.Autoscaler.File != "<stdin>" || a.Inputs.Noise != 0.1 || a.Inputs.Seed != 7 || a.Inputs.Hours != 4 {
 		t.Errorf("inputs %+v from %s", a.Inputs, a.Autoscaler.File)
 	}
 	if *a.LastHour != *b.LastHour {

@@ -70,8 +70,8 @@ const (
 
 var LawOrder = []string{Growth, Latency, Retry, Ceiling, Bound}
 
-// LawRules are the rules that report each law.
-var LawRules = map[string][]string{
+// lawRules are the rules that report each law.
+var lawRules = map[string][]string{
 	Growth:  {"tolerance-trap", "scale-up-rounds"},
 	Latency: {"latency-floor", "latency-target"},
 	Retry:   {"retry-trap"},
@@ -81,7 +81,7 @@ var LawRules = map[string][]string{
 
 // lawOf returns the law a rule reports, or "".
 func LawOf(rule string) string {
-	for law, rs := range LawRules {
+	for law, rs := range lawRules {
 		for _, r := range rs {
 			if r == rule {
 				return law

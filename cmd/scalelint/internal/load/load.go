@@ -21,8 +21,8 @@ import (
 	"github.com/scalelint/scalelint/rules"
 )
 
-// StdinName is the file name of the document read from stdin ("-").
-const StdinName = "<stdin>"
+// stdinName is the file name of the document read from stdin ("-").
+const stdinName = "<stdin>"
 
 // Config reads path, or the .scalelint.yaml found from the working
 // directory up to the repository root, or the built-in configuration,
@@ -86,7 +86,7 @@ func Read(paths []string, stdin io.Reader, cfg *analyzer.Config, progress io.Wri
 			in.Errs = append(in.Errs, fmt.Errorf("stdin: %w", err))
 			continue
 		}
-		files = append(files, manifest.Parse(fset, StdinName, data, parseOpts))
+		files = append(files, manifest.Parse(fset, stdinName, data, parseOpts))
 	}
 	if len(diskPaths) > 0 {
 		found, errs := workspace.Walk(diskPaths, cfg.Excluded)

@@ -14,13 +14,6 @@ import (
 // time, as they are resolved.
 type JSON struct{}
 
-// JSONReport is the JSON output's document.
-type JSONReport struct {
-	Version     int              `json:"version"`
-	Diagnostics []JSONDiagnostic `json:"diagnostics"`
-	Summary     JSONSummary      `json:"summary"`
-}
-
 // JSONDiagnostic is one finding of the JSON output.
 type JSONDiagnostic struct {
 	File      string             `json:"file"`
@@ -47,11 +40,12 @@ type JSONSummary struct {
 	Missing     []report.Missing `json:"missing,omitempty"`
 }
 
-// Print writes the document as json.Encoder with a two-space indent would
-// write a JSONReport, byte for byte, but one element at a time (each
-// diagnostic, each autoscaler's missing inputs): the output of a large
-// repository is never held in memory whole. The findings come in the
-// report's order, by file, line and column.
+// Print writes the document {"version": 1, "diagnostics": [JSONDiagnostic
+// ...], "summary": JSONSummary} as json.Encoder with a two-space indent
+// would, byte for byte, but one element at a time (each diagnostic, each
+// autoscaler's missing inputs): the output of a large repository is never
+// held in memory whole. The findings come in the report's order, by file,
+// line and column.
 func (JSON) Print(w io.Writer, r *report.Report) error {
 	s := NewJSONStream(w)
 	fmt.Fprintf(s.W, "{\n  \"version\": %d,\n  \"diagnostics\": [", 1)
@@ -60,7 +54,7 @@ func (JSON) Print(w io.Writer, r *report.Report) error {
 		return s.Element(JSONDiagnostic{
 			File: l.File, Line: l.Line, Column: l.Col, EndLine: l.EndLine, EndColumn: l.EndCol,
 			Severity: d.Severity.String(), Rule: d.Rule, Message: d.Message,
-			Object: f.Object, Facts: RoundFacts(d.Facts), Source: l.Source,
+			Object: f.Object, Facts: roundFacts(d.Facts), Source: l.Source,
 		}, "    ")
 	})
 	if err != nil {
@@ -97,9 +91,9 @@ func writeSummary(s *JSONStream, sum JSONSummary, missing []report.Missing) erro
 	return s.Flush()
 }
 
-// RoundFacts keeps facts readable and stable across platforms: six
+// roundFacts keeps facts readable and stable across platforms: six
 // significant digits, and no infinity or NaN (JSON has none).
-func RoundFacts(f map[string]float64) map[string]float64 {
+func roundFacts(f map[string]float64) map[string]float64 {
 	if len(f) == 0 {
 		return nil
 	}

@@ -15,6 +15,14 @@ import (
 	"github.com/scalelint/scalelint/rules"
 )
 
+// jsonReport is the JSON output's whole document, the reference the
+// streamed output is compared with.
+type jsonReport struct {
+	Version     int              `json:"version"`
+	Diagnostics []JSONDiagnostic `json:"diagnostics"`
+	Summary     JSONSummary      `json:"summary"`
+}
+
 // encoderJSON is v as encoding/json writes it with a two-space indent and
 // no HTML escaping: the reference the streaming writers must match.
 func encoderJSON(t *testing.T, v any) string {
@@ -80,12 +88,12 @@ func TestJSONMatchesEncoder(t *testing.T) {
 	for _, names := range [][]string{{`a <b> & "c" é`, "d"}, nil} {
 		var reads int
 		r := reportOf(t, names, &reads)
-		whole := JSONReport{Version: 1, Diagnostics: []JSONDiagnostic{}}
+		whole := jsonReport{Version: 1, Diagnostics: []JSONDiagnostic{}}
 		r.Each(false, func(f *report.Finding) error {
 			d, l := f.Diagnostic, f.Location
 			whole.Diagnostics = append(whole.Diagnostics, JSONDiagnostic{File: l.File, Line: l.Line, Column: l.Col, EndLine: l.EndLine,
 				EndColumn: l.EndCol, Severity: d.Severity.String(), Rule: d.Rule, Message: d.Message, Object: f.Object,
-				Facts: RoundFacts(d.Facts), Source: l.Source})
+				Facts: roundFacts(d.Facts), Source: l.Source})
 			return nil
 		})
 		for i := 1; i < len(whole.Diagnostics); i++ {

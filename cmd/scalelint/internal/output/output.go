@@ -10,7 +10,6 @@ package output
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/report"
@@ -37,16 +36,6 @@ var printers = map[string]func(Options) Printer{
 	"json":   func(Options) Printer { return JSON{} },
 	"sarif":  func(o Options) Printer { return SARIF{Version: o.Version} },
 	"github": func(Options) Printer { return GitHub{} },
-}
-
-// Formats are the format names, sorted.
-func Formats() []string {
-	var out []string
-	for f := range printers {
-		out = append(out, f)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // New returns the printer of a format.

@@ -234,7 +234,7 @@ func (p SARIF) Print(w io.Writer, r *report.Report) error {
 			res.BaselineState = "new"
 		}
 		props := map[string]any{}
-		if f := RoundFacts(d.Facts); len(f) > 0 {
+		if f := roundFacts(d.Facts); len(f) > 0 {
 			props["facts"] = f
 		}
 		if l.Source != "" {

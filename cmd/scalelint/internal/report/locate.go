@@ -132,7 +132,7 @@ func (r *Report) Each(all bool, fn func(*Finding) error) error {
 			loc.Release()
 			file = df
 		}
-		f = Finding{Diagnostic: d, Location: loc.Locate(d.Pos, d.End), Object: r.ObjectOf(d)}
+		f = Finding{Diagnostic: d, Location: loc.Locate(d.Pos, d.End), Object: r.objectOf(d)}
 		if file != nil {
 			f.SourceLine = loc.LineText(d.Pos, f.Location.Line)
 		}

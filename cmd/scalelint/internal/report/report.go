@@ -134,9 +134,9 @@ type ObjectRef struct {
 	Name       string `json:"name"`
 }
 
-// ObjectOf identifies a finding's object: its Object, else the object
+// objectOf identifies a finding's object: its Object, else the object
 // whose mapping holds its position; nil when none does.
-func (r *Report) ObjectOf(d analyzer.Diagnostic) *ObjectRef {
+func (r *Report) objectOf(d analyzer.Diagnostic) *ObjectRef {
 	o := d.Object
 	if o == nil {
 		f := r.Workspace.FileOf(d.Pos)

@@ -404,9 +404,6 @@ func (r *Run) FindBoundary() error {
 	return nil
 }
 
-// Result is the run's result once simulated, else nil.
-func (r *Run) Result() *simulate.Result { return r.result }
-
 // Writer returns the writer of a format (text, json, svg or csv) for what
 // the run did: the boundary found (text or json), or the simulation.
 func (r *Run) Writer(format string) func(io.Writer) error {

@@ -8,13 +8,6 @@ import (
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/output"
 )
 
-// jsonDoc is the JSON output, version 1.
-type jsonDoc struct {
-	Version     int         `json:"version"`
-	Summary     jsonSummary `json:"summary"`
-	Autoscalers []jsonRow   `json:"autoscalers"`
-}
-
 type jsonSummary struct {
 	Files         int `json:"files"`
 	Autoscalers   int `json:"autoscalers"`
@@ -38,7 +31,8 @@ func summaryOf(a *audit.Audit) jsonSummary {
 		Pass: c[audit.Pass], Unknown: c[audit.Unknown], NotApplicable: c[audit.NA]}
 }
 
-// writeJSON writes a jsonDoc as json.Encoder with a two-space indent
+// writeJSON writes the document {"version": 1, "summary": jsonSummary,
+// "autoscalers": [jsonRow...]} as json.Encoder with a two-space indent
 // would, one row at a time (output.JSONStream): 10,000 rows encoded at
 // once held their whole output twice.
 func writeJSON(w io.Writer, a *audit.Audit, _ Options) error {

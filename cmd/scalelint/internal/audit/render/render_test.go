@@ -352,6 +352,14 @@ func TestAuditJSONStreamMatchesEncoder(t *testing.T) {
 	}
 }
 
+// jsonDoc is the JSON output's whole document, the reference the
+// streamed output is compared with.
+type jsonDoc struct {
+	Version     int         `json:"version"`
+	Summary     jsonSummary `json:"summary"`
+	Autoscalers []jsonRow   `json:"autoscalers"`
+}
+
 // encoderJSON is v as encoding/json writes it with a two-space indent and
 // no HTML escaping: the reference the streaming writer must match.
 func encoderJSON(t *testing.T, v any) string {
