@@ -69,7 +69,10 @@ func (o *Object) Root() *yaml.Node {
 // Memo returns the value build makes from the object, building it once:
 // the object is immutable, so what is derived from it alone (the scaling
 // views) is computed while its tree is at hand and shared by every
-// workspace the object is part of.
+// workspace the object is part of, and lives as long as the object. What
+// depends on other objects too (an autoscaler's law evaluation depends on
+// its target and the configuration) is kept by the run that fixes them
+// (analyzer.Shared), not here.
 func (o *Object) Memo(key any, build func() any) any {
 	o.memoMu.Lock()
 	defer o.memoMu.Unlock()
