@@ -330,7 +330,7 @@ func Setup(a *scaling.Autoscaler, m *scaling.Metric, e *rules.Evaluation, o Over
 		r.Notes = append(r.Notes, fmt.Sprintf("simulating %s alone; the HPA follows the largest recommendation of its %d metrics", metricName(m), n))
 	}
 	if o.FindBoundary && cfg.Noise > 0 {
-		r.Notes = append(r.Notes, "with demand noise the swing includes the noise's own: the hunting criterion (rules/laws/README.md §6) may place no boundary")
+		r.Notes = append(r.Notes, "with demand noise the swing includes the noise's own: the hunting criterion (rules/laws/README.md §6.1) may place no boundary")
 	}
 	if need := to / r.podRate; need > float64(maxR) {
 		r.Notes = append(r.Notes, fmt.Sprintf("the need of %s pods is above the ceiling of %d: the backlog grows without bound", numfmt.Num(need), maxR))
@@ -560,7 +560,7 @@ func (r *Run) writeText(w io.Writer) error {
 	if s.Period > 0 {
 		period = fmt.Sprintf(", repeating every %ss", numfmt.Num(s.Period))
 	}
-	fmt.Fprintf(w, "  swing %s of the need: %s (hunts above %s: rules/laws/README.md §6)%s\n",
+	fmt.Fprintf(w, "  swing %s of the need: %s (hunts above %s: rules/laws/README.md §6.1)%s\n",
 		numfmt.Num(math.Round(s.Swing*100)/100), verdict(s.Hunts), numfmt.Num(simulate.HuntThreshold), period)
 	rel := "at least"
 	if !r.lawRests() {

@@ -151,7 +151,7 @@ spec:
 	ledger := rowNamed(t, a, "ledger-api")
 	band := ceilingSVG(ledger.Ceiling)
 	wellFormed(t, "ceiling band", band)
-	// The worked example of an empty band (rules/laws/README.md §4):
+	// The worked example of an empty band (rules/laws/README.md §4.4):
 	// A = 3, λ = 50, c = 10: M* = 15 above 0.8 × 18 = 14.4.
 	mustContain(t, "the empty band", band, "M* = A·λ/c = 3·50/10 = 15", "0.8·N_max = 14.4", "N_max = 18",
 		"maxReplicas 16", "band (15, 14.4] is empty")
