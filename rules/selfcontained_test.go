@@ -56,7 +56,7 @@ func scanned(rel string, d fs.DirEntry) (bool, error) {
 		return false, nil // this file names what it looks for
 	}
 	switch filepath.Ext(rel) {
-	case ".go", ".md", ".ts", ".lua", ".js", ".mjs", ".sh", ".txtar":
+	case ".go", ".md", ".ts", ".lua", ".js", ".mjs", ".sh", ".txtar", ".yaml", ".yml":
 		return true, nil
 	case ".json":
 		return d.Name() != "package-lock.json", nil
