@@ -44,15 +44,23 @@ func (p page) has(section string, phrases ...string) {
 	}
 }
 
+// freshPhi holds the integrations phi has done (the tests do not run in
+// parallel).
+var freshPhi = map[float64]float64{}
+
 // f formats x with d decimals, as the page prints numbers.
 func f(x float64, d int) string { return strconv.FormatFloat(x, 'f', d, 64) }
 
 // phi is Φ(w) from the table, after checking it against a fresh integration
 // of its definition (the generator's settings; the table is accurate to
-// 0.03%, see §7.4).
+// 0.03%, see §7.4). Each window is integrated once per test binary.
 func phi(t *testing.T, w float64) float64 {
 	t.Helper()
-	fresh := IntegratePhi(w, TableIntegrateOptions(w))
+	fresh, ok := freshPhi[w]
+	if !ok {
+		fresh = IntegratePhi(w, TableIntegrateOptions(w))
+		freshPhi[w] = fresh
+	}
 	p := Phi(w)
 	if !near(p, fresh, 1e-3) {
 		t.Fatalf("Φ(%g): table %.6f, fresh integration %.6f", w, p, fresh)
