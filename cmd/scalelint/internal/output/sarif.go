@@ -21,8 +21,6 @@ type SARIF struct {
 	Version string // scalelint's, for the tool's driver
 }
 
-const rulesDocURL = "https://github.com/scalelint/scalelint/blob/main/rules/README.md#"
-
 type sarifLog struct {
 	Schema  string     `json:"$schema"`
 	Version string     `json:"version"`
@@ -163,7 +161,7 @@ func (p SARIF) Print(w io.Writer, r *report.Report) error {
 			ShortDescription:     sarifText{Text: a.Doc.Title},
 			FullDescription:      sarifText{Text: a.Doc.What},
 			Help:                 sarifText{Text: a.Doc.Text(a.Name, a.Severity), Markdown: a.Doc.Markdown(a.Name, a.Severity)},
-			HelpURI:              rulesDocURL + a.Name,
+			HelpURI:              a.URL,
 			DefaultConfiguration: map[string]string{"level": sarifLevel(a.Severity)},
 		})
 	}
