@@ -86,8 +86,8 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"check", "lint files, directories (recursively) or stdin (-)", runCheck},
-		{"rules", "list the rules", withStatus(runRules)},
-		{"explain", "print a rule's documentation", withStatus(runExplain)},
+		{"rules", "list the rules", runRules},
+		{"explain", "print a rule's documentation", runExplain},
 		{"compute", "evaluate the laws from raw numbers", runCompute},
 		{"audit", "tabulate every autoscaler's five numbers (table, markdown, json, csv, html)", runAudit},
 		{"simulate", "run the deployed control loop of an autoscaler and show it hunting or resting", runSimulate},

@@ -481,10 +481,10 @@ func TestSimulateStdinAndNoise(t *testing.T) {
 		t.Errorf("inputs %+v from %s", a.Inputs, a.Autoscaler.File)
 	}
 	if *a.LastHour != *b.LastHour {
-		t.Errorf("one seed, two hours: %+v, %+v", a.LastHour, b.LastHour)
+		t.Errorf("one random seed, two hours: %+v, %+v", a.LastHour, b.LastHour)
 	}
 	if *a.LastHour == *c.LastHour {
-		t.Errorf("two seeds gave one hour: %+v", a.LastHour)
+		t.Errorf("two random seeds gave one hour: %+v", a.LastHour)
 	}
 	d := run("--from", "0", "--to", "300")
 	if d.Inputs.DemandFrom != 0 || d.Inputs.DemandTo != 300 || d.Inputs.Need != 30 || d.Sources["demandTo"] != "flag --to" {
