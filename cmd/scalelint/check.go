@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -43,7 +44,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.color, "color", "auto", "colour text output: auto (on a terminal, unless NO_COLOR is set), always or never")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress or summary on stderr")
 	fs.StringVar(&o.baseline, "baseline", "", "report only findings not recorded in this baseline file")
-	fs.StringVar(&o.writeBaseline, "write-baseline", "", "record today's findings in this baseline file and exit 0")
+	fs.StringVar(&o.writeBaseline, "write-baseline", "", "record today's findings in this baseline file and exit 0 (2 when an input could not be read)")
 	fs.BoolVar(&o.fix, "fix", false, "apply the fixes marked safe to the files named on the command line, in place")
 	fs.BoolVar(&o.diff, "diff", false, "print the safe fixes as a unified diff instead of applying them")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file")
@@ -108,8 +109,8 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		for _, e := range res.Errs {
 			fmt.Fprintf(stderr, "scalelint: %v\n", e)
 		}
-		if len(res.Errs) > 0 && ioErr == nil {
-			ioErr = reported{res.Errs[0]}
+		if len(res.Errs) > 0 {
+			ioErr = reported{errors.Join(append([]error{ioErr}, res.Errs...)...)}
 		}
 	}
 	opts := output.Options{ExplainMissing: o.explainMissing, Version: versionString()}
