@@ -9,7 +9,6 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/scalelint/scalelint/analyzer/manifest"
-	"github.com/scalelint/scalelint/analyzer/scaling"
 	"github.com/scalelint/scalelint/rules/format"
 )
 
@@ -58,7 +57,7 @@ func (s *Server) InlayHint(ctx context.Context, params *protocol.InlayHintParams
 				continue
 			}
 			label := fmt.Sprintf("D %s · needs ≥ %s · rests at ≥ %s", format.Secs(b.StandingDelay), format.Secs(b.Required), format.Num(b.FixThreshold, 0))
-			n := thresholdField(b.Metric)
+			n := a.ThresholdField(b.Metric)
 			if !b.Metric.Threshold.Set {
 				label = fmt.Sprintf("%s %s (default) · %s", b.Metric.ThresholdKey, format.Num(b.Threshold, 3), label)
 			}
@@ -89,16 +88,4 @@ func (s *Server) InlayHint(ctx context.Context, params *protocol.InlayHintParams
 		return pi.Line < pj.Line || (pi.Line == pj.Line && pi.Character < pj.Character)
 	})
 	return hints, nil
-}
-
-// thresholdField is where a backlog threshold is written, or the trigger's
-// type when KEDA's default applies (as latency-floor reports it).
-func thresholdField(m *scaling.Metric) manifest.Field {
-	if m.Threshold.Set && m.Threshold.At.IsValid() {
-		return m.Threshold.At
-	}
-	if m.TypeAt.IsValid() {
-		return m.TypeAt
-	}
-	return m.At
 }

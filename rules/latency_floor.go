@@ -60,21 +60,6 @@ var LatencyFloor = &analyzer.Analyzer{
 	},
 }
 
-// thresholdNode is where a backlog threshold is written, or the trigger's
-// type when KEDA's default applies.
-func thresholdField(a *scaling.Autoscaler, m *scaling.Metric) manifest.Field {
-	if m.Threshold.Set && m.Threshold.At.IsValid() {
-		return m.Threshold.At
-	}
-	if m.TypeAt.IsValid() {
-		return m.TypeAt
-	}
-	if m.At.IsValid() {
-		return m.At
-	}
-	return a.Object.KindAt
-}
-
 // thresholdPath is the field path of a metric's threshold.
 func thresholdPath(a *scaling.Autoscaler, m *scaling.Metric) manifest.Path {
 	if a.Kind == scaling.HPA {
@@ -94,7 +79,7 @@ func windowPath(a *scaling.Autoscaler) manifest.Path {
 func reportLatencyFloor(pass *analyzer.Pass, e *Evaluation, b *BacklogEval) {
 	a := e.Autoscaler
 	m := b.Metric
-	r := analyzer.FieldSpan(a.Object, thresholdField(a, m))
+	r := analyzer.FieldSpan(a.Object, a.ThresholdField(m))
 	key := m.ThresholdKey
 	if key == "" {
 		key = "threshold"

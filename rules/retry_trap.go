@@ -49,7 +49,7 @@ var RetryTrap = &analyzer.Analyzer{
 			fixMsg := fmt.Sprintf("Lower the target to %s%%", format.Num(rt.FixTarget, 0))
 			fixValue := format.Num(rt.FixTarget, 0)
 			if rt.Signal == scaling.SignalRate {
-				at = thresholdField(a, m)
+				at = a.ThresholdField(m)
 				what = fmt.Sprintf("rate target %s (threshold %s / pod rate %s)", target, format.Num(m.Threshold.V, 3), format.Num(e.Inputs["pod-rate"].Value, 3))
 				fixMsg = fmt.Sprintf("Lower %s to %s", m.ThresholdKey, format.Num(rt.FixTarget, 2))
 				fixValue = format.Num(rt.FixTarget, 2)
