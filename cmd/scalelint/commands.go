@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/scalelint/scalelint/analyzer"
-	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
+	"github.com/scalelint/scalelint/analyzer/suggest"
 	"github.com/scalelint/scalelint/rules"
 )
 
@@ -144,7 +144,7 @@ func runExplain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	a, ok := rules.ByName(args[0])
 	if !ok {
 		msg := fmt.Sprintf("scalelint: unknown rule %q", args[0])
-		if s := manifest.Closest(args[0], rules.Names()); s != "" {
+		if s := suggest.Closest(args[0], rules.Names()); s != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", s)
 		}
 		fmt.Fprintln(stderr, msg)
