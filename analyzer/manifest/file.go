@@ -278,20 +278,6 @@ func (f *File) Problems() []Problem {
 	return out
 }
 
-// Objects returns the objects of every document, parsing skipped
-// documents. Rules should prefer the workspace's index, which only parses
-// what it needs.
-func (f *File) Objects() []*Object {
-	if f.Template {
-		return nil
-	}
-	var out []*Object
-	for _, d := range f.Docs {
-		out = append(out, d.Objects()...)
-	}
-	return out
-}
-
 // Parsed reports whether the document has been parsed, without
 // parsing it.
 func (d *Document) Parsed() bool { return d.parsed.Load() }

@@ -16,7 +16,7 @@
 //  3. Retry trap (retry.go): Amplification, TrapTarget, RetryTrapped,
 //     TriggerOverload.
 //  4. Ceiling band (ceiling.go): CeilingFloor, CeilingTop, CeilingTrapped,
-//     BandEmpty, OverPeak, RecoveryTimeScale.
+//     BandEmpty, OverPeak.
 //  5. Admission bound (ceiling.go): BoundShorterThanTimeout.
 //
 // # How Φ gets from its definition to a rule

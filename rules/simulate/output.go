@@ -39,18 +39,14 @@ func WriteCSV(w io.Writer, r Result) error {
 
 var sparkBlocks = []rune("▁▂▃▄▅▆▇█")
 
-// Sparkline draws values as at most width Unicode block characters, each
-// the mean of its share of the values, scaled from their minimum (▁) to
-// their maximum (█). Constant input draws ▅; a share with no finite value
-// draws a space. It returns "" for no values or a width below 1.
-func Sparkline(values []float64, width int) string {
-	return SparklineRange(values, width, math.NaN(), math.NaN())
-}
-
-// SparklineRange is Sparkline on a fixed scale: lo draws ▁ and hi draws █,
-// shares outside [lo, hi] are clamped to it; a NaN lo or hi takes the
-// shares' minimum or maximum. A pod count drawn from zero keeps a resting
-// loop flat, where Sparkline would stretch its ripple to the full height.
+// SparklineRange draws values as at most width Unicode block characters,
+// each the mean of its share of the values, on a scale from lo (▁) to hi
+// (█); shares outside [lo, hi] are clamped to it, and a NaN lo or hi takes
+// the shares' minimum or maximum (both NaN: the values' own range). A
+// scale with lo = hi draws ▅; a share with no finite value draws a space.
+// It returns "" for no values or a width below 1. A pod count drawn from
+// zero keeps a resting loop flat, where the values' own range would
+// stretch its ripple to the full height.
 func SparklineRange(values []float64, width int, lo, hi float64) string {
 	if len(values) == 0 || width < 1 {
 		return ""
