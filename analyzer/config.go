@@ -16,6 +16,7 @@ import (
 
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
+	"github.com/scalelint/scalelint/analyzer/suggest"
 )
 
 // ConfigFileNames are the names of the configuration file, in the order
@@ -222,7 +223,7 @@ func outputLines(data []byte) []string {
 
 func (p *configParser) unknown(k *yaml.Node, known []string) error {
 	msg := fmt.Sprintf("unknown key %q", k.Value)
-	if s := manifest.Closest(k.Value, known); s != "" {
+	if s := suggest.Closest(k.Value, known); s != "" {
 		msg += fmt.Sprintf(" (did you mean %q?)", s)
 	} else {
 		msg += fmt.Sprintf(" (known keys: %s)", strings.Join(known, ", "))
@@ -281,7 +282,7 @@ func (p *configParser) rules(n *yaml.Node) (map[string]RuleConfig, error) {
 		a, ok := p.byName[k.Value]
 		if !ok {
 			msg := fmt.Sprintf("unknown rule %q", k.Value)
-			if s := manifest.Closest(k.Value, p.ruleNames()); s != "" {
+			if s := suggest.Closest(k.Value, p.ruleNames()); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
 			}
 			return nil, p.errf(k, "%s; `scalelint rules` lists them", msg)
@@ -433,6 +434,23 @@ func (c *Config) Excluded(file string) bool {
 func (c *Config) RuleSetting(a *Analyzer, file string) (sev Severity, options map[string]float64, ok bool) {
 	sev, options, ok, _ = c.ruleSetting(a, file)
 	return
+}
+
+// Option returns the value of a rule's option for a file: the last
+// matching override's, else the config's rules', else the option's
+// default (0 for an option the rule does not declare). Pass.Option reads
+// options through it, and so does every driver that shows what a rule
+// computes (the audit, the editor's hover), so they agree with the rule.
+func (c *Config) Option(a *Analyzer, file, name string) float64 {
+	if _, options, _ := c.RuleSetting(a, file); options != nil {
+		if v, ok := options[name]; ok {
+			return v
+		}
+	}
+	if o, ok := a.Option(name); ok {
+		return o.Default
+	}
+	return 0
 }
 
 // ruleSetting also reports whether the severity was configured rather

@@ -11,6 +11,8 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/scalelint/scalelint/rules"
 )
 
 // TestInitializeVSCodeParams replays the exact initialize params of
@@ -98,7 +100,7 @@ func TestOpenEditDiagnostics(t *testing.T) {
 	if d.Severity != protocol.DiagnosticSeverityError {
 		t.Errorf("severity = %d", d.Severity)
 	}
-	if want := RulesReference + "#latency-floor"; string(d.CodeDescription.Href) != want {
+	if want := rules.LatencyFloor.URL; string(d.CodeDescription.Href) != want || want == "" {
 		t.Errorf("codeDescription = %q, want %q", d.CodeDescription.Href, want)
 	}
 	if src, _ := d.Source.Get(); src != "scalelint" {
@@ -186,6 +188,31 @@ func TestHover(t *testing.T) {
 		TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: c.positionOf(u, "bootstrapServers", 2)}}, &h)
 	if h != nil {
 		t.Errorf("hover on a field no law reads: %#v", h)
+	}
+}
+
+// TestOverrideOptionsAgree: a per-path override's rule option is the one
+// the quick fix (analyzer.Run, as in check) and the hover both apply:
+// latency-floor's margin 1.0 makes the smallest resting threshold
+// ceil(10 x 89.49 x 2) = 1790 (rules/laws/README.md §2), not the default
+// 10% margin's 985.
+func TestOverrideOptionsAgree(t *testing.T) {
+	dir := workspaceDir(t, "workspace")
+	if err := os.WriteFile(filepath.Join(dir, ".scalelint.yaml"), []byte("overrides:\n- paths: [\"consumer.yaml\"]\n  rules:\n    latency-floor: {margin: 1.0}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := newClient(t, Options{})
+	c.initialize(dir, "")
+	u := c.open("consumer.yaml", "")
+	p := c.waitVersion(u, 1)
+	if actions := c.codeActions(u, p.Diagnostics[0].Range); actions["Set lagThreshold to 1790"] == nil {
+		t.Errorf("the quick fix ignores the override's margin: actions %v", keys(actions))
+	}
+	var h protocol.Hover
+	c.mustCall(protocol.MethodTextDocumentHover, &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: c.positionOf(u, `lagThreshold: "10"`, 16)}}, &h)
+	if mc, ok := h.Contents.(*protocol.MarkupContent); !ok || !strings.Contains(mc.Value, "**hunts**: threshold ≥ 1790 rests") {
+		t.Errorf("hover: %#v", h.Contents)
 	}
 }
 
@@ -593,6 +620,70 @@ func TestInlayHints(t *testing.T) {
 	}
 	if l, _ := hints[0].Label.(protocol.String); l != "D 1s · needs ≥ 89.5s · rests at ≥ 985" || hints[0].Position != c.positionOf(u, `lagThreshold: "10"`, 18) {
 		t.Errorf("hint = %q at %+v", hints[0].Label, hints[0].Position)
+	}
+}
+
+// TestInlayHintWhereTheFindingIs: the inlay hint of a backlog threshold
+// sits at the end of the range latency-floor reports, also when neither
+// the threshold (KEDA's default applies) nor the trigger has a position:
+// here the trigger list sits under an alias key, which the typed decode
+// reads and path lookups do not, so the finding falls back to the
+// autoscaler's kind. Before, the language server had its own copy of the
+// rule's choice of field without that fallback, and showed no hint.
+func TestInlayHintWhereTheFindingIs(t *testing.T) {
+	c := newClient(t, Options{})
+	c.initialize(t.TempDir(), "")
+	text := `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: orders
+spec:
+  template:
+    spec:
+      containers:
+      - name: c
+        image: orders
+---
+apiVersion: keda.sh/v1alpha1
+kind: ScaledObject
+metadata:
+  name: orders
+  annotations:
+    scalelint.dev/dead-time: "90s"
+    scalelint.dev/pod-rate: "10"
+    note: &t triggers
+spec:
+  scaleTargetRef:
+    name: orders
+  *t :
+  - type: kafka
+    metadata:
+      topic: orders
+`
+	u := c.open("aliased.yaml", text)
+	p := c.waitVersion(u, 1)
+	var floor *protocol.Diagnostic
+	for i, d := range p.Diagnostics {
+		if d.Code == protocol.String("latency-floor") {
+			floor = &p.Diagnostics[i]
+		}
+	}
+	if floor == nil {
+		t.Fatalf("diagnostics: %v, want latency-floor", p.rules())
+	}
+	if want := c.positionOf(u, "kind: ScaledObject", len("kind: ")); floor.Range.Start != want {
+		t.Fatalf("latency-floor at %+v, want the kind at %+v", floor.Range.Start, want)
+	}
+	var hints []protocol.InlayHint
+	c.mustCall(protocol.MethodTextDocumentInlayHint, &protocol.InlayHintParams{TextDocument: protocol.TextDocumentIdentifier{URI: u},
+		Range: protocol.Range{End: protocol.Position{Line: 100}}}, &hints)
+	if len(hints) != 1 {
+		t.Fatalf("hints = %+v, want one at %+v", hints, floor.Range.End)
+	}
+	// 985: the smallest resting threshold of latency-floor's worked example
+	// (the same kafka default of 10, pod rate 10, dead time 90s).
+	if l, _ := hints[0].Label.(protocol.String); !strings.Contains(string(l), "rests at ≥ 985") || hints[0].Position != floor.Range.End {
+		t.Errorf("hint %q at %+v, want the floor's at %+v", hints[0].Label, hints[0].Position, floor.Range.End)
 	}
 }
 

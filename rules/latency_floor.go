@@ -8,6 +8,7 @@ import (
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
+	"github.com/scalelint/scalelint/rules/format"
 )
 
 // LatencyFloor reports backlog-scaled consumers whose standing delay is
@@ -17,35 +18,8 @@ var LatencyFloor = &analyzer.Analyzer{
 	Severity: analyzer.Error,
 	Options: []analyzer.Option{{Name: "margin", Default: defaultMargin,
 		Doc: "relative margin added to the smallest resting threshold the fix suggests (0.1 = 10%)"}},
-	Doc: analyzer.Doc{
-		Title: "Backlog threshold below the standing delay the loop needs to rest",
-		What: "For a consumer scaled on a backlog (a KEDA queue trigger, its per-pod threshold T with KEDA's " +
-			"default when absent, or an HPA External/Object AverageValue metric marked `scalelint.dev/signal: " +
-			"backlog`), computes the standing delay D = T/c with c the pod rate (`scalelint.dev/pod-rate`), and the " +
-			"delay the loop needs, τ_eff·Φ(W_eff/τ_eff), from the dead time τ (`scalelint.dev/dead-time`), the " +
-			"scale-down stabilization window W (the HPA's or KEDA's `behavior`, default 300 s) and the sampling " +
-			"delay s (default 10 s), τ_eff = τ + s, W_eff = W + s. Reports the threshold when D is below it. " +
-			"Φ is computed by integrating the loop's delay equation, not approximated.",
-		Why: "A backlog integrates every second of shortfall; the controller reads it one dead time late on the " +
-			"way up and holds its peak for one window on the way down. Below the floor the pod count swings in a " +
-			"limit cycle with demand perfectly flat: mean pods 17% to 99% above need, and the latency swings with " +
-			"it (LAWS.md §2; seed \"The Delay a Window Demands\", Proposition 4: rest iff D ≥ τ·Φ(W/τ)).\n\n" +
-			"Worked example: KEDA's Kafka default lagThreshold 10 at 10 msg/s per pod carries D = 1 s; with τ = 90 s " +
-			"and the default window, τ_eff = 100 s, w = 310/100 = 3.1, Φ = 0.895: the loop needs 89.5 s. It hunts " +
-			"from one pod to its ceiling. A threshold of 985 rests (10% margin); so would a window short enough.",
-		Example: "metadata:\n  annotations:\n    scalelint.dev/dead-time: \"90s\"\n    scalelint.dev/pod-rate: \"10\"\n" +
-			"spec:\n  triggers:\n  - type: kafka\n    metadata:\n      topic: orders\n      lagThreshold: \"10\"",
-		UseInstead: "  triggers:\n  - type: kafka\n    metadata:\n      topic: orders\n      lagThreshold: \"985\"   # D = 98.5 s ≥ 89.5 s",
-		Fix: "Two fixes, neither marked safe (both change latency or cost): set the threshold to the smallest that " +
-			"rests, ⌈c·τ_eff·Φ·(1 + margin)⌉ (option `margin`, default 0.1), or shorten the stabilization window " +
-			"to the longest that rests at today's threshold.",
-		References: []string{
-			"LAWS.md §2",
-			"seed: The Delay a Window Demands (Propositions 4, 5, 5b; Corollary 3)",
-			"kubernetes replica_calculator.go GetExternalPerPodMetricReplicas",
-			"KEDA scalers' per-pod thresholds (reference/semantics.md B3)",
-		},
-	},
+	Doc: doc("latency-floor"),
+	URL: analyzer.RulesReferenceURL + "#latency-floor",
 	Run: func(pass *analyzer.Pass) error {
 		for _, e := range evaluations(pass) {
 			for _, b := range e.Backlog {
@@ -57,21 +31,6 @@ var LatencyFloor = &analyzer.Analyzer{
 		}
 		return nil
 	},
-}
-
-// thresholdNode is where a backlog threshold is written, or the trigger's
-// type when KEDA's default applies.
-func thresholdField(a *scaling.Autoscaler, m *scaling.Metric) manifest.Field {
-	if m.Threshold.Set && m.Threshold.At.IsValid() {
-		return m.Threshold.At
-	}
-	if m.TypeAt.IsValid() {
-		return m.TypeAt
-	}
-	if m.At.IsValid() {
-		return m.At
-	}
-	return a.Object.KindAt
 }
 
 // thresholdPath is the field path of a metric's threshold.
@@ -93,7 +52,7 @@ func windowPath(a *scaling.Autoscaler) manifest.Path {
 func reportLatencyFloor(pass *analyzer.Pass, e *Evaluation, b *BacklogEval) {
 	a := e.Autoscaler
 	m := b.Metric
-	r := analyzer.FieldSpan(a.Object, thresholdField(a, m))
+	r := analyzer.FieldSpan(a.Object, a.ThresholdField(m))
 	key := m.ThresholdKey
 	if key == "" {
 		key = "threshold"
@@ -105,14 +64,14 @@ func reportLatencyFloor(pass *analyzer.Pass, e *Evaluation, b *BacklogEval) {
 	d := analyzer.Diagnostic{
 		Pos: r.Pos(), End: r.End(), Object: a.Object, Field: fmt.Sprintf("metrics[%d].threshold", m.Index),
 		Message: fmt.Sprintf("standing delay %s (%s %s%s / pod rate %s) is below the %s this loop needs to rest (dead time %s, window %s): it hunts",
-			secs(b.StandingDelay), key, num(b.Threshold, 3), defaulted, num(b.PodRate, 3), secs(b.Required), secs(b.DeadTime), secs(b.Window)),
+			format.Secs(b.StandingDelay), key, format.Num(b.Threshold, 3), defaulted, format.Num(b.PodRate, 3), format.Secs(b.Required), format.Secs(b.DeadTime), format.Secs(b.Window)),
 		Facts: map[string]float64{"standingDelay": b.StandingDelay, "requiredStandingDelay": b.Required, "phi": b.Phi, "w": b.W,
 			"deadTime": b.DeadTime, "window": b.Window, "threshold": b.Threshold, "podRate": b.PodRate, "samplingDelay": b.SamplingDelay},
 	}
 	d.Related = append(d.Related, inputRelated(e.Inputs["dead-time"], "the dead time")...)
 	d.Related = append(d.Related, inputRelated(e.Inputs["pod-rate"], "the pod rate")...)
 	// Fix 1: the smallest threshold that rests.
-	value := num(b.FixThreshold, 0)
+	value := format.Num(b.FixThreshold(pass.Option("margin", a.Object.File())), 0)
 	var edit analyzer.TextEdit
 	ok := false
 	if m.Threshold.Set && m.Threshold.At.IsValid() {
@@ -127,9 +86,9 @@ func reportLatencyFloor(pass *analyzer.Pass, e *Evaluation, b *BacklogEval) {
 	// Fix 2: the longest window that rests at today's threshold.
 	if b.FixWindowOK && !b.FixWindowUnlimited && b.FixWindow < b.Window {
 		wv := math.Floor(b.FixWindow)
-		if edit, ok := setField(a.Object, windowPath(a), num(wv, 0)); ok {
+		if edit, ok := setField(a.Object, windowPath(a), format.Num(wv, 0)); ok {
 			d.SuggestedFixes = append(d.SuggestedFixes, analyzer.SuggestedFix{
-				Message: fmt.Sprintf("Shorten the scale-down stabilization window to %ss", num(wv, 0)), Edits: []analyzer.TextEdit{edit}})
+				Message: fmt.Sprintf("Shorten the scale-down stabilization window to %ss", format.Num(wv, 0)), Edits: []analyzer.TextEdit{edit}})
 		}
 	} else if !b.FixWindowOK {
 		d.Message += "; no window is short enough at this threshold"

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The VS Code extension's CI (called by .ci/run): installs the npm packages
-# (npm ci), builds the linux-x64 server binary from the repository, builds
-# and tests the extension (unit, activation with a fake `vscode`, and the
-# real vscode-languageclient against the real binary), packages it, and
-# checks every package's contents, its server's header included.
+# The VS Code extension's CI (called by .ci/run): installs node and npm
+# when missing (.ci/need), the npm packages (npm ci), builds the linux-x64
+# server binary from the repository, builds and tests the extension (unit,
+# activation with a fake `vscode`, and the real vscode-languageclient
+# against the real binary), packages it, and checks every package's
+# contents, its server's header included.
 #
 # Packages: linux-x64 (the server the tests ran), one other platform
 # (win32-arm64: another format and another machine, the one .ci/release-check
@@ -14,6 +15,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+"$here/../.ci/need" node nodejs
+"$here/../.ci/need" npm npm
 cd "$here"
 start=$SECONDS
 step() { printf '\n==> vscode-extension: %s (%ds)\n' "$*" "$((SECONDS - start))"; }

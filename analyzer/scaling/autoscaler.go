@@ -24,7 +24,7 @@ func (k Kind) String() string {
 	return [...]string{"HorizontalPodAutoscaler", "ScaledObject", "ScaledJob"}[k]
 }
 
-// Kubernetes and KEDA defaults the laws read (reference/semantics.md B1, B2).
+// Kubernetes and KEDA defaults the laws read (rules/laws/README.md §8).
 const (
 	DefaultTolerance       = 0.1 // kube-controller-manager --horizontal-pod-autoscaler-tolerance
 	DefaultDownWindow      = 300 // seconds: --horizontal-pod-autoscaler-downscale-stabilization
@@ -383,6 +383,25 @@ func (a *Autoscaler) locateMetric(m *Metric, base string) {
 	if f, ok := a.Object.FieldAt(p.Append(manifest.Key("type"))); ok {
 		m.TypeAt = f
 	}
+}
+
+// ThresholdField is where a metric's threshold is written or, when KEDA's
+// default applies, the trigger's type; the trigger, then the autoscaler's
+// kind, when those have no position (a trigger list under an alias key,
+// which the typed decode reads and path lookups do not). latency-floor and
+// retry-trap report there, and the language server shows the numbers of
+// the same finding there.
+func (a *Autoscaler) ThresholdField(m *Metric) manifest.Field {
+	if m.Threshold.Set && m.Threshold.At.IsValid() {
+		return m.Threshold.At
+	}
+	if m.TypeAt.IsValid() {
+		return m.TypeAt
+	}
+	if m.At.IsValid() {
+		return m.At
+	}
+	return a.Object.KindAt
 }
 
 func itoa(i int) string {

@@ -12,32 +12,25 @@
 # Each client opens the fixture (../testdata/workspace), waits for the
 # expected diagnostic, asks for a hover and the code action, applies it and
 # sees the diagnostic go away. The clients find `scalelint` on PATH, as the
-# snippets expect. Installs what it needs when missing: the Debian packages
-# with apt-get when running as root where apt-get exists (else it stops and
-# names the command), the npm packages with npm ci. Builds the binary, runs
-# every client under a timeout, and exits non-zero on any failure.
+# snippets expect. Installs what it needs when missing (Debian's neovim,
+# emacs-nox, elpa-eglot, node and npm through .ci/need: as root with
+# apt-get, else it says what to install and fails; the npm packages with npm
+# ci), builds the binary, runs every client under a timeout and exits
+# non-zero on any failure.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 editors="$root/lsp/editors"
 
-# install WHAT PACKAGE...: install Debian packages, or stop and say how.
-install() {
-  local what=$1
-  shift
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "e2e: installing $* (for $what)"
-    apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
-  else
-    echo "e2e: $what not found; install it with: sudo apt-get install -y $*" >&2
-    exit 1
-  fi
-}
-command -v nvim >/dev/null 2>&1 || install nvim neovim
-command -v emacs >/dev/null 2>&1 || install emacs emacs-nox elpa-eglot
-emacs --batch --eval '(require (quote eglot))' >/dev/null 2>&1 || install "eglot (Emacs)" elpa-eglot
+"$root/.ci/need" nvim neovim
+"$root/.ci/need" emacs emacs-nox
+if ! emacs --batch --eval '(require (quote eglot))' >/dev/null 2>&1; then
+  # A library, not a command: the package's doc directory stands for it.
+  "$root/.ci/need" /usr/share/doc/elpa-eglot elpa-eglot
+fi
+"$root/.ci/need" node nodejs
+"$root/.ci/need" npm npm
 if [ ! -d "$here/node_modules/vscode-languageserver-protocol" ] || [ ! -d "$here/node_modules/smol-toml" ]; then
   echo "e2e: npm ci"
   (cd "$here" && timeout 300 npm ci --no-audit --no-fund --loglevel=error)
