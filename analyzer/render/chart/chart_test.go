@@ -1,0 +1,138 @@
+package chart
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/scalelint/scalelint/analyzer/render"
+)
+
+const chartsDir = "../../../testdata/charts"
+
+func load(t *testing.T, name string) *Chart {
+	t.Helper()
+	c, problems := Load(filepath.Join(chartsDir, name), render.Limits{})
+	if c == nil {
+		t.Fatalf("Load(%s): %v", name, problems)
+	}
+	return c
+}
+
+func renderSet(t *testing.T, c *Chart, vs ValueSet) *render.Output {
+	t.Helper()
+	out, problems := c.Render(context.Background(), vs, Options{})
+	if out == nil || len(problems) > 0 {
+		t.Fatalf("Render(%s, %s): %v", c.Dir, vs.Name, problems)
+	}
+	return out
+}
+
+func fileOf(out *render.Output, suffix string) *render.File {
+	for _, f := range out.Files {
+		if strings.HasSuffix(filepath.ToSlash(f.Source), suffix) {
+			return f
+		}
+	}
+	return nil
+}
+
+// lineOf returns the 1-based line of the first occurrence of s in data.
+func lineOf(t *testing.T, data []byte, s string) int {
+	t.Helper()
+	i := bytes.Index(data, []byte(s))
+	if i < 0 {
+		t.Fatalf("%q not found", s)
+	}
+	return bytes.Count(data[:i], []byte("\n")) + 1
+}
+
+func TestMarkersLeaveOutputUnchanged(t *testing.T) {
+	// The source map must not change what Helm renders: each template's
+	// text with the markers cut equals Helm's own render of the
+	// uninstrumented chart, for every value set of both real charts.
+	for _, name := range []string{"helm-create", "podinfo"} {
+		c := load(t, name)
+		sets := c.ValueSets()
+		if v, ok := c.AutoscalingVariant(); ok {
+			sets = append(sets, v)
+		}
+		sets = append(sets, ValueSet{Name: "values-prod.yaml", Files: []string{"values-prod.yaml"}})
+		for _, vs := range sets {
+			if _, ok := c.data["values-prod.yaml"]; !ok && vs.Name == "values-prod.yaml" {
+				continue
+			}
+			out := renderSet(t, c, vs)
+			ch, top, err := c.prepare(vs, Options{}.withDefaults())
+			if err != nil {
+				t.Fatal(err)
+			}
+			plain, err := c.engineRender(context.Background(), ch, top, render.Limits{}.WithDefaults(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for key, want := range plain {
+				if strings.HasSuffix(key, "NOTES.txt") || strings.TrimSpace(want) == "" {
+					continue
+				}
+				n++
+				rel := key[strings.Index(key, "/")+1:]
+				f := fileOf(out, rel)
+				if f == nil {
+					t.Errorf("%s %s: %s not in the output", name, vs.Name, key)
+					continue
+				}
+				if string(f.Text) != want {
+					t.Errorf("%s %s: %s differs from helm's render:\n--- got\n%s\n--- want\n%s", name, vs.Name, key, f.Text, want)
+				}
+			}
+			if n != len(out.Files) || n == 0 {
+				t.Errorf("%s %s: %d rendered files, helm renders %d", name, vs.Name, len(out.Files), n)
+			}
+		}
+	}
+}
+
+func TestScaffoldAutoscalingVariant(t *testing.T) {
+	c := load(t, "helm-create")
+	defaults := renderSet(t, c, ValueSet{Name: DefaultsName})
+	if fileOf(defaults, "templates/hpa.yaml") != nil {
+		t.Fatal("the scaffold's defaults render an HPA; autoscaling.enabled is false in its values.yaml")
+	}
+	v, ok := c.AutoscalingVariant()
+	if !ok || strings.Join(v.Enable, ",") != "autoscaling.enabled" {
+		t.Fatalf("AutoscalingVariant = %+v, %v; want autoscaling.enabled", v, ok)
+	}
+	out := renderSet(t, c, v)
+	hpa := fileOf(out, "templates/hpa.yaml")
+	if hpa == nil {
+		t.Fatal("the variant renders no HPA")
+	}
+	// averageUtilization is {{ .Values.autoscaling.targetCPUUtilizationPercentage }}:
+	// the values line is where 80 is set, the template line related.
+	at := bytes.Index(hpa.Text, []byte("averageUtilization: ")) + len("averageUtilization: ")
+	loc := hpa.Locator.Locate(at, at+2)
+	values, _ := c.Data("values.yaml")
+	tpl, _ := c.Data("templates/hpa.yaml")
+	if filepath.Base(loc.Path) != "values.yaml" || string(values[loc.Start:loc.End]) != "80" || !loc.Exact {
+		t.Fatalf("Locate = %+v; want values.yaml's 80, exact", loc)
+	}
+	if got, want := bytes.Count(values[:loc.Start], []byte("\n"))+1, lineOf(t, values, "targetCPUUtilizationPercentage: 80"); got != want {
+		t.Errorf("values line %d, want %d", got, want)
+	}
+	if len(loc.Related) != 1 || filepath.Base(loc.Related[0].Path) != "hpa.yaml" {
+		t.Fatalf("Related = %+v; want the template line", loc.Related)
+	}
+	if got, want := bytes.Count(tpl[:loc.Related[0].Start], []byte("\n"))+1, lineOf(t, tpl, "averageUtilization: {{ .Values.autoscaling.targetCPU"); got != want {
+		t.Errorf("template line %d, want %d", got, want)
+	}
+	// A key written in the template maps to its own bytes.
+	k := bytes.Index(hpa.Text, []byte("maxReplicas:"))
+	kl := hpa.Locator.Locate(k, k+len("maxReplicas"))
+	if kl.Path != hpa.Source || string(tpl[kl.Start:kl.End]) != "maxReplicas" || !kl.Exact {
+		t.Errorf("Locate(maxReplicas key) = %+v", kl)
+	}
+}

@@ -1,0 +1,148 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// TreeFile is a file read from a confined tree.
+type TreeFile struct {
+	Rel  string // slash-separated path below the root
+	Data []byte
+}
+
+// skipDirs are never read into a render: version control and vendored
+// package trees.
+var skipDirs = map[string]bool{".git": true, ".hg": true, ".svn": true, "node_modules": true}
+
+// ReadTree reads the regular files below root, confined to it: a symbolic
+// link whose target lies outside root is refused (a problem, the file is
+// not read), links to directories inside root are followed once (no
+// loops), and at most lim.MaxFiles files and lim.MaxInput bytes are read
+// (a problem says what was left out). keep, when set, decides which
+// files and directories (rel ends in "/") are read.
+func ReadTree(root string, lim Limits, keep func(rel string) bool) ([]TreeFile, []Problem) {
+	lim = lim.WithDefaults()
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return nil, []Problem{{Rule: RuleError, Path: root, Message: fmt.Sprintf("cannot read %s: %v", root, unwrap(err))}}
+	}
+	r := &treeReader{root: root, realRoot: realRoot, lim: lim, keep: keep, seen: map[string]bool{realRoot: true}}
+	r.dir(root, "")
+	sort.Slice(r.files, func(i, j int) bool { return r.files[i].Rel < r.files[j].Rel })
+	return r.files, r.problems
+}
+
+type treeReader struct {
+	root, realRoot string
+	lim            Limits
+	keep           func(string) bool
+	seen           map[string]bool // real paths of directories entered
+	files          []TreeFile
+	size           int
+	problems       []Problem
+	full           bool
+}
+
+func (r *treeReader) dir(dir, rel string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		r.problems = append(r.problems, Problem{Rule: RuleError, Path: dir, Message: fmt.Sprintf("cannot read directory: %v", unwrap(err))})
+		return
+	}
+	for _, e := range entries {
+		if r.full {
+			return
+		}
+		p := filepath.Join(dir, e.Name())
+		relPath := e.Name()
+		if rel != "" {
+			relPath = rel + "/" + e.Name()
+		}
+		typ := e.Type()
+		if typ&fs.ModeSymlink != 0 {
+			target, err := filepath.EvalSymlinks(p)
+			if err != nil {
+				continue // dangling: nothing to read
+			}
+			if !within(r.realRoot, target) {
+				r.problems = append(r.problems, Problem{Rule: RuleError, Path: p,
+					Message: fmt.Sprintf("symbolic link points outside %s (to %s); not read", r.root, target)})
+				continue
+			}
+			st, err := os.Stat(target)
+			if err != nil {
+				continue
+			}
+			typ = st.Mode().Type()
+			if st.IsDir() {
+				if r.seen[target] {
+					continue
+				}
+				r.seen[target] = true
+			}
+		}
+		switch {
+		case typ.IsDir():
+			if skipDirs[e.Name()] || (r.keep != nil && !r.keep(relPath+"/")) {
+				continue
+			}
+			r.dir(p, relPath)
+		case typ.IsRegular():
+			if r.keep != nil && !r.keep(relPath) {
+				continue
+			}
+			r.file(p, relPath)
+		}
+	}
+}
+
+func (r *treeReader) file(p, rel string) {
+	if len(r.files) >= r.lim.MaxFiles {
+		r.problems = append(r.problems, Problem{Rule: RuleLimit, Path: p, Message: fmt.Sprintf("more than %d files under %s; the rest are not read", r.lim.MaxFiles, r.root)})
+		r.full = true
+		return
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		r.problems = append(r.problems, Problem{Rule: RuleError, Path: p, Message: fmt.Sprintf("cannot read: %v", unwrap(err))})
+		return
+	}
+	defer f.Close()
+	left := r.lim.MaxInput - r.size
+	data, err := io.ReadAll(io.LimitReader(f, int64(left)+1))
+	if err != nil {
+		r.problems = append(r.problems, Problem{Rule: RuleError, Path: p, Message: fmt.Sprintf("cannot read: %v", unwrap(err))})
+		return
+	}
+	if len(data) > left {
+		r.problems = append(r.problems, Problem{Rule: RuleLimit, Path: p, Message: fmt.Sprintf("files under %s are over the input limit of %d bytes; the rest are not read", r.root, r.lim.MaxInput)})
+		r.full = true
+		return
+	}
+	r.size += len(data)
+	r.files = append(r.files, TreeFile{Rel: rel, Data: data})
+}
+
+// within reports whether path p is root or below it (both cleaned, real).
+func within(root, p string) bool {
+	if p == root {
+		return true
+	}
+	rel, err := filepath.Rel(root, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+func unwrap(err error) error {
+	var pe *fs.PathError
+	if e, ok := err.(*fs.PathError); ok {
+		pe = e
+		return pe.Err
+	}
+	return err
+}
