@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"strings"
 	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -191,4 +192,36 @@ func Lookup(n *yaml.Node, path manifest.Path) (key, val *yaml.Node) {
 		}
 	}
 	return key, val
+}
+
+// ScalarEnd returns the end offset of a single-line scalar's source text
+// starting at start, quotes included; for other scalars, the end of its
+// first line.
+func ScalarEnd(y *YAML, n *yaml.Node, start int) int {
+	_, lineEnd := y.LineBounds(start)
+	src := string(y.Text[start:lineEnd])
+	switch {
+	case n.Style&yaml.DoubleQuotedStyle != 0 && strings.HasPrefix(src, `"`):
+		for i := 1; i < len(src); i++ {
+			switch src[i] {
+			case '\\':
+				i++
+			case '"':
+				return start + i + 1
+			}
+		}
+	case n.Style&yaml.SingleQuotedStyle != 0 && strings.HasPrefix(src, "'"):
+		for i := 1; i < len(src); i++ {
+			if src[i] == '\'' {
+				if i+1 < len(src) && src[i+1] == '\'' {
+					i++
+					continue
+				}
+				return start + i + 1
+			}
+		}
+	case n.Style == 0 && strings.HasPrefix(src, n.Value):
+		return start + len(n.Value)
+	}
+	return lineEnd
 }

@@ -133,8 +133,8 @@ func (l *locator) valuesLocation(m mark, actionAt, start, end int) (render.Locat
 		return render.Location{}, false
 	}
 	vs := y.Pos(node)
-	ve := scalarEnd(y, node, vs)
-	rendered := l.text[start:min(scalarEnd(l.y, leaf, start), len(l.text))]
+	ve := render.ScalarEnd(y, node, vs)
+	rendered := l.text[start:min(render.ScalarEnd(l.y, leaf, start), len(l.text))]
 	loc := render.Location{Path: file, Start: vs, End: ve, Set: l.r.set.Name,
 		Exact: string(y.Text[vs:ve]) == string(rendered)}
 	return loc, true
@@ -148,37 +148,6 @@ func keysOf(p manifest.Path) []string {
 		}
 	}
 	return out
-}
-
-// scalarEnd returns the end offset of a single-line scalar's source text,
-// quotes included; for other scalars, the end of its first line.
-func scalarEnd(y *render.YAML, n *yaml.Node, start int) int {
-	_, lineEnd := y.LineBounds(start)
-	src := string(y.Text[start:lineEnd])
-	switch {
-	case n.Style&yaml.DoubleQuotedStyle != 0 && strings.HasPrefix(src, `"`):
-		for i := 1; i < len(src); i++ {
-			switch src[i] {
-			case '\\':
-				i++
-			case '"':
-				return start + i + 1
-			}
-		}
-	case n.Style&yaml.SingleQuotedStyle != 0 && strings.HasPrefix(src, "'"):
-		for i := 1; i < len(src); i++ {
-			if src[i] == '\'' {
-				if i+1 < len(src) && src[i+1] == '\'' {
-					i++
-					continue
-				}
-				return start + i + 1
-			}
-		}
-	case n.Style == 0 && strings.HasPrefix(src, n.Value):
-		return start + len(n.Value)
-	}
-	return lineEnd
 }
 
 // lookupValue finds the values file that sets a path for a chart of the

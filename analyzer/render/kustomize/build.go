@@ -1,0 +1,154 @@
+package kustomize
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/api/types"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+
+	"github.com/scalelint/scalelint/analyzer/render"
+)
+
+// fsRoot is where the tree sits in the in-memory filesystem.
+const fsRoot = "/tree"
+
+const (
+	originKey          = "config.kubernetes.io/origin"
+	transformationsKey = "alpha.config.kubernetes.io/transformations"
+)
+
+// doc is one built resource: where its text is, and where it came from.
+type doc struct {
+	start, end int
+	origin     string // slash path below the tree root; "" when unknown
+	kind, name string // kind and original name (before prefixes)
+}
+
+// Build builds the kustomization in dir (slash, below the tree root). It
+// returns the built stream, or the build error, reported once at the
+// kustomization file (or the file the error names).
+func (t *Tree) Build(ctx context.Context, dir string) (*render.Output, []render.Problem) {
+	k := t.kusts[dir]
+	if k == nil {
+		return nil, []render.Problem{{Rule: render.RuleError, Path: t.path(dir), Message: "no kustomization in " + dir}}
+	}
+	fs := filesys.MakeFsInMemory()
+	for rel, data := range t.built {
+		if err := fs.WriteFile(path.Join(fsRoot, rel), data); err != nil {
+			return nil, []render.Problem{{Rule: render.RuleError, Path: t.path(rel), Message: fmt.Sprintf("cannot stage for kustomize: %v", err)}}
+		}
+	}
+	opts := krusty.MakeDefaultOptions()
+	opts.LoadRestrictions = types.LoadRestrictionsRootOnly
+	opts.PluginConfig = types.DisabledPluginConfig()
+	ctx, cancel := context.WithTimeout(ctx, t.lim.Timeout)
+	defer cancel()
+	type result struct {
+		out []byte
+		err error
+		res []doc
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- result{err: fmt.Errorf("kustomize panicked: %v", r)}
+			}
+		}()
+		m, err := krusty.MakeKustomizer(opts).Run(fs, path.Join(fsRoot, dir))
+		if err != nil {
+			done <- result{err: err}
+			return
+		}
+		var buf bytes.Buffer
+		var docs []doc
+		for i, r := range m.Resources() {
+			d := doc{kind: r.GetKind(), name: r.OrgId().Name}
+			ann := r.GetAnnotations()
+			if o := ann[originKey]; o != "" {
+				var origin struct {
+					Path string `yaml:"path"`
+					Repo string `yaml:"repo"`
+				}
+				if yaml.Unmarshal([]byte(o), &origin) == nil && origin.Repo == "" && origin.Path != "" {
+					d.origin = path.Clean(path.Join(dir, origin.Path))
+				}
+			}
+			delete(ann, originKey)
+			delete(ann, transformationsKey)
+			if err := r.SetAnnotations(ann); err != nil {
+				done <- result{err: err}
+				return
+			}
+			y, err := r.AsYAML()
+			if err != nil {
+				done <- result{err: err}
+				return
+			}
+			if i > 0 {
+				buf.WriteString("---\n")
+			}
+			d.start = buf.Len()
+			buf.Write(y)
+			d.end = buf.Len()
+			if buf.Len() > t.lim.MaxOutput {
+				done <- result{err: &limitError{fmt.Sprintf("the build is over the output limit of %d bytes; not linted", t.lim.MaxOutput)}}
+				return
+			}
+			docs = append(docs, d)
+		}
+		done <- result{out: buf.Bytes(), res: docs}
+	}()
+	var r result
+	select {
+	case r = <-done:
+	case <-ctx.Done():
+		return nil, []render.Problem{{Rule: render.RuleLimit, Path: t.path(k.file),
+			Message: fmt.Sprintf("kustomize build took longer than the time limit of %s; not linted", t.lim.Timeout)}}
+	}
+	if r.err != nil {
+		return nil, []render.Problem{t.buildProblem(k, r.err)}
+	}
+	o := &render.Output{Root: t.path(dir)}
+	o.Files = []*render.File{{Source: t.path(k.file), Text: r.out, Locator: &locator{t: t, root: k, text: r.out, docs: r.res}}}
+	return o, nil
+}
+
+type limitError struct{ msg string }
+
+func (e *limitError) Error() string { return e.msg }
+
+var treePath = regexp.MustCompile(regexp.QuoteMeta(fsRoot) + `/([^\s'":]+)`)
+
+// buildProblem places a build error at the kustomization file it names
+// (the deepest), else at the root kustomization, with the tree's paths
+// written as on disk.
+func (t *Tree) buildProblem(root *kustomization, err error) render.Problem {
+	if le, ok := err.(*limitError); ok {
+		return render.Problem{Rule: render.RuleLimit, Path: t.path(root.file), Message: le.msg}
+	}
+	msg := strings.Join(strings.Fields(err.Error()), " ")
+	p := render.Problem{Rule: render.RuleError, Path: t.path(root.file), Line: 1, Col: 1}
+	for _, m := range treePath.FindAllStringSubmatch(msg, -1) {
+		rel := strings.TrimSuffix(m[1], "/")
+		if IsKustomizationName(rel) {
+			if _, ok := t.files[rel]; ok {
+				p.Path = t.path(rel)
+			}
+		} else if kf, ok := t.kustAt(rel); ok {
+			p.Path = t.path(kf)
+		}
+	}
+	msg = treePath.ReplaceAllStringFunc(msg, func(s string) string {
+		return t.path(strings.TrimPrefix(s, fsRoot+"/"))
+	})
+	p.Message = "kustomization does not build: " + msg + "; its files are linted one by one instead"
+	return p
+}

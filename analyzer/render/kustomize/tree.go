@@ -1,0 +1,251 @@
+package kustomize
+
+import (
+	"fmt"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/render"
+)
+
+// Tree is a directory tree holding kustomizations, read once, from which
+// each root kustomization is built.
+type Tree struct {
+	Root  string            // as given
+	files map[string][]byte // by slash path below Root, as read
+	// built are the files the in-memory filesystem holds: kustomization
+	// files rewritten (remote entries cut, origin annotations on).
+	built map[string][]byte
+	kusts map[string]*kustomization // by directory (slash, below Root)
+	lim   render.Limits
+	mu    sync.Mutex
+	cache map[string]*render.YAML // files parsed for locating
+	// Problems are found once per tree: remote entries, files refused.
+	Problems []render.Problem
+}
+
+// kustomization is what is read of a kustomization file.
+type kustomization struct {
+	file     string   // slash path below the tree root
+	dir      string   // its directory ("." for the root)
+	includes []string // local directories and files of resources/bases/components
+	patches  []patch
+	y        *render.YAML
+}
+
+// patch is a patch a kustomization applies.
+type patch struct {
+	file   string     // slash path below the tree root; "" when inline
+	inline *yaml.Node // the patch: value node, when inline
+	target *yaml.Node // the target selector, if any
+	json   bool       // a JSON 6902 patch (a list of operations)
+	owner  *kustomization
+}
+
+// IsKustomizationName reports whether a file name is one kustomize reads
+// as a kustomization.
+func IsKustomizationName(p string) bool {
+	switch filepath.Base(p) {
+	case "kustomization.yaml", "kustomization.yml", "Kustomization":
+		return true
+	}
+	return false
+}
+
+// NewTree reads the tree below root, confined to it, and its
+// kustomization files.
+func NewTree(root string, lim render.Limits) *Tree {
+	lim = lim.WithDefaults()
+	t := &Tree{Root: root, files: map[string][]byte{}, built: map[string][]byte{}, kusts: map[string]*kustomization{}, lim: lim}
+	files, problems := render.ReadTree(root, lim, nil)
+	t.Problems = problems
+	for _, f := range files {
+		t.files[f.Rel] = f.Data
+		t.built[f.Rel] = f.Data
+	}
+	var names []string
+	for rel := range t.files {
+		if IsKustomizationName(rel) {
+			names = append(names, rel)
+		}
+	}
+	sort.Strings(names)
+	for _, rel := range names {
+		t.readKustomization(rel)
+	}
+	return t
+}
+
+// readKustomization reads a kustomization file: what it includes and
+// patches; its remote entries are reported and cut from the copy built.
+func (t *Tree) readKustomization(rel string) {
+	data := t.files[rel]
+	y := render.ParseYAML(data)
+	k := &kustomization{file: rel, dir: path.Dir(rel), y: y}
+	t.kusts[k.dir] = k
+	if len(y.Docs) == 0 || y.Docs[0].Kind != yaml.MappingNode {
+		return // kustomize reports it
+	}
+	doc := y.Docs[0]
+	changed := false
+	for _, key := range []string{"resources", "bases", "components"} {
+		_, seq := render.Lookup(doc, manifest.Path{manifest.Key(key)})
+		if seq == nil || seq.Kind != yaml.SequenceNode {
+			continue
+		}
+		kept := seq.Content[:0:0]
+		for _, e := range seq.Content {
+			if e.Kind == yaml.ScalarNode && t.isRemote(k.dir, e.Value) {
+				t.Problems = append(t.Problems, render.Problem{Rule: render.RuleIncomplete, Path: t.path(rel), Line: e.Line, Col: e.Column,
+					Message: fmt.Sprintf("remote %s entry %q is not fetched; the kustomization is built without it", strings.TrimSuffix(key, "s"), e.Value)})
+				changed = true
+				continue
+			}
+			if e.Kind == yaml.ScalarNode {
+				k.includes = append(k.includes, path.Clean(path.Join(k.dir, e.Value)))
+			}
+			kept = append(kept, e)
+		}
+		seq.Content = kept
+	}
+	k.patches = t.readPatches(k, doc)
+	// Origin annotations say which file each resource came from.
+	_, bm := render.Lookup(doc, manifest.Path{manifest.Key("buildMetadata")})
+	if bm == nil {
+		doc.Content = append(doc.Content,
+			&yaml.Node{Kind: yaml.ScalarNode, Value: "buildMetadata"},
+			&yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: "originAnnotations"}}})
+		changed = true
+	} else if bm.Kind == yaml.SequenceNode && !hasScalar(bm, "originAnnotations") {
+		bm.Content = append(bm.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "originAnnotations"})
+		changed = true
+	}
+	if changed {
+		if out, err := yaml.Marshal(doc); err == nil {
+			t.built[rel] = out
+		}
+	}
+}
+
+func hasScalar(seq *yaml.Node, v string) bool {
+	for _, c := range seq.Content {
+		if c.Value == v {
+			return true
+		}
+	}
+	return false
+}
+
+// readPatches lists a kustomization's patches.
+func (t *Tree) readPatches(k *kustomization, doc *yaml.Node) []patch {
+	var out []patch
+	add := func(n *yaml.Node, json bool) {
+		switch n.Kind {
+		case yaml.ScalarNode: // patchesStrategicMerge: a path or an inline patch
+			if strings.Contains(n.Value, "\n") {
+				out = append(out, patch{inline: n, owner: k})
+			} else {
+				out = append(out, patch{file: path.Clean(path.Join(k.dir, n.Value)), owner: k})
+			}
+		case yaml.MappingNode:
+			p := patch{owner: k, json: json}
+			_, p.target = render.Lookup(n, manifest.Path{manifest.Key("target")})
+			if _, f := render.Lookup(n, manifest.Path{manifest.Key("path")}); f != nil && f.Kind == yaml.ScalarNode {
+				p.file = path.Clean(path.Join(k.dir, f.Value))
+			} else if _, in := render.Lookup(n, manifest.Path{manifest.Key("patch")}); in != nil && in.Kind == yaml.ScalarNode {
+				p.inline = in
+			} else {
+				return
+			}
+			out = append(out, p)
+		}
+	}
+	for _, key := range []string{"patchesStrategicMerge", "patchesJson6902", "patches"} {
+		_, seq := render.Lookup(doc, manifest.Path{manifest.Key(key)})
+		if seq == nil || seq.Kind != yaml.SequenceNode {
+			continue
+		}
+		for _, n := range seq.Content {
+			add(n, key == "patchesJson6902")
+		}
+	}
+	return out
+}
+
+// isRemote reports whether a resources entry names something kustomize
+// would fetch: a URL or a repository, not a path of the tree.
+func (t *Tree) isRemote(dir, e string) bool {
+	local := path.Clean(path.Join(dir, e))
+	if _, ok := t.files[local]; ok {
+		return false
+	}
+	if _, ok := t.kustAt(local); ok {
+		return false
+	}
+	if strings.Contains(e, "://") || strings.HasPrefix(e, "git@") || strings.Contains(e, "?ref=") || strings.Contains(e, ".git//") {
+		return true
+	}
+	first, _, _ := strings.Cut(e, "/")
+	return strings.Contains(first, ".") && first != "." && first != ".." && strings.Count(e, "/") >= 2
+}
+
+func (t *Tree) kustAt(dir string) (string, bool) {
+	for _, n := range []string{"kustomization.yaml", "kustomization.yml", "Kustomization"} {
+		if _, ok := t.files[path.Join(dir, n)]; ok {
+			return path.Join(dir, n), true
+		}
+	}
+	return "", false
+}
+
+// path returns a slash path below the tree root as a path on disk.
+func (t *Tree) path(rel string) string { return filepath.Join(t.Root, filepath.FromSlash(rel)) }
+
+// Roots returns the directories (slash, below the tree root) of the
+// kustomizations that no other kustomization of the tree includes.
+func (t *Tree) Roots() []string {
+	included := map[string]bool{}
+	for _, k := range t.kusts {
+		for _, inc := range k.includes {
+			if _, ok := t.kusts[inc]; ok && inc != k.dir {
+				included[inc] = true
+			}
+		}
+	}
+	var out []string
+	for dir := range t.kusts {
+		if !included[dir] {
+			out = append(out, dir)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Covered returns the files (slash, below the tree root) that a
+// kustomization of the tree deploys or patches, and the kustomization
+// files themselves: a driver lints them through the builds, not one by
+// one.
+func (t *Tree) Covered() map[string]bool {
+	out := map[string]bool{}
+	for _, k := range t.kusts {
+		out[k.file] = true
+		for _, inc := range k.includes {
+			if _, ok := t.files[inc]; ok {
+				out[inc] = true
+			}
+		}
+		for _, p := range k.patches {
+			if p.file != "" {
+				out[p.file] = true
+			}
+		}
+	}
+	return out
+}
