@@ -26,9 +26,10 @@ type backlogTrigger struct {
 }
 
 // backlogTriggers lists KEDA's queue scalers and their per-pod threshold
-// keys with defaults (LAWS.md §2; keda pkg/scalers/*_scaler.go typed-config
-// tags, reference/semantics.md B3). rabbitmq, gcp-pubsub, redis-streams
-// and solace depend on their mode and are handled in classifyTrigger.
+// keys with defaults, read in the typed-config tags of KEDA's
+// pkg/scalers/*_scaler.go (the table and links: rules/laws/README.md §8.3).
+// rabbitmq, gcp-pubsub, redis-streams and solace depend on their mode and
+// are handled in ClassifyTrigger.
 var backlogTriggers = map[string]backlogTrigger{
 	"kafka":                  {"lagThreshold", 10},
 	"apache-kafka":           {"lagThreshold", 10},
@@ -177,7 +178,7 @@ func ClassifyTrigger(typ string, metadata map[string]string, metricType string, 
 		}
 	}
 	// A Value target is compared whole, not per pod: the laws of per-pod
-	// targets do not apply (LAWS.md §2).
+	// targets do not apply (rules/laws/README.md §2.3).
 	if strings.EqualFold(metricType, "Value") {
 		c.Signal = SignalOther
 	}

@@ -1,0 +1,44 @@
+package output
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/scalelint/scalelint/analyzer"
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/report"
+)
+
+// GitHub prints GitHub Actions workflow commands, one annotation per
+// finding:
+//
+//	::error file=F,line=L,col=C,endLine=L2,endColumn=C2,title=RULE::message
+//
+// escaped as the runner expects (actions/toolkit, command.ts).
+type GitHub struct{}
+
+func (GitHub) Print(w io.Writer, r *report.Report) error {
+	return r.Each(false, func(f *report.Finding) error {
+		d, l := f.Diagnostic, f.Location
+		level := "notice"
+		switch d.Severity {
+		case analyzer.Error:
+			level = "error"
+		case analyzer.Warning:
+			level = "warning"
+		}
+		_, err := fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d,endLine=%d,endColumn=%d,title=%s::%s\n", level,
+			escapeProperty(l.File), l.Line, l.Col, l.EndLine, l.EndCol, escapeProperty(d.Rule), escapeData(d.Message))
+		return err
+	})
+}
+
+// escapeData escapes a command's message: %, \r and \n.
+func escapeData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// escapeProperty escapes a command property: also : and ,.
+func escapeProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
