@@ -25,6 +25,9 @@ type Problem struct {
 	Path      string
 	Line, Col int
 	Message   string
+	// Set names the value set it happened with ("" when it is the
+	// chart's or the tree's, whatever the values).
+	Set string
 }
 
 func (p Problem) String() string {

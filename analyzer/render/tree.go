@@ -129,6 +129,37 @@ func (r *treeReader) file(p, rel string) {
 	r.files = append(r.files, TreeFile{Rel: rel, Data: data})
 }
 
+// WithOverlay returns the files of a tree read from below root with the
+// texts of overlay (by path on disk: the editor's unsaved documents) over
+// them; an overlay below root that is not on disk is added. Sorted.
+func WithOverlay(root string, files []TreeFile, overlay map[string][]byte) []TreeFile {
+	if len(overlay) == 0 {
+		return files
+	}
+	out := make([]TreeFile, 0, len(files))
+	seen := map[string]bool{}
+	for _, f := range files {
+		p := filepath.Join(root, filepath.FromSlash(f.Rel))
+		if data, ok := overlay[p]; ok {
+			f.Data = data
+		}
+		seen[p] = true
+		out = append(out, f)
+	}
+	for p, data := range overlay {
+		if seen[p] {
+			continue
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+			continue
+		}
+		out = append(out, TreeFile{Rel: filepath.ToSlash(rel), Data: data})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Rel < out[j].Rel })
+	return out
+}
+
 // within reports whether path p is root or below it (both cleaned, real).
 func within(root, p string) bool {
 	if p == root {

@@ -46,6 +46,7 @@ func runAudit(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.StringVar(&color, "color", "auto", "colour the table: auto (on a terminal, unless NO_COLOR is set), always or never")
 	fs.BoolVar(&simulate, "simulate", true, "html: embed the simulated deployed loop of each backlog consumer whose demand is annotated")
 	fs.BoolVar(&quiet, "quiet", false, "no summary on stderr")
+	values := valuesFlags(fs)
 	paths, err := parseCommand(fs, auditUsage, args, stderr)
 	if err != nil {
 		return err
@@ -66,7 +67,7 @@ func runAudit(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	default:
 		return fmt.Errorf("--fail-on must be fail, warn or none, not %q", failOnFlag)
 	}
-	in, ioErr := readInputs(paths, stdin, stderr, configPath, namespace, false)
+	in, ioErr := readInputs(paths, stdin, stderr, configPath, namespace, false, values)
 	if in == nil || in.NothingRead() {
 		return ioErr
 	}

@@ -56,6 +56,7 @@ func runSimulate(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	fs.Int64Var(&o.Seed, "seed", 1, "seed of the demand noise")
 	fs.StringVar(&configPath, "config", "", "configuration file (default: .scalelint.yaml found from the working directory up to the repository root)")
 	fs.StringVar(&namespace, "namespace", "", "namespace of objects that set none (default: the config's, else \"default\")")
+	values := valuesFlags(fs)
 	paths, err := parseCommand(fs, simulateUsage, args, stderr)
 	if err != nil {
 		return err
@@ -72,7 +73,7 @@ func runSimulate(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	if err := o.Check(); err != nil {
 		return err
 	}
-	in, err := readInputs(paths, stdin, stderr, configPath, namespace, false)
+	in, err := readInputs(paths, stdin, stderr, configPath, namespace, false, values)
 	if err != nil {
 		return err // one autoscaler is simulated: every input must be read
 	}

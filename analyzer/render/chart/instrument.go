@@ -47,12 +47,17 @@ type mark struct {
 	text   int
 	action *parse.ActionNode // the action, nil for text
 	scope  scope             // what "." and variables are at the action
+	// loop is set inside a range: the text is rendered once per
+	// item, so an edit of it changes every item's output.
+	loop bool
 }
 
-// scope records which values path "." and variables stand for.
+// scope records which values path "." and variables stand for, and
+// whether the place is inside a range.
 type scope struct {
 	dot  ref
 	vars map[string]ref
+	loop bool
 }
 
 // ref is a values path, or unknown.
@@ -124,7 +129,7 @@ func (w *walker) list(l *parse.ListNode, sc scope) {
 func (w *walker) node(n parse.Node, sc scope) scope {
 	switch n := n.(type) {
 	case *parse.TextNode:
-		w.text(n)
+		w.text(n, sc.loop)
 	case *parse.ActionNode:
 		if len(n.Pipe.Decl) > 0 {
 			if n.Pipe.IsAssign || len(n.Pipe.Decl) != 1 {
@@ -136,11 +141,11 @@ func (w *walker) node(n parse.Node, sc scope) scope {
 				vars[k] = v
 			}
 			vars[n.Pipe.Decl[0].Ident[0]] = r
-			return scope{dot: sc.dot, vars: vars}
+			return scope{dot: sc.dot, vars: vars, loop: sc.loop}
 		}
-		w.action(int(n.Pos), mark{action: n, scope: sc})
+		w.action(int(n.Pos), mark{action: n, scope: sc, loop: sc.loop})
 	case *parse.TemplateNode:
-		w.action(int(n.Pos), mark{scope: sc})
+		w.action(int(n.Pos), mark{scope: sc, loop: sc.loop})
 	case *parse.IfNode:
 		w.list(n.List, sc)
 		w.list(n.ElseList, sc)
@@ -152,6 +157,7 @@ func (w *walker) node(n parse.Node, sc scope) scope {
 	case *parse.RangeNode:
 		inner := sc
 		inner.dot = ref{}
+		inner.loop = true
 		w.list(n.List, inner)
 		w.list(n.ElseList, sc)
 	}
@@ -161,7 +167,7 @@ func (w *walker) node(n parse.Node, sc scope) scope {
 // text marks a text node where it starts and where each of its lines'
 // content starts (after the indentation, never inside whitespace a trim
 // marker may remove).
-func (w *walker) text(n *parse.TextNode) {
+func (w *walker) text(n *parse.TextNode, loop bool) {
 	start := int(n.Pos)
 	t := n.Text
 	if start < 0 || start+len(t) > len(w.src) || w.src[start:start+len(t)] != string(t) {
@@ -185,7 +191,7 @@ func (w *walker) text(n *parse.TextNode) {
 		if k+1 < len(pending) {
 			end = pending[k+1]
 		}
-		w.add(start+i, mark{tpl: w.tpl, off: start + i, text: end - i})
+		w.add(start+i, mark{tpl: w.tpl, off: start + i, text: end - i, loop: loop})
 	}
 }
 

@@ -44,6 +44,12 @@ type Chart struct {
 // directory; each Render loads them afresh, as the dependencies a value set
 // enables change the chart.
 func Load(dir string, lim render.Limits) (*Chart, []render.Problem) {
+	return LoadWith(dir, lim, nil)
+}
+
+// LoadWith is Load with the editor's unsaved texts (overlay, by path on
+// disk) over the files read.
+func LoadWith(dir string, lim render.Limits, overlay map[string][]byte) (*Chart, []render.Problem) {
 	lim = lim.WithDefaults()
 	rules := ignore.Empty()
 	c := &Chart{Dir: dir, data: map[string][]byte{}, chartDirs: map[*byte]string{}, lim: lim, parsed: map[string]*render.YAML{}}
@@ -58,7 +64,7 @@ func Load(dir string, lim render.Limits) (*Chart, []render.Problem) {
 		return !rules.Ignore(strings.TrimSuffix(rel, "/"), fakeInfo{isDir})
 	}
 	tree, problems := render.ReadTree(dir, lim, keep)
-	for _, f := range tree {
+	for _, f := range render.WithOverlay(dir, tree, overlay) {
 		data := bytes.TrimPrefix(f.Data, []byte("\xef\xbb\xbf"))
 		c.files = append(c.files, &archive.BufferedFile{Name: f.Rel, ModTime: time.Time{}, Data: data})
 		c.data[f.Rel] = data
@@ -136,6 +142,17 @@ func (c *Chart) valuesYAML(file string, data []byte) *render.YAML {
 	y := render.ParseYAML(data)
 	c.parsed[file] = y
 	return y
+}
+
+// Files returns the slash paths below the chart directory of every file
+// read, sorted.
+func (c *Chart) Files() []string {
+	out := make([]string, 0, len(c.data))
+	for rel := range c.data {
+		out = append(out, rel)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // Data returns a file of the chart by its slash path below the chart

@@ -42,7 +42,7 @@ func (l *locator) Locate(start, end int) render.Location {
 		if e > m.text || e < d {
 			e = m.text
 		}
-		return render.Location{Path: m.tpl.source, Start: m.off + d, End: m.off + e, Exact: true}
+		return render.Location{Path: m.tpl.source, Start: m.off + d, End: m.off + e, Exact: !m.loop}
 	}
 	tplLoc := l.actionLine(m)
 	if v, ok := l.valuesLocation(m, sp.at, start, end); ok {

@@ -91,7 +91,7 @@ func (c *Chart) Render(ctx context.Context, vs ValueSet, opts Options) (*render.
 	opts = opts.withDefaults()
 	chartFile := filepath.Join(c.Dir, "Chart.yaml")
 	fail := func(rule, msg string) (*render.Output, []render.Problem) {
-		return nil, []render.Problem{{Rule: rule, Path: chartFile, Message: msg}}
+		return nil, []render.Problem{{Rule: rule, Path: chartFile, Message: msg, Set: vs.Name}}
 	}
 	ch, top, err := c.prepare(vs, opts)
 	if err != nil {
@@ -123,7 +123,7 @@ func (c *Chart) Render(ctx context.Context, vs ValueSet, opts Options) (*render.
 		total += len(s)
 	}
 	if total > opts.Limits.MaxOutput {
-		return fail(render.RuleLimit, fmt.Sprintf("value set %s renders %d bytes, over the output limit of %d; not linted", vs.Name, total, opts.Limits.MaxOutput))
+		return fail(render.RuleLimit, fmt.Sprintf("the chart renders %d bytes, over the output limit of %d; not linted", total, opts.Limits.MaxOutput))
 	}
 	o := &render.Output{Root: c.Dir, Set: vs.Name}
 	for _, f := range vs.Files {
@@ -153,7 +153,7 @@ func (c *Chart) Render(ctx context.Context, vs ValueSet, opts Options) (*render.
 func (c *Chart) prepare(vs ValueSet, opts Options) (*chartv2.Chart, common.Values, error) {
 	vals, err := c.values(vs)
 	if err != nil {
-		return nil, nil, fmt.Errorf("value set %s: %v; not rendered", vs.Name, err)
+		return nil, nil, fmt.Errorf("values do not read: %v; not rendered", err)
 	}
 	ch, err := loader.LoadFiles(c.files)
 	if err != nil {
@@ -161,7 +161,7 @@ func (c *Chart) prepare(vs ValueSet, opts Options) (*chartv2.Chart, common.Value
 	}
 	dropMissing(ch)
 	if err := chartutil.ProcessDependencies(ch, vals); err != nil {
-		return nil, nil, fmt.Errorf("dependencies of value set %s: %v; not rendered", vs.Name, err)
+		return nil, nil, fmt.Errorf("dependencies do not resolve: %v; not rendered", err)
 	}
 	caps, err := capabilities(opts)
 	if err != nil {
@@ -172,7 +172,7 @@ func (c *Chart) prepare(vs ValueSet, opts Options) (*chartv2.Chart, common.Value
 	top, err := util.ToRenderValuesWithSchemaValidation(ch, vals,
 		common.ReleaseOptions{Name: opts.ReleaseName, Namespace: opts.Namespace, Revision: 1, IsInstall: true}, caps, true)
 	if err != nil {
-		return nil, nil, fmt.Errorf("values of value set %s: %v; not rendered", vs.Name, err)
+		return nil, nil, fmt.Errorf("values do not apply: %v; not rendered", err)
 	}
 	return ch, top, nil
 }
@@ -382,10 +382,10 @@ var errPos = regexp.MustCompile(`(?:template: |parse error at \(|error calling \
 // Chart.yaml.
 func (c *Chart) renderProblem(err error, vs ValueSet, tpls map[string]*template, chartFile string) render.Problem {
 	if le, ok := err.(*limitError); ok {
-		return render.Problem{Rule: render.RuleLimit, Path: chartFile, Message: "value set " + vs.Name + ": " + le.msg}
+		return render.Problem{Rule: render.RuleLimit, Path: chartFile, Message: le.msg, Set: vs.Name}
 	}
 	msg := strings.Join(strings.Fields(err.Error()), " ")
-	p := render.Problem{Rule: render.RuleError, Path: chartFile}
+	p := render.Problem{Rule: render.RuleError, Path: chartFile, Set: vs.Name}
 	for _, m := range errPos.FindAllStringSubmatch(msg, -1) {
 		t := tpls[m[1]]
 		if t == nil {
@@ -398,6 +398,6 @@ func (c *Chart) renderProblem(err error, vs ValueSet, tpls map[string]*template,
 			p.Col, _ = strconv.Atoi(m[3])
 		}
 	}
-	p.Message = fmt.Sprintf("template does not render with value set %s: %s", vs.Name, msg)
+	p.Message = "template does not render: " + msg
 	return p
 }

@@ -2,8 +2,10 @@ package kustomize
 
 import (
 	"fmt"
+	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -48,22 +50,144 @@ type patch struct {
 	owner  *kustomization
 }
 
+// kustomizationNames are the names kustomize reads as a kustomization,
+// in the order it looks for them.
+var kustomizationNames = []string{"kustomization.yaml", "kustomization.yml", "Kustomization"}
+
 // IsKustomizationName reports whether a file name is one kustomize reads
 // as a kustomization.
 func IsKustomizationName(p string) bool {
-	switch filepath.Base(p) {
-	case "kustomization.yaml", "kustomization.yml", "Kustomization":
-		return true
-	}
-	return false
+	return slices.Contains(kustomizationNames, filepath.Base(p))
 }
 
-// NewTree reads the tree below root, confined to it, and its
+// NewTree reads the whole tree below root, confined to it, and its
 // kustomization files.
 func NewTree(root string, lim render.Limits) *Tree {
 	lim = lim.WithDefaults()
-	t := &Tree{Root: root, files: map[string][]byte{}, built: map[string][]byte{}, kusts: map[string]*kustomization{}, lim: lim}
 	files, problems := render.ReadTree(root, lim, nil)
+	return newTree(root, lim, files, problems)
+}
+
+// Open reads the kustomizations of the given kustomization files (paths
+// on disk) and every local kustomization they include, wherever it is,
+// into one tree rooted at their common directory: only the files below
+// the kustomizations' directories are read (load restrictions let a
+// kustomization read nothing else), the editor's unsaved texts (overlay,
+// by path on disk; may be nil) over them.
+func Open(kustFiles []string, lim render.Limits, overlay map[string][]byte) *Tree {
+	lim = lim.WithDefaults()
+	dirs := includedDirs(kustFiles, lim, overlay)
+	root := commonDir(dirs)
+	var rels []string
+	for _, d := range dirs {
+		if r, err := filepath.Rel(root, d); err == nil {
+			rels = append(rels, filepath.ToSlash(r))
+		}
+	}
+	keep := func(rel string) bool {
+		if dir, ok := strings.CutSuffix(rel, "/"); ok {
+			for _, r := range rels {
+				// Below a kustomization's directory, or on the way to one.
+				if r == "." || within(r, dir) || within(dir, r) {
+					return true
+				}
+			}
+			return false
+		}
+		for _, r := range rels {
+			if r == "." || within(r, path.Dir(rel)) {
+				return true
+			}
+		}
+		return false
+	}
+	files, problems := render.ReadTree(root, lim, keep)
+	return newTree(root, lim, render.WithOverlay(root, files, overlay), problems)
+}
+
+// within reports whether slash path p is dir or below it.
+func within(dir, p string) bool {
+	return p == dir || strings.HasPrefix(p, dir+"/")
+}
+
+// includedDirs returns the directories of the kustomization files and of
+// every local kustomization they include, transitively (cleaned, sorted).
+func includedDirs(kustFiles []string, lim render.Limits, overlay map[string][]byte) []string {
+	seen := map[string]bool{}
+	var queue []string
+	for _, f := range kustFiles {
+		queue = append(queue, filepath.Clean(filepath.Dir(f)))
+	}
+	var out []string
+	for len(queue) > 0 && len(out) < lim.MaxFiles {
+		dir := queue[0]
+		queue = queue[1:]
+		if seen[dir] {
+			continue
+		}
+		seen[dir] = true
+		out = append(out, dir)
+		_, data, ok := readKustomizationIn(dir, lim, overlay)
+		if !ok {
+			continue
+		}
+		y := render.ParseYAML(data)
+		if len(y.Docs) == 0 {
+			continue
+		}
+		for _, key := range []string{"resources", "bases", "components"} {
+			_, seq := render.Lookup(y.Docs[0], manifest.Path{manifest.Key(key)})
+			if seq == nil || seq.Kind != yaml.SequenceNode {
+				continue
+			}
+			for _, e := range seq.Content {
+				if e.Kind != yaml.ScalarNode || strings.Contains(e.Value, "://") {
+					continue
+				}
+				sub := filepath.Join(dir, filepath.FromSlash(e.Value))
+				if _, _, ok := readKustomizationIn(sub, lim, overlay); ok {
+					queue = append(queue, filepath.Clean(sub))
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// readKustomizationIn reads the kustomization file of a directory, from
+// overlay or from disk.
+func readKustomizationIn(dir string, lim render.Limits, overlay map[string][]byte) (string, []byte, bool) {
+	for _, n := range kustomizationNames {
+		p := filepath.Join(dir, n)
+		if data, ok := overlay[p]; ok {
+			return p, data, true
+		}
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Size() <= int64(lim.MaxInput) {
+			if data, err := os.ReadFile(p); err == nil {
+				return p, data, true
+			}
+		}
+	}
+	return "", nil, false
+}
+
+// commonDir returns the deepest directory holding every one of dirs.
+func commonDir(dirs []string) string {
+	if len(dirs) == 0 {
+		return "."
+	}
+	common := dirs[0]
+	for _, d := range dirs[1:] {
+		for common != "." && common != string(filepath.Separator) && !strings.HasPrefix(d+string(filepath.Separator), common+string(filepath.Separator)) {
+			common = filepath.Dir(common)
+		}
+	}
+	return common
+}
+
+func newTree(root string, lim render.Limits, files []render.TreeFile, problems []render.Problem) *Tree {
+	t := &Tree{Root: root, files: map[string][]byte{}, built: map[string][]byte{}, kusts: map[string]*kustomization{}, lim: lim}
 	t.Problems = problems
 	for _, f := range files {
 		t.files[f.Rel] = f.Data
@@ -196,7 +320,7 @@ func (t *Tree) isRemote(dir, e string) bool {
 }
 
 func (t *Tree) kustAt(dir string) (string, bool) {
-	for _, n := range []string{"kustomization.yaml", "kustomization.yml", "Kustomization"} {
+	for _, n := range kustomizationNames {
 		if _, ok := t.files[path.Join(dir, n)]; ok {
 			return path.Join(dir, n), true
 		}
@@ -228,24 +352,50 @@ func (t *Tree) Roots() []string {
 	return out
 }
 
-// Covered returns the files (slash, below the tree root) that a
-// kustomization of the tree deploys or patches, and the kustomization
-// files themselves: a driver lints them through the builds, not one by
-// one.
-func (t *Tree) Covered() map[string]bool {
+// Covered returns the files (paths on disk) that the builds of the given
+// roots read: the kustomization files on the way, the resources they
+// deploy and the patches they apply. A driver lints them through those
+// builds, not one by one.
+func (t *Tree) Covered(roots []string) map[string]bool {
 	out := map[string]bool{}
-	for _, k := range t.kusts {
-		out[k.file] = true
+	seen := map[*kustomization]bool{}
+	var visit func(k *kustomization, depth int)
+	visit = func(k *kustomization, depth int) {
+		if seen[k] || depth > 64 {
+			return
+		}
+		seen[k] = true
+		out[t.path(k.file)] = true
 		for _, inc := range k.includes {
-			if _, ok := t.files[inc]; ok {
-				out[inc] = true
+			if sub, ok := t.kusts[inc]; ok {
+				visit(sub, depth+1)
+			} else if _, ok := t.files[inc]; ok {
+				out[t.path(inc)] = true
 			}
 		}
 		for _, p := range k.patches {
-			if p.file != "" {
-				out[p.file] = true
+			if _, ok := t.files[p.file]; ok && p.file != "" {
+				out[t.path(p.file)] = true
 			}
 		}
 	}
+	for _, r := range roots {
+		if k := t.kusts[r]; k != nil {
+			visit(k, 0)
+		}
+	}
 	return out
+}
+
+// Path returns a slash path below the tree root as a path on disk.
+func (t *Tree) Path(rel string) string { return t.path(rel) }
+
+// Data returns a file of the tree by its path on disk.
+func (t *Tree) Data(p string) ([]byte, bool) {
+	rel, err := filepath.Rel(t.Root, p)
+	if err != nil {
+		return nil, false
+	}
+	d, ok := t.files[filepath.ToSlash(rel)]
+	return d, ok
 }

@@ -1,22 +1,31 @@
 // Package load reads what check, audit and simulate read: the
 // configuration, and files, directories (walked with the configuration's
-// excludes) and stdin, parsed in parallel into one workspace.
+// excludes) and stdin, parsed in parallel into one workspace, with the
+// Helm charts and kustomizations among them rendered and linted.
 //
-// Data flow: paths -> workspace.Walk -> workspace.LoadReleased (each
-// file's trees released and its text dropped once its views are built;
-// see analyzer/workspace) -> workspace.New. Nothing is printed here: the
+// Data flow: paths -> workspace.Walk -> lint.Discover (charts and
+// kustomizations, by name) -> lint.Render (each chart value set and
+// kustomization root linted as its own deployment) ->
+// workspace.LoadReleased of the files no render reads whole (each file's
+// trees released and its text dropped once its views are built; see
+// analyzer/workspace) -> workspace.New, with the files findings of the
+// renders point into -> Inputs.Lint: the rules over the workspace and the
+// renders' findings mapped back into it. Nothing is printed here: the
 // caller reports Inputs.Errs and Inputs.Warnings.
 package load
 
 import (
+	"context"
 	"fmt"
 	"go/token"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/render/lint"
 	"github.com/scalelint/scalelint/analyzer/workspace"
 	"github.com/scalelint/scalelint/rules"
 )
@@ -51,7 +60,11 @@ func Config(path, namespace string) (*analyzer.Config, error) {
 type Inputs struct {
 	Config    *analyzer.Config // the configuration read with
 	Workspace *workspace.Workspace
-	Files     int // files read
+	// Rendered are the charts and kustomizations rendered (nil when the
+	// inputs hold none): their deployments (Units), and what could not be
+	// rendered.
+	Rendered *lint.Result
+	Files    int // files read
 	// Named are the files found under the paths given, the only ones
 	// --fix may write (stdin never is).
 	Named map[string]bool
@@ -64,10 +77,22 @@ type Inputs struct {
 	Paths    []string // the paths read: as given, or "." when none was
 }
 
+// Options are the command line's value sets for charts.
+type Options struct {
+	// Values and Set are helm's --values files and --set assignments:
+	// one more value set every chart is rendered with.
+	Values, Set []string
+}
+
 // Read reads paths ("." when none; "-" is stdin) with cfg's excludes and
 // limits. progress, when not nil, is told how many files were found and
 // each one parsed (Progress).
 func Read(paths []string, stdin io.Reader, cfg *analyzer.Config, progress io.Writer) *Inputs {
+	return ReadWith(paths, stdin, cfg, progress, Options{})
+}
+
+// ReadWith is Read with the command line's value sets.
+func ReadWith(paths []string, stdin io.Reader, cfg *analyzer.Config, progress io.Writer, opts Options) *Inputs {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
@@ -87,6 +112,7 @@ func Read(paths []string, stdin io.Reader, cfg *analyzer.Config, progress io.Wri
 			continue
 		}
 		files = append(files, manifest.Parse(fset, stdinName, data, parseOpts))
+		in.Files++
 	}
 	if len(diskPaths) > 0 {
 		found, errs := workspace.Walk(diskPaths, cfg.Excluded)
@@ -94,18 +120,62 @@ func Read(paths []string, stdin io.Reader, cfg *analyzer.Config, progress io.Wri
 		if len(found) == 0 && len(errs) == 0 {
 			in.Warnings = append(in.Warnings, fmt.Sprintf("no YAML or JSON file to read under %s (after the configuration's excludes)", strings.Join(diskPaths, ", ")))
 		}
-		p := startProgress(progress, len(found))
-		loaded, errs := workspace.LoadReleased(fset, found, parseOpts, p.file)
+		in.Files += len(found)
+		for _, f := range found {
+			in.Named[f] = true
+		}
+		if plan := lint.Discover(found); !plan.Empty() {
+			in.Rendered = lint.Render(context.Background(), plan, lint.Options{Analyzers: rules.All(), Config: cfg, Values: opts.Values, Set: opts.Set})
+		}
+		// A chart's files are read only through its renders; a built
+		// kustomization's resources and patches are read for the
+		// problems of their text only (lint package doc).
+		var whole, text []string
+		for _, f := range found {
+			switch in.Rendered.Rendering(f) {
+			case workspace.RenderedChart:
+			case workspace.RenderedYAML:
+				text = append(text, f)
+			default:
+				whole = append(whole, f)
+			}
+		}
+		p := startProgress(progress, len(whole)+len(text))
+		loaded, errs := workspace.LoadReleased(fset, whole, parseOpts, p.file)
+		in.Errs = append(in.Errs, errs...)
+		files = append(files, loaded...)
+		textOpts := parseOpts
+		textOpts.Eager = func(string, string) bool { return false }
+		loaded, errs = workspace.LoadReleased(fset, text, textOpts, p.file)
 		p.done()
 		in.Errs = append(in.Errs, errs...)
 		files = append(files, loaded...)
-		for _, f := range loaded {
-			in.Named[f.Path] = true
-		}
 	}
-	in.Files = len(files)
-	in.Workspace = workspace.New(fset, files, workspace.Options{DefaultNamespace: cfg.Namespace, Release: true})
+	wsOpts := workspace.Options{DefaultNamespace: cfg.Namespace, Release: true}
+	if in.Rendered != nil {
+		read := map[string]bool{}
+		for _, f := range files {
+			read[filepath.Clean(f.Path)] = true
+		}
+		files = append(files, in.Rendered.SourceFiles(fset, func(p string) bool { return read[p] })...)
+		wsOpts.Rendered = in.Rendered.Rendering
+	}
+	in.Workspace = workspace.New(fset, files, wsOpts)
 	return in
+}
+
+// Lint runs every rule over the inputs, as analyzer.RunWith does (shared
+// keeps the workspace's law evaluations), and adds the findings of the
+// rendered charts and kustomizations, mapped back into the workspace's
+// files: every finding of the inputs, sorted.
+func (in *Inputs) Lint(ctx context.Context, shared *analyzer.Shared) []analyzer.Diagnostic {
+	all := rules.All()
+	diags := analyzer.RunWith(ctx, in.Workspace, all, in.Config, shared)
+	if in.Rendered == nil {
+		return diags
+	}
+	diags = append(diags, in.Rendered.Diagnostics(in.Workspace, lint.FilePositions(in.Workspace))...)
+	return analyzer.SortDiagnostics(in.Workspace, diags)
 }
 
 // NothingRead reports whether errors left nothing to read: the command

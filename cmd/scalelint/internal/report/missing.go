@@ -57,6 +57,20 @@ func (r *Report) Missing() []Missing {
 		f := a.Object.File()
 		out = append(out, Missing{File: f.Path, Line: f.Tok.Line(a.Object.NameAt.Pos), Object: r.ObjectRef(a.Object), Laws: MissingLaws(e)})
 	}
+	if r.Rendered != nil {
+		for _, ra := range r.Rendered.Autoscalers() {
+			u := ra.Unit
+			e := rules.Evaluations(u.Shared, r.Config.Defaults).Evaluate(u.Workspace, ra.Autoscaler)
+			if len(e.Missing) == 0 {
+				continue
+			}
+			m := Missing{Object: r.ObjectRef(ra.Autoscaler.Object), Laws: MissingLaws(e)}
+			if f := r.Workspace.FileOf(ra.Pos); f != nil {
+				m.File, m.Line = f.Path, f.Lines().Line(ra.Pos)
+			}
+			out = append(out, m)
+		}
+	}
 	r.missing = &out
 	return out
 }
@@ -70,5 +84,5 @@ func (r *Report) MissingHint() string {
 		return ""
 	}
 	return fmt.Sprintf("%d of %s: laws not evaluated for want of inputs; --explain-missing lists them",
-		n, numfmt.Plural(len(r.Workspace.Autoscalers()), "autoscaler"))
+		n, numfmt.Plural(r.Autoscalers(), "autoscaler"))
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/render/lint"
 	"github.com/scalelint/scalelint/analyzer/workspace"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/numfmt"
 )
@@ -38,6 +39,14 @@ type Report struct {
 	// findings no longer found.
 	Baselined, Gone int
 
+	// Rendered are the charts and kustomizations the inputs held (nil:
+	// none): their autoscalers and objects count too, and Missing lists
+	// theirs (SetInputs).
+	Rendered *lint.Result
+	// FilesRead is the number of files the run read (SetInputs; 0: the
+	// workspace's files).
+	FilesRead int
+
 	shared *analyzer.Shared // the run's: its law evaluations
 	// missing holds Missing once computed: the JSON summary, the text
 	// listing and the hint after the summary all read it.
@@ -54,6 +63,32 @@ func New(ws *workspace.Workspace, diags []analyzer.Diagnostic, cfg *analyzer.Con
 		}
 	}
 	return r
+}
+
+// SetInputs says what the run read beyond the workspace: the files read
+// (a chart's are read through its renders) and the charts and
+// kustomizations rendered.
+func (r *Report) SetInputs(files int, rendered *lint.Result) {
+	r.FilesRead, r.Rendered = files, rendered
+}
+
+// Files is the number of files the run read.
+func (r *Report) Files() int {
+	if r.FilesRead > 0 {
+		return r.FilesRead
+	}
+	return len(r.Workspace.Files)
+}
+
+// Autoscalers counts the autoscalers linted: the workspace's and those
+// the charts and kustomizations deploy (each once per place in the
+// sources, whatever the value sets or builds that render it).
+func (r *Report) Autoscalers() int {
+	n := len(r.Workspace.Autoscalers())
+	if r.Rendered != nil {
+		n += len(r.Rendered.Autoscalers())
+	}
+	return n
 }
 
 // Counts are the shown findings by severity.
@@ -91,7 +126,7 @@ func (r *Report) Worst() analyzer.Severity {
 func (r *Report) SummaryLine() string {
 	c := r.Counts()
 	s := fmt.Sprintf("%s, %s, %s in %s (%s)", numfmt.Plural(c.Errors, "error"), numfmt.Plural(c.Warnings, "warning"),
-		numfmt.Plural(c.Infos, "info"), numfmt.Plural(len(r.Workspace.Files), "file"), numfmt.Plural(len(r.Workspace.Autoscalers()), "autoscaler"))
+		numfmt.Plural(c.Infos, "info"), numfmt.Plural(r.Files(), "file"), numfmt.Plural(r.Autoscalers(), "autoscaler"))
 	if r.Baseline != nil {
 		s += fmt.Sprintf("; %d baselined", r.Baselined)
 		if r.Gone > 0 {
@@ -106,8 +141,11 @@ func (r *Report) SummaryLine() string {
 // does not depend on which documents were parsed.
 func (r *Report) ObjectCount() int {
 	n := 0
+	if r.Rendered != nil {
+		n = r.Rendered.Objects()
+	}
 	for _, f := range r.Workspace.Files {
-		if f.Template {
+		if f.Template || r.Workspace.Rendering(f) != workspace.NotRendered {
 			continue
 		}
 		for _, d := range f.Docs {

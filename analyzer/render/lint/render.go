@@ -1,0 +1,333 @@
+package lint
+
+import (
+	"context"
+	"go/token"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/scalelint/scalelint/analyzer"
+	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/render"
+	"github.com/scalelint/scalelint/analyzer/render/chart"
+	"github.com/scalelint/scalelint/analyzer/render/kustomize"
+	"github.com/scalelint/scalelint/analyzer/workspace"
+)
+
+// Options are what a run renders with.
+type Options struct {
+	Analyzers []*analyzer.Analyzer
+	Config    *analyzer.Config // nil: the built-in configuration
+	// Values and Set are the command line's --values files (paths on
+	// disk) and --set assignments: one more value set for every chart.
+	Values, Set []string
+	// KubeVersion is the Kubernetes version charts see in .Capabilities
+	// ("": chart.DefaultKubeVersion).
+	KubeVersion string
+	// Overlay holds the editor's unsaved texts by path on disk (the
+	// language server), read instead of the disk's.
+	Overlay map[string][]byte
+	// Kinds are parsed as each unit's workspace is built (as the language
+	// server's workspaces do: workspace.Options.Kinds).
+	Kinds []string
+}
+
+func (o Options) config() *analyzer.Config {
+	if o.Config == nil {
+		return analyzer.DefaultConfig()
+	}
+	return o.Config
+}
+
+// Unit is one deployment: a chart rendered with one value set, or one
+// kustomization root built, linted in a workspace of its own.
+type Unit struct {
+	Kind string // "helm" or "kustomize"
+	// Root is the chart directory, or the kustomization root's directory;
+	// Set the value set's name, or the root's directory again.
+	Root, Set string
+	Workspace *workspace.Workspace
+	// Shared holds the run's law evaluations (analyzer.RunWith).
+	Shared *analyzer.Shared
+	// Diags are the findings of the run, at rendered positions.
+	Diags []analyzer.Diagnostic
+
+	anchor   string                           // the file a finding without a place goes to
+	locators map[*manifest.File]render.Locator // by rendered file
+	located  []located                        // Diags, located in their sources
+}
+
+// Result is what a run rendered: its units and what could not be rendered.
+type Result struct {
+	Units    []*Unit
+	Problems []render.Problem
+
+	opts      Options
+	rendering map[string]workspace.Rendering
+	sources   map[string][]byte // the text of every file a finding may name
+	positions Positions         // set by Diagnostics, for Locate
+}
+
+// Rendering says how the per-file reading treats a path (workspace.Options.Rendered).
+func (r *Result) Rendering(path string) workspace.Rendering {
+	if r == nil {
+		return workspace.NotRendered
+	}
+	return r.rendering[filepath.Clean(path)]
+}
+
+// Render renders and lints everything the plan names, a few charts and
+// roots at a time.
+func Render(ctx context.Context, plan Plan, opts Options) *Result {
+	r := &Result{opts: opts, rendering: map[string]workspace.Rendering{}, sources: map[string][]byte{}}
+	var mu sync.Mutex
+	var jobs []func()
+	for _, dir := range plan.Charts {
+		jobs = append(jobs, func() {
+			units, problems, files := renderChart(ctx, dir, opts)
+			mu.Lock()
+			defer mu.Unlock()
+			r.add(units, problems, files, workspace.RenderedChart)
+		})
+	}
+	var tree *kustomize.Tree
+	built := map[string]bool{}
+	if len(plan.Kustomizations) > 0 {
+		tree = kustomize.Open(plan.Kustomizations, opts.config().RenderLimits, opts.Overlay)
+		for _, root := range tree.Roots() {
+			jobs = append(jobs, func() {
+				u, problems := buildRoot(ctx, tree, root, opts)
+				mu.Lock()
+				defer mu.Unlock()
+				r.add(nil, problems, nil, 0)
+				if u != nil {
+					r.Units = append(r.Units, u)
+					built[root] = true
+				}
+			})
+		}
+	}
+	run(jobs)
+	if tree != nil {
+		r.addTree(tree, built)
+	}
+	sort.SliceStable(r.Units, func(i, j int) bool {
+		a, b := r.Units[i], r.Units[j]
+		if a.Root != b.Root {
+			return a.Root < b.Root
+		}
+		return a.order() < b.order()
+	})
+	return r
+}
+
+// order ranks a chart's value sets as they were rendered: the defaults,
+// ci/ files, the autoscaling variant, the configured sets.
+func (u *Unit) order() string {
+	switch {
+	case u.Set == chart.DefaultsName:
+		return "0"
+	case strings.HasPrefix(u.Set, "ci/"):
+		return "1" + u.Set
+	case strings.HasPrefix(u.Set, chart.DefaultsName+" with "):
+		return "2"
+	}
+	return "3" + u.Set
+}
+
+// addTree records what a kustomize tree's builds cover: the files of the
+// roots that built are linted through them; every file of the tree may be
+// named by a finding.
+func (r *Result) addTree(tree *kustomize.Tree, built map[string]bool) {
+	var ok []string
+	for root := range built {
+		ok = append(ok, root)
+	}
+	for p := range tree.Covered(ok) {
+		r.rendering[filepath.Clean(p)] = workspace.RenderedYAML
+	}
+	for p := range tree.Covered(tree.Roots()) {
+		if data, ok := tree.Data(p); ok {
+			r.sources[filepath.Clean(p)] = data
+		}
+	}
+	r.Problems = append(r.Problems, tree.Problems...)
+}
+
+func (r *Result) add(units []*Unit, problems []render.Problem, files map[string][]byte, rendering workspace.Rendering) {
+	r.Units = append(r.Units, units...)
+	r.Problems = append(r.Problems, problems...)
+	for p, data := range files {
+		p = filepath.Clean(p)
+		r.sources[p] = data
+		if rendering != 0 {
+			r.rendering[p] = rendering
+		}
+	}
+}
+
+// run runs jobs on as many goroutines as there are processors.
+func run(jobs []func()) {
+	work := make(chan func())
+	var wg sync.WaitGroup
+	for w := 0; w < min(runtime.GOMAXPROCS(0), len(jobs)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range work {
+				j()
+			}
+		}()
+	}
+	for _, j := range jobs {
+		work <- j
+	}
+	close(work)
+	wg.Wait()
+}
+
+// renderChart loads a chart and renders and lints it once per value set.
+// It returns the chart's files too (by path on disk): every one is the
+// chart's, and findings point into some.
+func renderChart(ctx context.Context, dir string, opts Options) ([]*Unit, []render.Problem, map[string][]byte) {
+	cfg := opts.config()
+	c, problems := chart.LoadWith(dir, cfg.RenderLimits, opts.Overlay)
+	if c == nil {
+		return nil, problems, nil
+	}
+	files := map[string][]byte{}
+	for _, rel := range c.Files() {
+		data, _ := c.Data(rel)
+		files[filepath.Join(dir, filepath.FromSlash(rel))] = data
+	}
+	base := chart.Options{KubeVersion: opts.KubeVersion, Limits: cfg.RenderLimits}
+	type job struct {
+		set  chart.ValueSet
+		opts chart.Options
+	}
+	var extra []job
+	abs, _ := filepath.Abs(dir)
+	for _, ch := range cfg.Charts {
+		if a, _ := filepath.Abs(cfg.ChartDir(ch)); a != abs {
+			continue
+		}
+		o := base
+		o.ReleaseName, o.Namespace = ch.ReleaseName, ch.Namespace
+		if base.ReleaseName == "" && base.Namespace == "" {
+			// The first entry's release is the chart's own sets' too.
+			base.ReleaseName, base.Namespace = ch.ReleaseName, ch.Namespace
+		}
+		if len(ch.Values) > 0 || len(ch.Set) > 0 {
+			extra = append(extra, job{valueSet(c, dir, cfg.ValuesFiles(ch), ch.Set), o})
+		}
+	}
+	if len(opts.Values) > 0 || len(opts.Set) > 0 {
+		extra = append(extra, job{valueSet(c, dir, opts.Values, opts.Set), base})
+	}
+	var jobs []job
+	for _, vs := range c.ValueSets() {
+		jobs = append(jobs, job{vs, base})
+	}
+	if v, ok := c.AutoscalingVariant(); ok {
+		jobs = append(jobs, job{v, base})
+	}
+	jobs = append(jobs, extra...)
+	var units []*Unit
+	for _, j := range jobs {
+		if ctx.Err() != nil {
+			break
+		}
+		out, ps := c.Render(ctx, j.set, j.opts)
+		problems = append(problems, ps...)
+		if out == nil {
+			continue
+		}
+		ns := j.opts.Namespace
+		if ns == "" {
+			ns = "default"
+		}
+		units = append(units, lintUnit(ctx, "helm", dir, j.set.Name, filepath.Join(dir, "Chart.yaml"), out, ns, opts))
+	}
+	return units, problems, files
+}
+
+// valueSet makes a value set of values files (paths on disk) and --set
+// assignments. A file inside the chart is named by its path below it, so
+// that it is read, and findings point, as the chart's own file.
+func valueSet(c *chart.Chart, dir string, files, set []string) chart.ValueSet {
+	vs := chart.ValueSet{Set: set}
+	var names []string
+	for _, f := range files {
+		if rel, err := filepath.Rel(dir, f); err == nil && !strings.HasPrefix(rel, "..") && !filepath.IsAbs(rel) {
+			if _, ok := c.Data(filepath.ToSlash(rel)); ok {
+				vs.Files = append(vs.Files, filepath.ToSlash(rel))
+				names = append(names, filepath.ToSlash(rel))
+				continue
+			}
+		}
+		abs, err := filepath.Abs(f)
+		if err != nil {
+			abs = f
+		}
+		vs.Files = append(vs.Files, abs)
+		names = append(names, f)
+	}
+	vs.Name = strings.Join(append(names, set...), ", ")
+	return vs
+}
+
+// buildRoot builds and lints one kustomization root.
+func buildRoot(ctx context.Context, tree *kustomize.Tree, root string, opts Options) (*Unit, []render.Problem) {
+	out, problems := tree.Build(ctx, root)
+	if out == nil {
+		return nil, problems
+	}
+	ns := opts.config().Namespace
+	if ns == "" {
+		ns = "default"
+	}
+	dir := tree.Path(root)
+	anchor := dir
+	if len(out.Files) > 0 {
+		anchor = out.Files[0].Source
+	}
+	return lintUnit(ctx, "kustomize", tree.Root, dir, anchor, out, ns, opts), problems
+}
+
+// lintUnit parses what a render produced into a workspace of its own,
+// runs every rule over it, and locates the findings in their sources.
+func lintUnit(ctx context.Context, kind, root, set, anchor string, out *render.Output, namespace string, opts Options) *Unit {
+	cfg := opts.config()
+	fset := token.NewFileSet()
+	u := &Unit{Kind: kind, Root: root, Set: set, anchor: anchor, locators: map[*manifest.File]render.Locator{}}
+	var files []*manifest.File
+	for _, f := range out.Files {
+		mf := manifest.Parse(fset, f.Source, f.Text, manifest.Options{Eager: manifest.IsReadKind, Limits: cfg.Limits})
+		files = append(files, mf)
+		u.locators[mf] = f.Locator
+	}
+	// One render is one deployment: a scale target is wherever its
+	// template or resource file is.
+	u.Workspace = workspace.New(fset, files, workspace.Options{DefaultNamespace: namespace, TargetDistance: -1, Generated: true, Kinds: opts.Kinds})
+	u.Shared = analyzer.NewShared()
+	u.Diags = analyzer.RunWith(ctx, u.Workspace, opts.Analyzers, cfg, u.Shared)
+	u.located = make([]located, len(u.Diags))
+	for i := range u.Diags {
+		u.located[i] = u.locate(&u.Diags[i])
+	}
+	return u
+}
+
+// readSource reads a file a finding or problem names that no render read.
+func readSource(p string, limit int) ([]byte, bool) {
+	st, err := os.Stat(p)
+	if err != nil || !st.Mode().IsRegular() || st.Size() > int64(limit) {
+		return nil, false
+	}
+	data, err := os.ReadFile(p)
+	return data, err == nil
+}
