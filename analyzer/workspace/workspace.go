@@ -154,9 +154,13 @@ func New(fset *token.FileSet, files []*manifest.File, opts Options) *Workspace {
 		lazyKinds: map[string][]*manifest.Document{},
 		kinds:     map[string]bool{},
 	}
-	ws.scopes = buildScopes(files)
+	if !opts.Generated {
+		// Rendered output is what the kustomizations deploy: a file of it
+		// is named after its kustomization, and is none.
+		ws.scopes = buildScopes(files)
+	}
 	for _, f := range files {
-		ws.kustomized = ws.kustomized || IsKustomizationName(f.Path)
+		ws.kustomized = ws.kustomized || ws.isKustomization(f)
 		ws.index(f)
 	}
 	for _, k := range opts.Kinds {
@@ -167,7 +171,7 @@ func New(fset *token.FileSet, files []*manifest.File, opts Options) *Workspace {
 	}
 	if opts.Release {
 		for _, f := range files {
-			if !IsKustomizationName(f.Path) {
+			if !ws.isKustomization(f) {
 				f.Release()
 			}
 			f.DropText(nil, false) // read again by a late parse: drop it again
@@ -187,7 +191,7 @@ func New(fset *token.FileSet, files []*manifest.File, opts Options) *Workspace {
 // was). Kustomizations, patches, templates and rendered files hold no
 // objects of their own.
 func (ws *Workspace) index(f *manifest.File) {
-	if f.Template || IsKustomizationName(f.Path) || ws.scopes.patches[f.SlashPath()] || ws.Rendering(f) != NotRendered {
+	if f.Template || ws.isKustomization(f) || ws.scopes.patches[f.SlashPath()] || ws.Rendering(f) != NotRendered {
 		return
 	}
 	for _, d := range f.Docs {
@@ -242,6 +246,12 @@ func (ws *Workspace) parseKind(kind string) {
 			d.Release()
 		}
 	}
+}
+
+// isKustomization reports whether a file is a kustomization: one named so,
+// except in rendered output (Options.Generated).
+func (ws *Workspace) isKustomization(f *manifest.File) bool {
+	return !ws.opts.Generated && IsKustomizationName(f.Path)
 }
 
 // Rendering says how the per-file reading treats a file (Options.Rendered).

@@ -375,7 +375,7 @@ func untilStep(start, stop, step int) []int {
 }
 
 // errPos finds the template and line (and column) in a Helm error.
-var errPos = regexp.MustCompile(`(?:template: |parse error at \(|error calling \w+: template: )([^\s:()]+):(\d+)(?::(\d+))?`)
+var errPos = regexp.MustCompile(`(?:template: |(?:parse|execution) error at \(|error calling \w+: template: )([^\s:()]+):(\d+)(?::(\d+))?`)
 
 // renderProblem places a render error at the template line Helm names
 // (the deepest, where an include failed inside another template), or at
@@ -398,6 +398,19 @@ func (c *Chart) renderProblem(err error, vs ValueSet, tpls map[string]*template,
 			p.Col, _ = strconv.Atoi(m[3])
 		}
 	}
+	// The engine names templates CHART/templates/x.yaml; say where they
+	// are on disk.
+	keys := make([]string, 0, len(tpls))
+	for key := range tpls {
+		keys = append(keys, key)
+	}
+	// The longest first: a name that begins another is not taken for it.
+	sort.Slice(keys, func(i, j int) bool { return len(keys[i]) > len(keys[j]) || len(keys[i]) == len(keys[j]) && keys[i] < keys[j] })
+	var pairs []string
+	for _, key := range keys {
+		pairs = append(pairs, key, tpls[key].source)
+	}
+	msg = strings.NewReplacer(pairs...).Replace(msg)
 	p.Message = "template does not render: " + msg
 	return p
 }
