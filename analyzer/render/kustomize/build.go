@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -146,9 +147,45 @@ func (t *Tree) buildProblem(root *kustomization, err error) render.Problem {
 			p.Path = t.path(kf)
 		}
 	}
+	// At the entry the error quotes, when it names one of the file's.
+	if rel, err := filepath.Rel(t.Root, p.Path); err == nil {
+		if k := t.kusts[path.Dir(filepath.ToSlash(rel))]; k != nil && len(k.y.Docs) > 0 {
+			if e := quotedEntry(k.y.Docs[0], msg); e != nil {
+				p.Line, p.Col = e.Line, e.Column
+			}
+		}
+	}
 	msg = treePath.ReplaceAllStringFunc(msg, func(s string) string {
 		return t.path(strings.TrimPrefix(s, fsRoot+"/"))
 	})
 	p.Message = "kustomization does not build: " + msg + "; its files are linted one by one instead"
 	return p
+}
+
+// quotedEntry returns the entry of a kustomization's lists (resources,
+// components, patches' paths...) that an error message quotes, or nil.
+func quotedEntry(doc *yaml.Node, msg string) *yaml.Node {
+	var found *yaml.Node
+	var visit func(n *yaml.Node, depth int)
+	visit = func(n *yaml.Node, depth int) {
+		if found != nil || depth > 16 {
+			return
+		}
+		switch n.Kind {
+		case yaml.ScalarNode:
+			if n.Value != "" && !strings.Contains(n.Value, "\n") && strings.Contains(msg, "'"+n.Value+"'") {
+				found = n
+			}
+		case yaml.SequenceNode:
+			for _, c := range n.Content {
+				visit(c, depth+1)
+			}
+		case yaml.MappingNode:
+			for i := 1; i < len(n.Content); i += 2 {
+				visit(n.Content[i], depth+1)
+			}
+		}
+	}
+	visit(doc, 0)
+	return found
 }
