@@ -71,7 +71,7 @@ func runAudit(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if in == nil || in.NothingRead() {
 		return ioErr
 	}
-	a := audit.Run(in.Workspace, in.Config, in.Paths, audit.Options{Simulate: format == "html" && simulate})
+	a := audit.Run(in, audit.Options{Simulate: format == "html" && simulate})
 	if out == "" {
 		w := bufio.NewWriterSize(stdout, 64<<10)
 		if err := render.Write(w, a, format, render.Options{Color: format == "table" && output.UseColor(color, stdout)}); err != nil {

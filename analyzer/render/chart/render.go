@@ -405,7 +405,9 @@ func (c *Chart) renderProblem(err error, vs ValueSet, tpls map[string]*template,
 		keys = append(keys, key)
 	}
 	// The longest first: a name that begins another is not taken for it.
-	sort.Slice(keys, func(i, j int) bool { return len(keys[i]) > len(keys[j]) || len(keys[i]) == len(keys[j]) && keys[i] < keys[j] })
+	sort.Slice(keys, func(i, j int) bool {
+		return len(keys[i]) > len(keys[j]) || len(keys[i]) == len(keys[j]) && keys[i] < keys[j]
+	})
 	var pairs []string
 	for _, key := range keys {
 		pairs = append(pairs, key, tpls[key].source)

@@ -40,6 +40,11 @@ func (t *Tree) Build(ctx context.Context, dir string) (*render.Output, []render.
 	if k == nil {
 		return nil, []render.Problem{{Rule: render.RuleError, Path: t.path(dir), Message: "no kustomization in " + dir}}
 	}
+	if bad := t.unreadIn(k); bad != nil {
+		p := render.Problem{Rule: render.RuleError, Path: t.path(bad.file), Line: 1, Col: 1,
+			Message: "kustomization does not read as a YAML mapping; not built, its files are linted one by one instead"}
+		return nil, []render.Problem{p}
+	}
 	fs := filesys.MakeFsInMemory()
 	for rel, data := range t.built {
 		if err := fs.WriteFile(path.Join(fsRoot, rel), data); err != nil {
@@ -120,6 +125,32 @@ func (t *Tree) Build(ctx context.Context, dir string) (*render.Output, []render.
 	o := &render.Output{Root: t.path(dir)}
 	o.Files = []*render.File{{Source: t.path(k.file), Text: r.out, Locator: &locator{t: t, root: k, text: r.out, docs: r.res}}}
 	return o, nil
+}
+
+// unreadIn returns a kustomization the build of k would read that
+// scalelint could not read (so could not cut its remote references), or
+// nil.
+func (t *Tree) unreadIn(k *kustomization) *kustomization {
+	seen := map[*kustomization]bool{}
+	var visit func(k *kustomization, depth int) *kustomization
+	visit = func(k *kustomization, depth int) *kustomization {
+		if seen[k] || depth > 64 {
+			return nil
+		}
+		seen[k] = true
+		if k.unread {
+			return k
+		}
+		for _, inc := range k.includes {
+			if sub := t.kusts[inc]; sub != nil {
+				if bad := visit(sub, depth+1); bad != nil {
+					return bad
+				}
+			}
+		}
+		return nil
+	}
+	return visit(k, 0)
 }
 
 type limitError struct{ msg string }

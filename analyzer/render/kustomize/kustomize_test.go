@@ -3,6 +3,7 @@ package kustomize
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -146,5 +147,82 @@ func TestSymlinkOutOfTreeRefused(t *testing.T) {
 	}
 	if out, _ := tree.Build(context.Background(), "app"); out != nil && bytes.Contains(out.Files[0].Text, []byte("kind: Secret")) {
 		t.Error("the file outside the tree was built")
+	}
+}
+
+func TestRemoteReferencesNeverFetched(t *testing.T) {
+	// Every field kustomize loads a file or a directory from, written as
+	// a URL or a git repository: each is cut and reported once, and the
+	// build succeeds from the tree alone. A fetch would fail here (the
+	// proxy refuses, and the hosts do not exist), failing the build.
+	t.Setenv("HTTPS_PROXY", "http://127.0.0.1:1")
+	t.Setenv("HTTP_PROXY", "http://127.0.0.1:1")
+	t.Setenv("GIT_ALLOW_PROTOCOL", "none")
+	dir := t.TempDir()
+	write := func(rel, s string) {
+		p := filepath.Join(dir, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("app/kustomization.yaml", `resources:
+- cm.yaml
+- github.com/example/platform//base?ref=v1
+- git@gitlab.example:team/repo.git//deploy
+- https://example.invalid/deploy.yaml
+components:
+- ssh://git@example.invalid/repo//comp
+openapi:
+  path: https://example.invalid/schema.json
+patches:
+- path: https://example.invalid/patch.yaml
+configMapGenerator:
+- name: settings
+  files:
+  - app.conf=https://example.invalid/app.conf
+commonAnnotations:
+  docs: https://example.invalid/docs
+`)
+	write("app/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n")
+	tree := NewTree(dir, render.Limits{})
+	var lines []int
+	for _, p := range tree.Problems {
+		if p.Rule != render.RuleIncomplete {
+			t.Errorf("problem %v; want infos", p)
+		}
+		lines = append(lines, p.Line)
+	}
+	// One per reference (lines 3, 4, 5, 7, 9, 11, 15), the annotation's
+	// URL (a value, not a reference) kept.
+	if fmt.Sprint(lines) != "[3 4 5 7 9 11 15]" {
+		t.Errorf("reported at lines %v; want [3 4 5 7 9 11 15]", lines)
+	}
+	out := build(t, tree, "app")
+	if !bytes.Contains(out.Text, []byte("docs: https://example.invalid/docs")) || !bytes.Contains(out.Text, []byte("name: c")) {
+		t.Errorf("the build lost what is local:\n%s", out.Text)
+	}
+}
+
+func TestIsRemoteRef(t *testing.T) {
+	// As kustomize's loader reads references (internal/git repospec.go:
+	// a scheme, an scp-style user@, github.com/): those it fetches.
+	for s, want := range map[string]bool{
+		"https://github.com/org/repo//deploy?ref=v1": true,
+		"HTTP://example.com/x.yaml":                  true,
+		"git::https://example.com/repo":              true,
+		"ssh://git@example.com/repo":                 true,
+		"file:///srv/repo":                           true,
+		"git@github.com:org/repo":                    true,
+		"github.com/org/repo/deploy":                 true,
+		"GitHub.com:org/repo":                        true,
+		"../base":                                    false,
+		"deploy.yaml":                                false,
+		"gitlab.example.com/org/repo":                false, // kustomize reads it as a local path
+		"ghcr.io/org/image":                          false,
+	} {
+		if got := IsRemoteRef(s); got != want {
+			t.Errorf("IsRemoteRef(%q) = %v, want %v", s, got, want)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -39,6 +40,9 @@ type kustomization struct {
 	includes []string // local directories and files of resources/bases/components
 	patches  []patch
 	y        *render.YAML
+	// unread is set when scalelint could not read the file (or write it
+	// back with its remote references cut): it is not built.
+	unread bool
 }
 
 // patch is a patch a kustomization applies.
@@ -141,7 +145,7 @@ func includedDirs(kustFiles []string, lim render.Limits, overlay map[string][]by
 				continue
 			}
 			for _, e := range seq.Content {
-				if e.Kind != yaml.ScalarNode || strings.Contains(e.Value, "://") {
+				if e.Kind != yaml.ScalarNode || IsRemoteRef(e.Value) {
 					continue
 				}
 				sub := filepath.Join(dir, filepath.FromSlash(e.Value))
@@ -214,29 +218,18 @@ func (t *Tree) readKustomization(rel string) {
 	k := &kustomization{file: rel, dir: path.Dir(rel), y: y}
 	t.kusts[k.dir] = k
 	if len(y.Docs) == 0 || y.Docs[0].Kind != yaml.MappingNode {
-		return // kustomize reports it
+		// Not read here, so its remote entries could not be cut: it is
+		// not built (kustomize would read what scalelint did not).
+		k.unread = true
+		return
 	}
 	doc := y.Docs[0]
-	changed := false
+	changed := t.cutRemote(k, doc)
 	for _, key := range []string{"resources", "bases", "components"} {
 		_, seq := render.Lookup(doc, manifest.Path{manifest.Key(key)})
-		if seq == nil || seq.Kind != yaml.SequenceNode {
-			continue
+		for _, e := range scalars(seq) {
+			k.includes = append(k.includes, path.Clean(path.Join(k.dir, e.Value)))
 		}
-		kept := seq.Content[:0:0]
-		for _, e := range seq.Content {
-			if e.Kind == yaml.ScalarNode && t.isRemote(k.dir, e.Value) {
-				t.Problems = append(t.Problems, render.Problem{Rule: render.RuleIncomplete, Path: t.path(rel), Line: e.Line, Col: e.Column,
-					Message: fmt.Sprintf("remote %s entry %q is not fetched; the kustomization is built without it", strings.TrimSuffix(key, "s"), e.Value)})
-				changed = true
-				continue
-			}
-			if e.Kind == yaml.ScalarNode {
-				k.includes = append(k.includes, path.Clean(path.Join(k.dir, e.Value)))
-			}
-			kept = append(kept, e)
-		}
-		seq.Content = kept
 	}
 	k.patches = t.readPatches(k, doc)
 	// Origin annotations say which file each resource came from.
@@ -251,11 +244,132 @@ func (t *Tree) readKustomization(rel string) {
 		changed = true
 	}
 	if changed {
-		if out, err := yaml.Marshal(doc); err == nil {
-			t.built[rel] = out
+		out, err := yaml.Marshal(doc)
+		if err != nil {
+			k.unread = true
+			return
 		}
+		t.built[rel] = out
 	}
 }
+
+// scalars returns the scalar items of a sequence node (none for nil).
+func scalars(seq *yaml.Node) []*yaml.Node {
+	if seq == nil || seq.Kind != yaml.SequenceNode {
+		return nil
+	}
+	var out []*yaml.Node
+	for _, e := range seq.Content {
+		if e.Kind == yaml.ScalarNode {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// cutRemote removes from a kustomization every reference kustomize would
+// fetch (a URL it downloads, a git repository it clones by running git),
+// reporting each once: the build reads only the tree. The fields are
+// every one kustomize loads a file or a directory from.
+func (t *Tree) cutRemote(k *kustomization, doc *yaml.Node) bool {
+	changed := false
+	report := func(what string, e *yaml.Node) {
+		t.Problems = append(t.Problems, render.Problem{Rule: render.RuleIncomplete, Path: t.path(k.file), Line: e.Line, Col: e.Column,
+			Message: fmt.Sprintf("remote %s %q is not fetched; the kustomization is built without it", what, e.Value)})
+		changed = true
+	}
+	// cutSeq drops the remote scalars of a list; ref reads the
+	// reference out of an item ("key=url" of a generator's files).
+	cutSeq := func(seq *yaml.Node, what string, ref func(string) string) {
+		if seq == nil || seq.Kind != yaml.SequenceNode {
+			return
+		}
+		kept := seq.Content[:0:0]
+		for _, e := range seq.Content {
+			if e.Kind == yaml.ScalarNode && !strings.Contains(e.Value, "\n") && IsRemoteRef(ref(e.Value)) {
+				report(what, e)
+				continue
+			}
+			kept = append(kept, e)
+		}
+		seq.Content = kept
+	}
+	// cutKey drops a mapping's key whose value is remote.
+	cutKey := func(m *yaml.Node, key, what string) {
+		if m == nil || m.Kind != yaml.MappingNode {
+			return
+		}
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			if v := m.Content[i+1]; m.Content[i].Value == key && v.Kind == yaml.ScalarNode && IsRemoteRef(v.Value) {
+				report(what, v)
+				m.Content = append(m.Content[:i:i], m.Content[i+2:]...)
+				return
+			}
+		}
+	}
+	same := func(s string) string { return s }
+	field := func(key string) *yaml.Node {
+		_, v := render.Lookup(doc, manifest.Path{manifest.Key(key)})
+		return v
+	}
+	for _, key := range []string{"resources", "bases", "components", "crds", "configurations", "generators", "transformers", "validators", "patchesStrategicMerge"} {
+		cutSeq(field(key), strings.TrimSuffix(key, "s")+" entry", same)
+	}
+	cutKey(field("openapi"), "path", "OpenAPI schema")
+	// A patch or replacement read from a URL goes whole.
+	for _, key := range []string{"patches", "patchesJson6902", "replacements"} {
+		if seq := field(key); seq != nil && seq.Kind == yaml.SequenceNode {
+			kept := seq.Content[:0:0]
+			for _, item := range seq.Content {
+				if _, p := render.Lookup(item, manifest.Path{manifest.Key("path")}); p != nil && p.Kind == yaml.ScalarNode && IsRemoteRef(p.Value) {
+					report(strings.TrimSuffix(key, "s")+" path", p)
+					continue
+				}
+				kept = append(kept, item)
+			}
+			seq.Content = kept
+		}
+	}
+	fileRef := func(s string) string {
+		if _, f, ok := strings.Cut(s, "="); ok {
+			return f
+		}
+		return s
+	}
+	for _, key := range []string{"configMapGenerator", "secretGenerator"} {
+		if seq := field(key); seq != nil && seq.Kind == yaml.SequenceNode {
+			for _, item := range seq.Content {
+				_, files := render.Lookup(item, manifest.Path{manifest.Key("files")})
+				cutSeq(files, "generator file", fileRef)
+				_, envs := render.Lookup(item, manifest.Path{manifest.Key("envs")})
+				cutSeq(envs, "generator env file", same)
+				cutKey(item, "env", "generator env file")
+			}
+		}
+	}
+	return changed
+}
+
+// IsRemoteRef reports whether kustomize fetches a reference instead of
+// reading it from the tree: a URL it downloads (http, https), or what it
+// takes for a git repository and clones (a scheme ssh://, https://,
+// http:// or file://, an scp-style user@host:path, or a github.com/
+// path, with or without a git:: prefix), as its loader decides
+// (sigs.k8s.io/kustomize/api internal/loader and internal/git).
+func IsRemoteRef(s string) bool {
+	s = strings.TrimSpace(s)
+	l := strings.ToLower(s)
+	l = strings.TrimPrefix(l, "git::")
+	for _, scheme := range []string{"ssh://", "https://", "http://", "file://"} {
+		if strings.HasPrefix(l, scheme) {
+			return true
+		}
+	}
+	return userAt.MatchString(l) || strings.HasPrefix(l, "github.com/") || strings.HasPrefix(l, "github.com:")
+}
+
+// userAt is the username of an scp-style git URL, as kustomize reads it.
+var userAt = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9-]*@`)
 
 func hasScalar(seq *yaml.Node, v string) bool {
 	for _, c := range seq.Content {
@@ -300,23 +414,6 @@ func (t *Tree) readPatches(k *kustomization, doc *yaml.Node) []patch {
 		}
 	}
 	return out
-}
-
-// isRemote reports whether a resources entry names something kustomize
-// would fetch: a URL or a repository, not a path of the tree.
-func (t *Tree) isRemote(dir, e string) bool {
-	local := path.Clean(path.Join(dir, e))
-	if _, ok := t.files[local]; ok {
-		return false
-	}
-	if _, ok := t.kustAt(local); ok {
-		return false
-	}
-	if strings.Contains(e, "://") || strings.HasPrefix(e, "git@") || strings.Contains(e, "?ref=") || strings.Contains(e, ".git//") {
-		return true
-	}
-	first, _, _ := strings.Cut(e, "/")
-	return strings.Contains(first, ".") && first != "." && first != ".." && strings.Count(e, "/") >= 2
 }
 
 func (t *Tree) kustAt(dir string) (string, bool) {

@@ -107,8 +107,7 @@ func (r *Result) SourceFiles(fset *token.FileSet, have func(path string) bool) [
 // workspace of the files users edit, which holds every file the findings
 // point into: SourceFiles), one per place, rule and message, naming the
 // value sets or builds it was found in; the problems of the renders; and
-// the findings about the suppression comments of rendered files. Call it
-// once; Place then maps other rendered positions alike.
+// the findings about the suppression comments of rendered files.
 func (r *Result) Diagnostics(ws *workspace.Workspace, pos Positions) []analyzer.Diagnostic {
 	r.positions = pos
 	type key struct {
@@ -270,6 +269,10 @@ func (r *Result) span(l render.Location) (token.Pos, token.Pos, bool) {
 	return p, end, true
 }
 
+// SetPositions says where the files findings point into are (Diagnostics
+// does too): Place and PlaceOf answer from then on.
+func (r *Result) SetPositions(pos Positions) { r.positions = pos }
+
 // Place maps a position range of a unit's rendered text to positions of
 // the workspace Diagnostics was given (for the audit's rows).
 func (r *Result) Place(u *Unit, pos, end token.Pos) (token.Pos, token.Pos, bool) {
@@ -356,6 +359,30 @@ func lineColOffset(text []byte, line, col int) int {
 		off = min(off+col-1, end)
 	}
 	return off
+}
+
+// PlaceOf returns where an object a unit deploys is in the sources (its
+// name, else its kind), at a position of the workspace Diagnostics was
+// given.
+func (r *Result) PlaceOf(o *manifest.Object) (token.Pos, bool) {
+	r.unitsOnce.Do(func() {
+		r.unitOf = map[*manifest.File]*Unit{}
+		for _, u := range r.Units {
+			for f := range u.locators {
+				r.unitOf[f] = u
+			}
+		}
+	})
+	u := r.unitOf[o.Doc.File]
+	if u == nil {
+		return token.NoPos, false
+	}
+	f := o.NameAt
+	if !f.IsValid() {
+		f = o.KindAt
+	}
+	p, _, ok := r.Place(u, f.Pos, f.End)
+	return p, ok
 }
 
 // Autoscaler is an autoscaler one unit deploys.

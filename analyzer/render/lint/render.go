@@ -56,9 +56,9 @@ type Unit struct {
 	// Diags are the findings of the run, at rendered positions.
 	Diags []analyzer.Diagnostic
 
-	anchor   string                           // the file a finding without a place goes to
+	anchor   string                            // the file a finding without a place goes to
 	locators map[*manifest.File]render.Locator // by rendered file
-	located  []located                        // Diags, located in their sources
+	located  []located                         // Diags, located in their sources
 }
 
 // Result is what a run rendered: its units and what could not be rendered.
@@ -69,7 +69,10 @@ type Result struct {
 	opts      Options
 	rendering map[string]workspace.Rendering
 	sources   map[string][]byte // the text of every file a finding may name
-	positions Positions         // set by Diagnostics, for Locate
+	positions Positions         // set by Diagnostics, for Place
+
+	unitsOnce sync.Once
+	unitOf    map[*manifest.File]*Unit // by rendered file (PlaceOf)
 }
 
 // Rendering says how the per-file reading treats a path (workspace.Options.Rendered).

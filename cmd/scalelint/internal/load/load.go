@@ -161,6 +161,9 @@ func ReadWith(paths []string, stdin io.Reader, cfg *analyzer.Config, progress io
 		wsOpts.Rendered = in.Rendered.Rendering
 	}
 	in.Workspace = workspace.New(fset, files, wsOpts)
+	if in.Rendered != nil {
+		in.Rendered.SetPositions(lint.FilePositions(in.Workspace))
+	}
 	return in
 }
 

@@ -176,6 +176,9 @@ type ObjectRef struct {
 // whose mapping holds its position; nil when none does.
 func (r *Report) objectOf(d analyzer.Diagnostic) *ObjectRef {
 	o := d.Object
+	if o == nil && d.Rendered != nil {
+		return nil // a render's problem: about a chart or kustomization, no object
+	}
 	if o == nil {
 		f := r.Workspace.FileOf(d.Pos)
 		if f == nil {
