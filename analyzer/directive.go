@@ -266,13 +266,17 @@ func applySuppressions(ws *workspace.Workspace, diags []Diagnostic, known map[st
 // (invalid-suppression, unused-suppression) with their severities. A
 // comment is unused when no finding of any value set or build is on its
 // line.
-func SuppressRendered(ws *workspace.Workspace, diags []Diagnostic, analyzers []*Analyzer, cfg *Config) []Diagnostic {
+//
+// own, when not nil, limits the comments to those of the files it accepts
+// (those of the renders the findings come from, when the workspace holds
+// others).
+func SuppressRendered(ws *workspace.Workspace, diags []Diagnostic, analyzers []*Analyzer, cfg *Config, own func(*manifest.File) bool) []Diagnostic {
 	if cfg == nil {
 		cfg = DefaultConfig()
 	}
 	var ds []*directive
 	for _, f := range ws.Files {
-		if ws.Rendering(f) != workspace.NotRendered {
+		if ws.Rendering(f) != workspace.NotRendered && (own == nil || own(f)) {
 			ds = append(ds, scanDirectives(f)...)
 		}
 	}

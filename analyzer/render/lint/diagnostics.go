@@ -178,7 +178,8 @@ func (r *Result) Diagnostics(ws *workspace.Workspace, pos Positions) []analyzer.
 		out[i].Message += tag(out[i].Rendered)
 	}
 	out = analyzer.StampSeverity(ws, out, r.opts.Analyzers, r.opts.config())
-	return append(out, analyzer.SuppressRendered(ws, out, r.opts.Analyzers, r.opts.config())...)
+	own := func(f *manifest.File) bool { return r.rendering[filepath.Clean(f.Path)] != workspace.NotRendered }
+	return append(out, analyzer.SuppressRendered(ws, out, r.opts.Analyzers, r.opts.config(), own)...)
 }
 
 // tag names the value sets or builds a finding came from, after its

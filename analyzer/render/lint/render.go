@@ -34,6 +34,10 @@ type Options struct {
 	// Kinds are parsed as each unit's workspace is built (as the language
 	// server's workspaces do: workspace.Options.Kinds).
 	Kinds []string
+	// RelativeTo, when set, is the directory the kustomization roots are
+	// named relative to in findings (the language server's workspace
+	// folder; the command line names them as the paths it was given).
+	RelativeTo string
 }
 
 func (o Options) config() *analyzer.Config {
@@ -298,7 +302,13 @@ func buildRoot(ctx context.Context, tree *kustomize.Tree, root string, opts Opti
 	if len(out.Files) > 0 {
 		anchor = out.Files[0].Source
 	}
-	return lintUnit(ctx, "kustomize", tree.Root, dir, anchor, out, ns, opts), problems
+	name := dir
+	if opts.RelativeTo != "" {
+		if rel, err := filepath.Rel(opts.RelativeTo, dir); err == nil && !strings.HasPrefix(rel, "..") {
+			name = rel
+		}
+	}
+	return lintUnit(ctx, "kustomize", tree.Root, name, anchor, out, ns, opts), problems
 }
 
 // lintUnit parses what a render produced into a workspace of its own,
