@@ -122,10 +122,10 @@ type Snapshot struct {
 	// plain are the findings of the snapshot's workspace by file path
 	// ("" for none), the part a later snapshot derives from; byFile adds
 	// the render groups' (renderDiagnostics).
-	plain       map[string]*fileDiags
-	byFile      map[string]*fileDiags // unsuppressed findings by file path ("" for none)
-	flatOnce    sync.Once
-	flat        []analyzer.Diagnostic // byFile's, in path order (Diagnostics)
+	plain    map[string]*fileDiags
+	byFile   map[string]*fileDiags // unsuppressed findings by file path ("" for none)
+	flatOnce sync.Once
+	flat     []analyzer.Diagnostic // byFile's, in path order (Diagnostics)
 }
 
 // fileDiags are one file's unsuppressed findings, sorted, and their
