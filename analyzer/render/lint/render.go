@@ -243,23 +243,37 @@ func renderChart(ctx context.Context, dir string, opts Options) ([]*Unit, []rend
 		jobs = append(jobs, job{v, base})
 	}
 	jobs = append(jobs, extra...)
-	var units []*Unit
-	for _, j := range jobs {
-		if ctx.Err() != nil {
-			break
-		}
-		out, ps := c.Render(ctx, j.set, j.opts)
-		problems = append(problems, ps...)
-		if out == nil {
-			continue
-		}
-		ns := j.opts.Namespace
-		if ns == "" {
-			ns = "default"
-		}
-		units = append(units, lintUnit(ctx, "helm", dir, j.set.Name, filepath.Join(dir, "Chart.yaml"), out, ns, opts))
+	// The value sets render and lint in parallel: an edit in the editor
+	// waits for the slowest, not for their sum.
+	units := make([]*Unit, len(jobs))
+	setProblems := make([][]render.Problem, len(jobs))
+	var work []func()
+	for i, j := range jobs {
+		work = append(work, func() {
+			if ctx.Err() != nil {
+				return
+			}
+			out, ps := c.Render(ctx, j.set, j.opts)
+			setProblems[i] = ps
+			if out == nil {
+				return
+			}
+			ns := j.opts.Namespace
+			if ns == "" {
+				ns = "default"
+			}
+			units[i] = lintUnit(ctx, "helm", dir, j.set.Name, filepath.Join(dir, "Chart.yaml"), out, ns, opts)
+		})
 	}
-	return units, problems, files
+	run(work)
+	var out []*Unit
+	for i := range jobs {
+		problems = append(problems, setProblems[i]...)
+		if units[i] != nil {
+			out = append(out, units[i])
+		}
+	}
+	return out, problems, files
 }
 
 // valueSet makes a value set of values files (paths on disk) and --set
