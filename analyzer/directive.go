@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/suggest"
 	"github.com/scalelint/scalelint/analyzer/workspace"
 )
 
@@ -347,7 +348,7 @@ func suppress(ws *workspace.Workspace, ds []*directive, diags []Diagnostic, know
 				Message: fmt.Sprintf("%s names no rule: write %s RULE reason", form, form)})
 		case len(unknown) > 0:
 			msg := fmt.Sprintf("%s names unknown rule %q", form, unknown[0])
-			if s := manifest.Closest(unknown[0], knownNames); s != "" {
+			if s := suggest.Closest(unknown[0], knownNames); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
 			}
 			out = append(out, Diagnostic{Pos: d.pos, End: d.end, Rule: InvalidSuppression.Name, Message: msg})

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"os"
 	"path/filepath"
 	"sort"
 )
@@ -44,27 +43,4 @@ func InsideChart(charts []string, p string) bool {
 		}
 		d = nd
 	}
-}
-
-// ChartOf returns the chart directory holding file p, found by a stat of
-// Chart.yaml in its directory and those above it, at most depth levels
-// up and never above stop ("" for no bound); the outermost chart wins, as
-// a subchart renders with its parent.
-func ChartOf(p, stop string, depth int) (string, bool) {
-	found := ""
-	d := filepath.Dir(p)
-	for i := 0; i <= depth; i++ {
-		if st, err := os.Stat(filepath.Join(d, "Chart.yaml")); err == nil && st.Mode().IsRegular() {
-			found = d
-		}
-		if d == stop {
-			break
-		}
-		nd := filepath.Dir(d)
-		if nd == d {
-			break
-		}
-		d = nd
-	}
-	return found, found != ""
 }

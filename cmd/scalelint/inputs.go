@@ -29,7 +29,7 @@ func readInputs(paths []string, stdin io.Reader, stderr io.Writer, configPath, n
 	if progress {
 		p = stderr
 	}
-	in := load.ReadWith(paths, stdin, cfg, p, *values)
+	in := load.Read(paths, stdin, cfg, p, *values)
 	for _, e := range in.Errs {
 		fmt.Fprintf(stderr, "scalelint: %v\n", e)
 	}

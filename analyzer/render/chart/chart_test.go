@@ -14,7 +14,7 @@ const chartsDir = "../../../testdata/charts"
 
 func load(t *testing.T, name string) *Chart {
 	t.Helper()
-	c, problems := Load(filepath.Join(chartsDir, name), render.Limits{})
+	c, problems := Load(filepath.Join(chartsDir, name), render.Limits{}, nil)
 	if c == nil {
 		t.Fatalf("Load(%s): %v", name, problems)
 	}

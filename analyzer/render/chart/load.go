@@ -43,13 +43,10 @@ type Chart struct {
 // Load reads a chart directory. The files are read once, confined to the
 // directory; each Render loads them afresh, as the dependencies a value set
 // enables change the chart.
-func Load(dir string, lim render.Limits) (*Chart, []render.Problem) {
-	return LoadWith(dir, lim, nil)
-}
-
-// LoadWith is Load with the editor's unsaved texts (overlay, by path on
-// disk) over the files read.
-func LoadWith(dir string, lim render.Limits, overlay map[string][]byte) (*Chart, []render.Problem) {
+//
+// overlay, when not nil, holds the editor's unsaved texts (by path on
+// disk), read instead of the disk's.
+func Load(dir string, lim render.Limits, overlay map[string][]byte) (*Chart, []render.Problem) {
 	lim = lim.WithDefaults()
 	rules := ignore.Empty()
 	c := &Chart{Dir: dir, data: map[string][]byte{}, chartDirs: map[*byte]string{}, lim: lim, parsed: map[string]*render.YAML{}}

@@ -14,6 +14,14 @@ import (
 
 const hpaTree = "../../../testdata/kustomize/hpa"
 
+// readTree reads the whole tree below root (Open reads only what the
+// kustomizations it is given can reach).
+func readTree(root string, lim render.Limits) *Tree {
+	lim = lim.WithDefaults()
+	files, problems := render.ReadTree(root, lim, nil)
+	return newTree(root, lim, files, problems)
+}
+
 func build(t *testing.T, tree *Tree, dir string) *render.File {
 	t.Helper()
 	out, problems := tree.Build(context.Background(), dir)
@@ -43,14 +51,14 @@ func valueAt(t *testing.T, text []byte, kind, key string) int {
 }
 
 func TestRootsAreOverlays(t *testing.T) {
-	tree := NewTree(hpaTree, render.Limits{})
+	tree := readTree(hpaTree, render.Limits{})
 	if got := strings.Join(tree.Roots(), ","); got != "overlays/prod,overlays/staging" {
 		t.Errorf("Roots = %s; want the two overlays (the base is included by both)", got)
 	}
 }
 
 func TestPatchLineOfAField(t *testing.T) {
-	tree := NewTree(hpaTree, render.Limits{})
+	tree := readTree(hpaTree, render.Limits{})
 	prod := build(t, tree, "overlays/prod")
 	if bytes.Contains(prod.Text, []byte("config.kubernetes.io/origin")) {
 		t.Error("the origin annotations scalelint turned on are left in the output")
@@ -78,7 +86,7 @@ func TestPatchLineOfAField(t *testing.T) {
 }
 
 func TestInlineJSONPatchLine(t *testing.T) {
-	tree := NewTree(hpaTree, render.Limits{})
+	tree := readTree(hpaTree, render.Limits{})
 	staging := build(t, tree, "overlays/staging")
 	at := valueAt(t, staging.Text, "HorizontalPodAutoscaler", "maxReplicas")
 	loc := staging.Locator.Locate(at, at+1)
@@ -104,7 +112,7 @@ func TestRemoteBaseReportedOnceAndSkipped(t *testing.T) {
 	}
 	write("app/kustomization.yaml", "resources:\n- https://github.com/example/repo//deploy?ref=v1\n- cm.yaml\n")
 	write("app/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n")
-	tree := NewTree(dir, render.Limits{})
+	tree := readTree(dir, render.Limits{})
 	if len(tree.Problems) != 1 || tree.Problems[0].Rule != render.RuleIncomplete || tree.Problems[0].Line != 2 {
 		t.Fatalf("Problems = %v; want one info at line 2", tree.Problems)
 	}
@@ -118,7 +126,7 @@ func TestBuildErrorPositioned(t *testing.T) {
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "app"), 0o755)
 	os.WriteFile(filepath.Join(dir, "app/kustomization.yaml"), []byte("resources:\n- missing.yaml\n"), 0o644)
-	tree := NewTree(dir, render.Limits{})
+	tree := readTree(dir, render.Limits{})
 	out, problems := tree.Build(context.Background(), "app")
 	if out != nil || len(problems) != 1 || problems[0].Rule != render.RuleError || filepath.Base(problems[0].Path) != "kustomization.yaml" {
 		t.Fatalf("Build = %v, %v; want one error at the kustomization", out, problems)
@@ -137,7 +145,7 @@ func TestSymlinkOutOfTreeRefused(t *testing.T) {
 	if err := os.Symlink(filepath.Join(outside, "secret.yaml"), filepath.Join(dir, "app/secret.yaml")); err != nil {
 		t.Fatal(err)
 	}
-	tree := NewTree(dir, render.Limits{})
+	tree := readTree(dir, render.Limits{})
 	refused := false
 	for _, p := range tree.Problems {
 		refused = refused || strings.Contains(p.Message, "outside")
@@ -185,7 +193,7 @@ commonAnnotations:
   docs: https://example.invalid/docs
 `)
 	write("app/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n")
-	tree := NewTree(dir, render.Limits{})
+	tree := readTree(dir, render.Limits{})
 	var lines []int
 	for _, p := range tree.Problems {
 		if p.Rule != render.RuleIncomplete {

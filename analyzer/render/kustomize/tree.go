@@ -64,14 +64,6 @@ func IsKustomizationName(p string) bool {
 	return slices.Contains(kustomizationNames, filepath.Base(p))
 }
 
-// NewTree reads the whole tree below root, confined to it, and its
-// kustomization files.
-func NewTree(root string, lim render.Limits) *Tree {
-	lim = lim.WithDefaults()
-	files, problems := render.ReadTree(root, lim, nil)
-	return newTree(root, lim, files, problems)
-}
-
 // Open reads the kustomizations of the given kustomization files (paths
 // on disk) and every local kustomization they include, wherever it is,
 // into one tree rooted at their common directory: only the files below

@@ -202,7 +202,7 @@ func run(jobs []func()) {
 // chart's, and findings point into some.
 func renderChart(ctx context.Context, dir string, opts Options) ([]*Unit, []render.Problem, map[string][]byte) {
 	cfg := opts.config()
-	c, problems := chart.LoadWith(dir, cfg.RenderLimits, opts.Overlay)
+	c, problems := chart.Load(dir, cfg.RenderLimits, opts.Overlay)
 	if c == nil {
 		return nil, problems, nil
 	}

@@ -85,14 +85,10 @@ type Options struct {
 }
 
 // Read reads paths ("." when none; "-" is stdin) with cfg's excludes and
-// limits. progress, when not nil, is told how many files were found and
-// each one parsed (Progress).
-func Read(paths []string, stdin io.Reader, cfg *analyzer.Config, progress io.Writer) *Inputs {
-	return ReadWith(paths, stdin, cfg, progress, Options{})
-}
-
-// ReadWith is Read with the command line's value sets.
-func ReadWith(paths []string, stdin io.Reader, cfg *analyzer.Config, progress io.Writer, opts Options) *Inputs {
+// limits, and renders the charts among them with the command line's value
+// sets too (opts). progress, when not nil, is told how many files were
+// found and each one parsed (Progress).
+func Read(paths []string, stdin io.Reader, cfg *analyzer.Config, progress io.Writer, opts Options) *Inputs {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}

@@ -19,7 +19,6 @@ import (
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/render/lint"
 	"github.com/scalelint/scalelint/analyzer/workspace"
-	"github.com/scalelint/scalelint/cmd/scalelint/internal/numfmt"
 )
 
 // Report is one run's results.
@@ -125,8 +124,8 @@ func (r *Report) Worst() analyzer.Severity {
 // baseline held.
 func (r *Report) SummaryLine() string {
 	c := r.Counts()
-	s := fmt.Sprintf("%s, %s, %s in %s (%s)", numfmt.Plural(c.Errors, "error"), numfmt.Plural(c.Warnings, "warning"),
-		numfmt.Plural(c.Infos, "info"), numfmt.Plural(r.Files(), "file"), numfmt.Plural(r.Autoscalers(), "autoscaler"))
+	s := fmt.Sprintf("%s, %s, %s in %s (%s)", Plural(c.Errors, "error"), Plural(c.Warnings, "warning"),
+		Plural(c.Infos, "info"), Plural(r.Files(), "file"), Plural(r.Autoscalers(), "autoscaler"))
 	if r.Baseline != nil {
 		s += fmt.Sprintf("; %d baselined", r.Baselined)
 		if r.Gone > 0 {
@@ -134,6 +133,15 @@ func (r *Report) SummaryLine() string {
 		}
 	}
 	return s
+}
+
+// Plural writes a count and its noun: "1 file", "2 files". The one copy
+// for every command's summaries (check, audit, its renderers).
+func Plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // ObjectCount counts the objects of the inputs: a document the parser

@@ -48,7 +48,7 @@ func repoRoot(t testing.TB) string {
 func auditOf(t testing.TB, sim bool, paths ...string) *audit.Audit {
 	t.Helper()
 	cfg := analyzer.DefaultConfig()
-	in := load.Read(paths, strings.NewReader(""), cfg, nil)
+	in := load.Read(paths, strings.NewReader(""), cfg, nil, load.Options{})
 	if len(in.Errs) > 0 || in.Files == 0 {
 		t.Fatalf("loading %v: %d files, %v", paths, in.Files, in.Errs)
 	}
@@ -130,7 +130,7 @@ spec:
 `}))
 	kl := rowNamed(t, kit, "kit").Latency[0]
 	want, ok, _ := laws.LongestRestingWindow(60, 90, 10)
-	if !ok || kl.FixWindow == nil || *kl.FixWindow != math.Floor(want) {
+	if !ok || kl.FixWindow == nil || float64(*kl.FixWindow) != math.Floor(want) {
 		t.Fatalf("kit: fix window %v, want %v", kl.FixWindow, want)
 	}
 	phi = phiSVG(kl)
@@ -297,7 +297,7 @@ func BenchmarkAudit(b *testing.B) {
 	}
 	cfg := analyzer.DefaultConfig()
 	load := func() *auditWorkspace {
-		in := load.Read([]string{dir}, strings.NewReader(""), cfg, nil)
+		in := load.Read([]string{dir}, strings.NewReader(""), cfg, nil, load.Options{})
 		if in.Files == 0 {
 			b.Fatalf("no files in %s: %v", dir, in.Errs)
 		}
