@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -232,5 +233,51 @@ func TestIsRemoteRef(t *testing.T) {
 		if got := IsRemoteRef(s); got != want {
 			t.Errorf("IsRemoteRef(%q) = %v, want %v", s, got, want)
 		}
+	}
+}
+
+func TestDeprecatedFieldsBuildSilently(t *testing.T) {
+	// bases, commonLabels and patchesStrategicMerge are converted as
+	// `kustomize edit fix` converts them: the build is the same, the
+	// patch line still found, and kustomize writes no deprecation warning
+	// on the process's standard error (it does for each one it reads).
+	dir := t.TempDir()
+	write := func(rel, s string) {
+		p := filepath.Join(dir, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("base/kustomization.yaml", "resources:\n- hpa.yaml\n")
+	write("base/hpa.yaml", "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: web\nspec:\n  maxReplicas: 10\n")
+	write("prod/kustomization.yaml", "bases:\n- ../base\ncommonLabels:\n  env: prod\npatchesStrategicMerge:\n- max.yaml\n")
+	write("prod/max.yaml", "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: web\nspec:\n  maxReplicas: 30\n")
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := os.Stderr
+	os.Stderr = w
+	tree := readTree(dir, render.Limits{})
+	out, problems := tree.Build(context.Background(), "prod")
+	os.Stderr = stderr
+	w.Close()
+	written, _ := io.ReadAll(r)
+	if len(written) > 0 {
+		t.Errorf("the build wrote on standard error: %s", written)
+	}
+	if out == nil {
+		t.Fatalf("Build: %v", problems)
+	}
+	f := out.Files[0]
+	if !bytes.Contains(f.Text, []byte("env: prod")) {
+		t.Errorf("commonLabels not applied:\n%s", f.Text)
+	}
+	at := valueAt(t, f.Text, "HorizontalPodAutoscaler", "maxReplicas")
+	loc := f.Locator.Locate(at, at+2)
+	patch, _ := os.ReadFile(filepath.Join(dir, "prod/max.yaml"))
+	if filepath.Base(loc.Path) != "max.yaml" || string(patch[loc.Start:loc.End]) != "30" {
+		t.Errorf("Locate(maxReplicas) = %+v; want the patch's 30", loc)
 	}
 }

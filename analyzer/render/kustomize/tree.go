@@ -12,6 +12,9 @@ import (
 	"sync"
 
 	yaml "go.yaml.in/yaml/v3"
+	"sigs.k8s.io/kustomize/api/types"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/render"
@@ -241,8 +244,43 @@ func (t *Tree) readKustomization(rel string) {
 			k.unread = true
 			return
 		}
-		t.built[rel] = out
+		t.built[rel] = withoutDeprecated(out, k)
 	}
+}
+
+// withoutDeprecated rewrites a kustomization's deprecated fields (bases,
+// commonLabels, imageTags, patchesJson6902, patchesStrategicMerge) into
+// their replacements with kustomize's own conversion, as `kustomize edit
+// fix` does: kustomize warns about them on the process's standard error
+// at every build, which is not scalelint's output. The text is returned
+// unchanged when the conversion does not apply.
+func withoutDeprecated(text []byte, k *kustomization) []byte {
+	var kz types.Kustomization
+	if err := kz.Unmarshal(text); err != nil {
+		return text // kustomize reports it
+	}
+	if kz.Bases == nil && kz.CommonLabels == nil && kz.ImageTags == nil && kz.PatchesJson6902 == nil && kz.PatchesStrategicMerge == nil {
+		return text
+	}
+	// The conversion tells a patch file from an inline patch by reading
+	// it: the kustomization's patch files, relative to its directory.
+	fs := filesys.MakeFsInMemory()
+	for _, p := range k.patches {
+		if p.file != "" {
+			if rel, err := filepath.Rel(k.dir, p.file); err == nil {
+				_ = fs.WriteFile(filepath.ToSlash(rel), nil)
+			}
+		}
+	}
+	kz.FixKustomization()
+	if err := kz.FixKustomizationPreMarshalling(fs); err != nil {
+		return text
+	}
+	out, err := sigsyaml.Marshal(&kz)
+	if err != nil {
+		return text
+	}
+	return out
 }
 
 // scalars returns the scalar items of a sequence node (none for nil).

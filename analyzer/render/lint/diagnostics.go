@@ -157,22 +157,32 @@ func (r *Result) Diagnostics(ws *workspace.Workspace, pos Positions) []analyzer.
 			merge(p.d, p.set)
 		}
 	}
-	var problems []analyzer.Diagnostic
+	// A problem is reported once per place: the builds of two overlays
+	// that fail on their base say so in words that differ only by the
+	// way there (the shortest is kept), the value sets a template fails
+	// with are listed.
+	type place struct {
+		rule     string
+		pos, end token.Pos
+	}
+	at := map[place]int{}
 	for _, p := range r.Problems {
 		d, ok := r.problem(p)
 		if !ok {
 			continue
 		}
-		k := key{d.Rule, d.Pos, d.End, d.Message, false}
-		if i, ok := index[k]; ok {
+		k := place{d.Rule, d.Pos, d.End}
+		if i, ok := at[k]; ok {
 			if p.Set != "" && !slices.Contains(out[i].Rendered.Sets, p.Set) {
 				out[i].Rendered.Sets = append(out[i].Rendered.Sets, p.Set)
 			}
+			if len(d.Message) < len(out[i].Message) {
+				out[i].Message = d.Message
+			}
 			continue
 		}
-		index[k] = len(out)
+		at[k] = len(out)
 		out = append(out, d)
-		problems = append(problems, d)
 	}
 	for i := range out {
 		out[i].Message += tag(out[i].Rendered)
