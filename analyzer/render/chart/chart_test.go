@@ -55,10 +55,7 @@ func TestMarkersLeaveOutputUnchanged(t *testing.T) {
 	// uninstrumented chart, for every value set of both real charts.
 	for _, name := range []string{"helm-create", "podinfo"} {
 		c := load(t, name)
-		sets := c.ValueSets()
-		if v, ok := c.AutoscalingVariant(); ok {
-			sets = append(sets, v)
-		}
+		sets := append(c.ValueSets(), c.AutoscalingVariants()...)
 		sets = append(sets, ValueSet{Name: "values-prod.yaml", Files: []string{"values-prod.yaml"}})
 		for _, vs := range sets {
 			if _, ok := c.data["values-prod.yaml"]; !ok && vs.Name == "values-prod.yaml" {
@@ -102,10 +99,11 @@ func TestScaffoldAutoscalingVariant(t *testing.T) {
 	if fileOf(defaults, "templates/hpa.yaml") != nil {
 		t.Fatal("the scaffold's defaults render an HPA; autoscaling.enabled is false in its values.yaml")
 	}
-	v, ok := c.AutoscalingVariant()
-	if !ok || strings.Join(v.Enable, ",") != "autoscaling.enabled" {
-		t.Fatalf("AutoscalingVariant = %+v, %v; want autoscaling.enabled", v, ok)
+	vs := c.AutoscalingVariants()
+	if len(vs) != 1 || strings.Join(vs[0].Enable, ",") != "autoscaling.enabled" {
+		t.Fatalf("AutoscalingVariants = %+v; want one, autoscaling.enabled", vs)
 	}
+	v := vs[0]
 	out := renderSet(t, c, v)
 	hpa := fileOf(out, "templates/hpa.yaml")
 	if hpa == nil {

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	yaml "go.yaml.in/yaml/v3"
 	"helm.sh/helm/v4/pkg/chart/loader/archive"
 	chartv2 "helm.sh/helm/v4/pkg/chart/v2"
 	"helm.sh/helm/v4/pkg/chart/v2/loader"
@@ -109,14 +110,21 @@ func (c *Chart) findMissing(ch *chartv2.Chart) []render.Problem {
 		have[d.Name()] = true
 	}
 	var out []render.Problem
-	chartFile := filepath.Join(c.Dir, "Chart.yaml")
-	y := render.ParseYAML(c.data["Chart.yaml"])
+	// Dependencies are listed in Chart.yaml, or in requirements.yaml for
+	// a chart of apiVersion v1.
+	file := "Chart.yaml"
+	if _, ok := c.data["requirements.yaml"]; ok {
+		if y := render.ParseYAML(c.data[file]); len(y.Docs) == 0 || hasNoKey(y.Docs[0], "dependencies") {
+			file = "requirements.yaml"
+		}
+	}
+	y := render.ParseYAML(c.data[file])
 	for i, d := range ch.Metadata.Dependencies {
 		if d == nil || have[d.Name] {
 			continue
 		}
 		c.Missing = append(c.Missing, d.Name)
-		p := render.Problem{Rule: render.RuleIncomplete, Path: chartFile,
+		p := render.Problem{Rule: render.RuleIncomplete, Path: filepath.Join(c.Dir, file),
 			Message: fmt.Sprintf("dependency %q is not vendored in charts/; the chart is rendered without it (run helm dependency build %s to lint it too)", d.Name, c.Dir)}
 		if len(y.Docs) > 0 {
 			if k, _ := render.Lookup(y.Docs[0], manifest.Path{manifest.Key("dependencies"), manifest.Index(i), manifest.Key("name")}); k != nil {
@@ -127,6 +135,12 @@ func (c *Chart) findMissing(ch *chartv2.Chart) []render.Problem {
 	}
 	sort.Strings(c.Missing)
 	return out
+}
+
+// hasNoKey reports whether a mapping node lacks a key.
+func hasNoKey(n *yaml.Node, key string) bool {
+	k, _ := render.Lookup(n, manifest.Path{manifest.Key(key)})
+	return k == nil
 }
 
 // values returns a values file of the chart parsed for locating.

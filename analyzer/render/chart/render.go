@@ -374,12 +374,24 @@ func untilStep(start, stop, step int) []int {
 	return v
 }
 
-// errPos finds the template and line (and column) in a Helm error.
-var errPos = regexp.MustCompile(`(?:template: |(?:parse|execution) error at \(|error calling \w+: template: )([^\s:()]+):(\d+)(?::(\d+))?`)
+// errPos finds template positions in a Helm error: NAME:LINE or
+// NAME:LINE:COL (the engine's own names, CHART/templates/x.yaml), as
+// text/template writes them ("template: NAME:3:5: executing") and as
+// Helm rewrites them ("NAME:3:5 executing", "execution error at
+// (NAME:3:5)").
+var errPos = regexp.MustCompile(`([^\s:()"'<>]+):(\d+)(?::(\d+))?`)
+
+// requiredPrefix starts the error of a value the chart requires: Helm's
+// required and fail functions.
+const requiredPrefix = "execution error at ("
 
 // renderProblem places a render error at the template line Helm names
 // (the deepest, where an include failed inside another template), or at
-// Chart.yaml.
+// Chart.yaml. An error is the chart's own (render-error) unless the chart
+// asked for it or may not render as it stands: a value it requires
+// (Helm's required or fail: the chart wants values its defaults do not
+// give), or any error of a chart whose dependencies are not vendored
+// (their templates and values are missing). Those are render-incomplete.
 func (c *Chart) renderProblem(err error, vs ValueSet, tpls map[string]*template, chartFile string) render.Problem {
 	if le, ok := err.(*limitError); ok {
 		return render.Problem{Rule: render.RuleLimit, Path: chartFile, Message: le.msg, Set: vs.Name}
@@ -398,6 +410,19 @@ func (c *Chart) renderProblem(err error, vs ValueSet, tpls map[string]*template,
 			p.Col, _ = strconv.Atoi(m[3])
 		}
 	}
+	why := "template does not render: "
+	switch {
+	case strings.HasPrefix(msg, requiredPrefix):
+		p.Rule = render.RuleIncomplete
+		why = "value set does not render: the chart requires a value its values do not give: "
+		if i := strings.Index(msg, "): "); i >= 0 {
+			msg = msg[i+3:]
+		}
+		msg += " (its other value sets are linted; give values in ci/*-values.yaml, .scalelint.yaml helm.charts or --values to lint this one)"
+	case len(c.Missing) > 0:
+		p.Rule = render.RuleIncomplete
+		why = fmt.Sprintf("template does not render without the dependencies not vendored (%s): ", strings.Join(c.Missing, ", "))
+	}
 	// The engine names templates CHART/templates/x.yaml; say where they
 	// are on disk.
 	keys := make([]string, 0, len(tpls))
@@ -413,6 +438,6 @@ func (c *Chart) renderProblem(err error, vs ValueSet, tpls map[string]*template,
 		pairs = append(pairs, key, tpls[key].source)
 	}
 	msg = strings.NewReplacer(pairs...).Replace(msg)
-	p.Message = "template does not render: " + msg
+	p.Message = why + msg
 	return p
 }

@@ -46,29 +46,44 @@ func (c *Chart) ValueSets(extra ...ValueSet) []ValueSet {
 	return append(sets, extra...)
 }
 
-// AutoscalingVariant returns the defaults with every boolean named
-// "enabled" set to true when it is false and a key above it mentions
+// AutoscalingVariants returns the value sets that enable, one at a time,
+// the autoscalers the defaults leave out: for each boolean named
+// "enabled", false in the defaults, below a key that mentions
 // autoscaling, hpa or keda (autoscaling.enabled, keda.enabled,
-// worker.hpa.enabled), and whether there is any such value. The paths
-// include those of vendored subcharts' defaults, below their names.
-func (c *Chart) AutoscalingVariant() (ValueSet, bool) {
+// worker.hpa.enabled; not a vertical autoscaler's, whose key says
+// vertical or vpa), the defaults with it set to true, and with it every
+// "enabled" boolean of the mappings above it (the component's own switch:
+// gateway.enabled with gateway.autoscaling.enabled). One at a time: a
+// chart's alternatives (an HPA or a KEDA ScaledObject for one workload)
+// are never enabled together. The paths include those of vendored
+// subcharts' defaults, below their names.
+func (c *Chart) AutoscalingVariants() []ValueSet {
 	ch, err := loader.LoadFiles(c.files)
 	if err != nil {
-		return ValueSet{}, false
+		return nil
 	}
-	var paths []string
+	var flags [][]string          // the autoscaling switches, off
+	switches := map[string]bool{} // every "enabled" boolean that is off, by dotted path
 	var walk func(m map[string]any, prefix []string, mentioned bool, depth int)
 	walk = func(m map[string]any, prefix []string, mentioned bool, depth int) {
 		if depth > 64 {
 			return
 		}
 		for k, v := range m {
+			path := append(prefix[:len(prefix):len(prefix)], k)
 			switch v := v.(type) {
 			case map[string]any:
-				walk(v, append(prefix[:len(prefix):len(prefix)], k), mentioned || mentionsAutoscaling(k), depth+1)
+				if vertical(k) {
+					continue
+				}
+				walk(v, path, mentioned || mentionsAutoscaling(k), depth+1)
 			case bool:
-				if k == "enabled" && !v && mentioned {
-					paths = append(paths, strings.Join(append(prefix[:len(prefix):len(prefix)], k), "."))
+				if k != "enabled" || v {
+					continue
+				}
+				switches[strings.Join(path, ".")] = true
+				if mentioned {
+					flags = append(flags, path)
 				}
 			}
 		}
@@ -77,31 +92,40 @@ func (c *Chart) AutoscalingVariant() (ValueSet, bool) {
 	for _, d := range ch.Dependencies() {
 		walk(d.Values, []string{d.Name()}, false, 1)
 	}
-	if len(paths) == 0 {
-		return ValueSet{}, false
+	var out []ValueSet
+	seen := map[string]bool{}
+	for _, f := range flags {
+		enable := []string{strings.Join(f, ".")}
+		for i := len(f) - 2; i >= 1; i-- {
+			if up := strings.Join(f[:i], ".") + ".enabled"; switches[up] {
+				enable = append(enable, up)
+			}
+		}
+		sort.Strings(enable)
+		var names []string
+		for _, p := range enable {
+			names = append(names, p+"=true")
+		}
+		name := DefaultsName + " with " + strings.Join(names, ", ")
+		if !seen[name] {
+			seen[name] = true
+			out = append(out, ValueSet{Name: name, Enable: enable})
+		}
 	}
-	sort.Strings(paths)
-	paths = dedupe(paths)
-	var names []string
-	for _, p := range paths {
-		names = append(names, p+"=true")
-	}
-	return ValueSet{Name: DefaultsName + " with " + strings.Join(names, ", "), Enable: paths}, true
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// vertical reports whether a key names a vertical autoscaler's settings,
+// which scalelint does not lint.
+func vertical(k string) bool {
+	k = strings.ToLower(k)
+	return strings.Contains(k, "vertical") || strings.Contains(k, "vpa")
 }
 
 func mentionsAutoscaling(k string) bool {
 	k = strings.ToLower(k)
 	return strings.Contains(k, "autoscal") || strings.Contains(k, "hpa") || strings.Contains(k, "keda")
-}
-
-func dedupe(s []string) []string {
-	out := s[:0]
-	for i, v := range s {
-		if i == 0 || v != s[i-1] {
-			out = append(out, v)
-		}
-	}
-	return out
 }
 
 // values merges a value set's overrides as helm install -f/--set does;

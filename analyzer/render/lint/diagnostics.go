@@ -188,8 +188,31 @@ func (r *Result) Diagnostics(ws *workspace.Workspace, pos Positions) []analyzer.
 		out[i].Message += tag(out[i].Rendered)
 	}
 	out = analyzer.StampSeverity(ws, out, r.opts.Analyzers, r.opts.config())
+	// What only the autoscaling variants find is a warning at most: they
+	// are value sets no one declared (scalelint enables an autoscaler the
+	// chart leaves off, with the rest of its defaults, which a user who
+	// enables it may well change: empty resources, no triggers).
+	for i := range out {
+		if d := &out[i]; d.Severity > analyzer.Warning && r.onlyVariants(d.Rendered) {
+			d.Severity = analyzer.Warning
+		}
+	}
 	own := func(f *manifest.File) bool { return r.rendering[filepath.Clean(f.Path)] != workspace.NotRendered }
 	return append(out, analyzer.SuppressRendered(ws, out, r.opts.Analyzers, r.opts.config(), own)...)
+}
+
+// onlyVariants reports whether every value set a finding came from is an
+// autoscaling variant.
+func (r *Result) onlyVariants(rd *analyzer.Rendered) bool {
+	if rd == nil || len(rd.Sets) == 0 {
+		return false
+	}
+	for _, s := range rd.Sets {
+		if !r.variants[s] {
+			return false
+		}
+	}
+	return true
 }
 
 // tag names the value sets or builds a finding came from, after its

@@ -54,6 +54,10 @@ type Unit struct {
 	// Root is the chart directory, or the kustomization root's directory;
 	// Set the value set's name, or the root's directory again.
 	Root, Set string
+	// Variant is set on an autoscaling variant of a chart: a value set
+	// scalelint made up to check an autoscaler the chart's defaults leave
+	// out (chart.AutoscalingVariants), which no one declared.
+	Variant bool
 	Workspace *workspace.Workspace
 	// Shared holds the run's law evaluations (analyzer.RunWith).
 	Shared *analyzer.Shared
@@ -71,6 +75,7 @@ type Result struct {
 	Problems []render.Problem
 
 	opts      Options
+	variants  map[string]bool // the names of the autoscaling variants rendered
 	rendering map[string]workspace.Rendering
 	sources   map[string][]byte // the text of every file a finding may name
 	positions Positions         // set by Diagnostics, for Place
@@ -90,15 +95,18 @@ func (r *Result) Rendering(path string) workspace.Rendering {
 // Render renders and lints everything the plan names, a few charts and
 // roots at a time.
 func Render(ctx context.Context, plan Plan, opts Options) *Result {
-	r := &Result{opts: opts, rendering: map[string]workspace.Rendering{}, sources: map[string][]byte{}}
+	r := &Result{opts: opts, variants: map[string]bool{}, rendering: map[string]workspace.Rendering{}, sources: map[string][]byte{}}
 	var mu sync.Mutex
 	var jobs []func()
 	for _, dir := range plan.Charts {
 		jobs = append(jobs, func() {
-			units, problems, files := renderChart(ctx, dir, opts)
+			units, problems, files, variants := renderChart(ctx, dir, opts)
 			mu.Lock()
 			defer mu.Unlock()
 			r.add(units, problems, files, workspace.RenderedChart)
+			for _, v := range variants {
+				r.variants[v] = true
+			}
 		})
 	}
 	var tree *kustomize.Tree
@@ -198,13 +206,14 @@ func run(jobs []func()) {
 }
 
 // renderChart loads a chart and renders and lints it once per value set.
-// It returns the chart's files too (by path on disk): every one is the
-// chart's, and findings point into some.
-func renderChart(ctx context.Context, dir string, opts Options) ([]*Unit, []render.Problem, map[string][]byte) {
+// It returns the chart's files too (by path on disk: every one is the
+// chart's, and findings point into some), and the names of its
+// autoscaling variants.
+func renderChart(ctx context.Context, dir string, opts Options) ([]*Unit, []render.Problem, map[string][]byte, []string) {
 	cfg := opts.config()
 	c, problems := chart.Load(dir, cfg.RenderLimits, opts.Overlay)
 	if c == nil {
-		return nil, problems, nil
+		return nil, problems, nil, nil
 	}
 	files := map[string][]byte{}
 	for _, rel := range c.Files() {
@@ -213,8 +222,9 @@ func renderChart(ctx context.Context, dir string, opts Options) ([]*Unit, []rend
 	}
 	base := chart.Options{KubeVersion: opts.KubeVersion, Limits: cfg.RenderLimits}
 	type job struct {
-		set  chart.ValueSet
-		opts chart.Options
+		set     chart.ValueSet
+		opts    chart.Options
+		variant bool
 	}
 	var extra []job
 	abs, _ := filepath.Abs(dir)
@@ -229,18 +239,20 @@ func renderChart(ctx context.Context, dir string, opts Options) ([]*Unit, []rend
 			base.ReleaseName, base.Namespace = ch.ReleaseName, ch.Namespace
 		}
 		if len(ch.Values) > 0 || len(ch.Set) > 0 {
-			extra = append(extra, job{valueSet(c, dir, cfg.ValuesFiles(ch), ch.Set), o})
+			extra = append(extra, job{valueSet(c, dir, cfg.ValuesFiles(ch), ch.Set), o, false})
 		}
 	}
 	if len(opts.Values) > 0 || len(opts.Set) > 0 {
-		extra = append(extra, job{valueSet(c, dir, opts.Values, opts.Set), base})
+		extra = append(extra, job{valueSet(c, dir, opts.Values, opts.Set), base, false})
 	}
 	var jobs []job
 	for _, vs := range c.ValueSets() {
-		jobs = append(jobs, job{vs, base})
+		jobs = append(jobs, job{vs, base, false})
 	}
-	if v, ok := c.AutoscalingVariant(); ok {
-		jobs = append(jobs, job{v, base})
+	var variants []string
+	for _, v := range c.AutoscalingVariants() {
+		jobs = append(jobs, job{v, base, true})
+		variants = append(variants, v.Name)
 	}
 	jobs = append(jobs, extra...)
 	// The value sets render and lint in parallel: an edit in the editor
@@ -263,6 +275,7 @@ func renderChart(ctx context.Context, dir string, opts Options) ([]*Unit, []rend
 				ns = "default"
 			}
 			units[i] = lintUnit(ctx, "helm", dir, j.set.Name, filepath.Join(dir, "Chart.yaml"), out, ns, opts)
+			units[i].Variant = j.variant
 		})
 	}
 	run(work)
@@ -273,7 +286,7 @@ func renderChart(ctx context.Context, dir string, opts Options) ([]*Unit, []rend
 			out = append(out, units[i])
 		}
 	}
-	return out, problems, files
+	return out, problems, files, variants
 }
 
 // valueSet makes a value set of values files (paths on disk) and --set
