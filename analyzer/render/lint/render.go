@@ -57,7 +57,7 @@ type Unit struct {
 	// Variant is set on an autoscaling variant of a chart: a value set
 	// scalelint made up to check an autoscaler the chart's defaults leave
 	// out (chart.AutoscalingVariants), which no one declared.
-	Variant bool
+	Variant   bool
 	Workspace *workspace.Workspace
 	// Shared holds the run's law evaluations (analyzer.RunWith).
 	Shared *analyzer.Shared
