@@ -55,6 +55,7 @@ type patch struct {
 	target *yaml.Node // the target selector, if any
 	json   bool       // a JSON 6902 patch (a list of operations)
 	owner  *kustomization
+	entry  *yaml.Node // where the kustomization lists it
 }
 
 // kustomizationNames are the names kustomize reads as a kustomization,
@@ -417,15 +418,15 @@ func (t *Tree) readPatches(k *kustomization, doc *yaml.Node) []patch {
 		switch n.Kind {
 		case yaml.ScalarNode: // patchesStrategicMerge: a path or an inline patch
 			if strings.Contains(n.Value, "\n") {
-				out = append(out, patch{inline: n, owner: k})
+				out = append(out, patch{inline: n, owner: k, entry: n})
 			} else {
-				out = append(out, patch{file: path.Clean(path.Join(k.dir, n.Value)), owner: k})
+				out = append(out, patch{file: path.Clean(path.Join(k.dir, n.Value)), owner: k, entry: n})
 			}
 		case yaml.MappingNode:
-			p := patch{owner: k, json: json}
+			p := patch{owner: k, json: json, entry: n}
 			_, p.target = render.Lookup(n, manifest.Path{manifest.Key("target")})
 			if _, f := render.Lookup(n, manifest.Path{manifest.Key("path")}); f != nil && f.Kind == yaml.ScalarNode {
-				p.file = path.Clean(path.Join(k.dir, f.Value))
+				p.file, p.entry = path.Clean(path.Join(k.dir, f.Value)), f
 			} else if _, in := render.Lookup(n, manifest.Path{manifest.Key("patch")}); in != nil && in.Kind == yaml.ScalarNode {
 				p.inline = in
 			} else {
