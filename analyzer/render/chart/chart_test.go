@@ -3,6 +3,8 @@ package chart
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -132,5 +134,50 @@ func TestScaffoldAutoscalingVariant(t *testing.T) {
 	kl := hpa.Locator.Locate(k, k+len("maxReplicas"))
 	if kl.Path != hpa.Source || string(tpl[kl.Start:kl.End]) != "maxReplicas" || !kl.Exact {
 		t.Errorf("Locate(maxReplicas key) = %+v", kl)
+	}
+}
+
+func TestGeneratedCertificatesFixed(t *testing.T) {
+	// Templates that generate keys and certificates (sprig's genCA,
+	// genSignedCert, genPrivateKey) and bcrypt password hashes (htpasswd)
+	// render fixed text of the same form: the same at every render, and
+	// without generating a key (an RSA key takes a second or more).
+	dir := t.TempDir()
+	for rel, text := range map[string]string{
+		"Chart.yaml": "apiVersion: v2\nname: tls\nversion: 0.1.0\n",
+		"templates/secret.yaml": `{{- $ca := genCA "ca" 365 }}
+{{- $cert := genSignedCert "svc" (list "10.0.0.1") (list "svc.local") 365 $ca }}
+apiVersion: v1
+kind: Secret
+metadata:
+  name: tls
+data:
+  ca.crt: {{ $ca.Cert | b64enc }}
+  tls.crt: {{ $cert.Cert | b64enc }}
+  tls.key: {{ $cert.Key | b64enc }}
+  other.key: {{ genPrivateKey "rsa" | b64enc }}
+  auth: {{ htpasswd "admin" "secret" | b64enc }}
+`,
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, problems := Load(dir, render.Limits{}, nil)
+	if c == nil {
+		t.Fatal(problems)
+	}
+	var texts []string
+	for i := 0; i < 2; i++ {
+		out := renderSet(t, c, ValueSet{Name: DefaultsName})
+		texts = append(texts, string(out.Files[0].Text))
+	}
+	if texts[0] != texts[1] {
+		t.Errorf("two renders differ:\n%s\n%s", texts[0], texts[1])
+	}
+	if want := base64.StdEncoding.EncodeToString([]byte(pemCert)); !strings.Contains(texts[0], "tls.crt: "+want) {
+		t.Errorf("the certificate is not the fixed one:\n%s", texts[0])
 	}
 }

@@ -268,6 +268,9 @@ func (c *Chart) engineRender(ctx context.Context, ch *chartv2.Chart, top common.
 	for k, f := range fixedRandom() {
 		funcs[k] = f
 	}
+	for k, f := range fakeCrypto() {
+		funcs[k] = f
+	}
 	funcs[markFunc] = func(id int, data any) string { return markText(marks, id, data) }
 	e := engine.Engine{CustomTemplateFuncs: funcs}
 	type result struct {
@@ -349,6 +352,38 @@ func fixedRandom() map[string]any {
 		"uuidv4": func() string {
 			h := pick("0123456789abcdef")
 			return h(8) + "-" + h(4) + "-4" + h(3) + "-a" + h(3) + "-" + h(12)
+		},
+	}
+}
+
+// pemCert and pemKey stand for the certificates and keys templates
+// generate.
+const (
+	pemCert = "-----BEGIN CERTIFICATE-----\nc2NhbGVsaW50IGNlcnRpZmljYXRl\n-----END CERTIFICATE-----\n"
+	pemKey  = "-----BEGIN PRIVATE KEY-----\nc2NhbGVsaW50IGtleQ==\n-----END PRIVATE KEY-----\n"
+)
+
+// fakeCert has the fields templates read of sprig's certificates.
+type fakeCert struct{ Cert, Key string }
+
+// fakeCrypto replaces the template functions that generate keys and
+// certificates (an RSA key takes a second or more: a chart of TLS secrets
+// took 13 s to render), or hash a password with bcrypt, with ones that
+// return fixed text of the same form at once. What they make goes into
+// Secrets, which no rule reads; and the text is the same at every render.
+func fakeCrypto() map[string]any {
+	cert := func(...any) (fakeCert, error) { return fakeCert{Cert: pemCert, Key: pemKey}, nil }
+	return map[string]any{
+		"genPrivateKey":            func(...any) string { return pemKey },
+		"genCA":                    cert,
+		"genCAWithKey":             cert,
+		"genSelfSignedCert":        cert,
+		"genSelfSignedCertWithKey": cert,
+		"genSignedCert":            cert,
+		"genSignedCertWithKey":     cert,
+		"buildCustomCert":          cert,
+		"htpasswd": func(user any, _ ...any) string {
+			return fmt.Sprint(user) + ":$2a$10$c2NhbGVsaW50c2NhbGVsaOtBZGtPc2NhbGVsaW50c2NhbGVsaW50"
 		},
 	}
 }
