@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -56,8 +57,38 @@ type ChartConfig struct {
 	// with this release name and namespace.
 	Values []string
 	Set    []string
-	// Line is where the entry is written, for messages.
-	Line int
+	// Line and Col are where the entry is written, for messages.
+	Line, Col int
+}
+
+// CheckCharts reports the first entry of helm.charts whose chart directory
+// holds no Chart.yaml or one of whose values files is not a readable
+// file, as a configuration error at the entry.
+func (c *Config) CheckCharts() error {
+	for _, ch := range c.Charts {
+		at := func(format string, args ...any) error {
+			return &ConfigError{Path: c.Path, Line: ch.Line, Col: ch.Col, Msg: fmt.Sprintf(format, args...)}
+		}
+		if st, err := os.Stat(filepath.Join(c.ChartDir(ch), "Chart.yaml")); err != nil || !st.Mode().IsRegular() {
+			return at("helm.charts: %s holds no Chart.yaml", ch.Path)
+		}
+		for i, v := range c.ValuesFiles(ch) {
+			if st, err := os.Stat(v); err != nil {
+				return at("helm.charts: values file %s: %v", ch.Values[i], unwrapPath(err))
+			} else if !st.Mode().IsRegular() {
+				return at("helm.charts: values file %s is not a regular file", ch.Values[i])
+			}
+		}
+	}
+	return nil
+}
+
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // ChartDir returns the chart directory of an entry, as a path on disk.
@@ -292,7 +323,7 @@ func (p *configParser) helm(n *yaml.Node) ([]ChartConfig, error) {
 }
 
 func (p *configParser) chart(item *yaml.Node) (ChartConfig, error) {
-	ch := ChartConfig{Line: item.Line}
+	ch := ChartConfig{Line: item.Line, Col: item.Column}
 	if err := p.mapping(item, "a chart of helm.charts"); err != nil {
 		return ch, err
 	}

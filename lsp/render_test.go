@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 )
 
 // writeTree writes files (slash paths below dir) and returns dir.
@@ -213,4 +214,32 @@ spec:
 	if p := c.waitVersion(base, 1); len(p.Diagnostics) != 0 {
 		t.Errorf("the base: %v", p.rules())
 	}
+}
+
+// TestChartHelperChangedOnDisk: a template helper (_helpers.tpl) that no
+// handle holds changes on disk: the watched change renders the chart
+// again (the helper writes the HPA's CPU target: 80 -> 95, the tolerance
+// trap with limit = request, rules/laws/README.md §1.4).
+func TestChartHelperChangedOnDisk(t *testing.T) {
+	files := map[string]string{}
+	for k, v := range webChart {
+		files[k] = v
+	}
+	files["web/templates/_helpers.tpl"] = `{{- define "web.target" -}}80{{- end -}}`
+	files["web/templates/hpa.yaml"] = strings.Replace(webChart["web/templates/hpa.yaml"],
+		"{{ .Values.autoscaling.targetCPUUtilizationPercentage }}", `{{ include "web.target" . }}`, 1)
+	dir := writeTree(t, t.TempDir(), files)
+	c := newClient(t, Options{})
+	c.initialize(dir, "")
+	tpl := c.open("web/templates/hpa.yaml", "")
+	if p := c.waitVersion(tpl, 1); len(p.Diagnostics) != 0 {
+		t.Fatalf("with the helper's 80: %v", p.rules())
+	}
+	helper := filepath.Join(dir, "web/templates/_helpers.tpl")
+	if err := os.WriteFile(helper, []byte(`{{- define "web.target" -}}95{{- end -}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.notify(protocol.MethodWorkspaceDidChangeWatchedFiles, &protocol.DidChangeWatchedFilesParams{
+		Changes: []protocol.FileEvent{{URI: uri.File(helper), Type: protocol.FileChangeTypeChanged}}})
+	c.waitFor(tpl, "the helper's 95 rendered", func(p publication) bool { return p.has("tolerance-trap") })
 }

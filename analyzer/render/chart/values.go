@@ -2,6 +2,7 @@ package chart
 
 import (
 	"fmt"
+	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -175,10 +176,28 @@ func (c *Chart) valuesFile(f string) ([]byte, error) {
 	return readSmall(f, c.lim.MaxInput)
 }
 
-// display returns the path of a values file as findings name it.
+// display returns the path of a values file as findings name it: a file
+// of the chart below the chart's directory, another relative to the
+// working directory when it is below it.
 func (c *Chart) display(f string) string {
 	if _, ok := c.data[filepath.ToSlash(f)]; ok && !filepath.IsAbs(f) {
 		return filepath.Join(c.Dir, filepath.FromSlash(f))
 	}
-	return f
+	return Relative(f)
+}
+
+// Relative returns an absolute path relative to the working directory
+// when it is below it, else as it is.
+func Relative(p string) string {
+	if !filepath.IsAbs(p) {
+		return p
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return p
+	}
+	if rel, err := filepath.Rel(wd, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return rel
+	}
+	return p
 }

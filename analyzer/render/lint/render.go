@@ -308,7 +308,7 @@ func valueSet(c *chart.Chart, dir string, files, set []string) chart.ValueSet {
 			abs = f
 		}
 		vs.Files = append(vs.Files, abs)
-		names = append(names, f)
+		names = append(names, chart.Relative(abs))
 	}
 	vs.Name = strings.Join(append(names, set...), ", ")
 	return vs

@@ -49,6 +49,9 @@ func Config(path, namespace string) (*analyzer.Config, error) {
 		if cfg, err = analyzer.LoadConfig(path, rules.All()); err != nil {
 			return nil, err
 		}
+		if err := cfg.CheckCharts(); err != nil {
+			return nil, err
+		}
 	}
 	if namespace != "" {
 		cfg.Namespace = namespace
