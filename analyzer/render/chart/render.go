@@ -300,7 +300,7 @@ func (e *limitError) Error() string { return e.msg }
 // size from a number: past the output limit they fail instead.
 func boundedFuncs(maxOutput int) map[string]any {
 	tooBig := func(n int) error {
-		return fmt.Errorf("%d is over the output limit of %d bytes", n, maxOutput)
+		return fmt.Errorf("%d is %s %d bytes", n, overLimit, maxOutput)
 	}
 	return map[string]any{
 		"repeat": func(count int, s string) (string, error) {
@@ -416,6 +416,10 @@ func untilStep(start, stop, step int) []int {
 // (NAME:3:5)").
 var errPos = regexp.MustCompile(`([^\s:()"'<>]+):(\d+)(?::(\d+))?`)
 
+// overLimit is in the error of a template function that would build a
+// result past the output limit (boundedFuncs).
+const overLimit = "over the output limit of"
+
 // requiredPrefix starts the error of a value the chart requires: Helm's
 // required and fail functions.
 const requiredPrefix = "execution error at ("
@@ -447,6 +451,11 @@ func (c *Chart) renderProblem(err error, vs ValueSet, tpls map[string]*template,
 	}
 	why := "template does not render: "
 	switch {
+	case strings.Contains(msg, overLimit):
+		// repeat, until or untilStep asked for more than the output
+		// limit (boundedFuncs).
+		p.Rule = render.RuleLimit
+		why = "template stops at the output limit: "
 	case strings.HasPrefix(msg, requiredPrefix):
 		p.Rule = render.RuleIncomplete
 		why = "value set does not render: the chart requires a value its values do not give: "
