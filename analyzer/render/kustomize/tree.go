@@ -260,7 +260,7 @@ func withoutDeprecated(text []byte, k *kustomization) []byte {
 	if err := kz.Unmarshal(text); err != nil {
 		return text // kustomize reports it
 	}
-	if kz.Bases == nil && kz.CommonLabels == nil && kz.ImageTags == nil && kz.PatchesJson6902 == nil && kz.PatchesStrategicMerge == nil {
+	if w := kz.CheckDeprecatedFields(); w == nil || len(*w) == 0 {
 		return text
 	}
 	// The conversion tells a patch file from an inline patch by reading
