@@ -1,6 +1,10 @@
 package scaling
 
 import (
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+
 	"github.com/scalelint/scalelint/analyzer/manifest"
 )
 
@@ -26,6 +30,11 @@ type Workload struct {
 	Containers  []Container
 	Annotations map[string]Input
 	Problems    []manifest.Problem
+	// DeadTimeFloor is the lower bound the pod template's probes put on
+	// the dead time (an inferred AtLeast input; 0 without probes).
+	DeadTimeFloor Input
+	// PodLabels are the pod template's labels, which Services select.
+	PodLabels map[string]string
 }
 
 type workloadKey struct{}
@@ -61,6 +70,8 @@ func workloadFromObject(o *manifest.Object) *Workload {
 	}
 	w.HasTemplate = true
 	spec := t.TemplatePath.Append(manifest.Key("spec"))
+	w.readDeadTimeFloor(o, spec, t.Pod)
+	w.PodLabels = readLabels(o, t.TemplatePath.Append(manifest.Key("metadata"), manifest.Key("labels")))
 	if r := t.Pod.Resources; r != nil {
 		if r.HasRequest {
 			c := Container{Name: "(pod)", PodLevel: true}
@@ -126,4 +137,20 @@ func (w *Workload) Counted(container string) []Container {
 		}
 	}
 	return nil
+}
+
+// readLabels reads a labels mapping, keeping the entries whose key and
+// value are scalars.
+func readLabels(o *manifest.Object, p manifest.Path) map[string]string {
+	n := o.Get(p)
+	if n == nil || n.Kind != yaml.MappingNode || len(n.Content) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k, v := n.Content[i], n.Content[i+1]; k.Kind == yaml.ScalarNode && v.Kind == yaml.ScalarNode {
+			out[strings.Clone(k.Value)] = strings.Clone(v.Value)
+		}
+	}
+	return out
 }

@@ -1,0 +1,52 @@
+package scaling
+
+// Bound says how an input's value relates to the true quantity.
+type Bound int
+
+const (
+	Exact   Bound = iota // the value itself: an annotation, the configuration, a field read as written
+	AtLeast              // a lower bound: the quantity is at least the value
+	AtMost               // an upper bound: the quantity is at most the value
+)
+
+func (b Bound) String() string {
+	return [...]string{"exact", "lower bound", "upper bound"}[b]
+}
+
+// Relation is the bound as a relation sign: "=", "≥" or "≤".
+func (b Bound) Relation() string {
+	return [...]string{"=", "≥", "≤"}[b]
+}
+
+// MergeInferred adds inferred inputs under the merged ones (MergeInputs):
+// an annotation (on the autoscaler or its target) or a configured default
+// always wins over an inference, and an inference wins over a built-in
+// default.
+func MergeInferred(merged, inferred Inputs) Inputs {
+	if len(inferred) == 0 {
+		return merged
+	}
+	out := make(Inputs, len(merged)+len(inferred))
+	for k, v := range merged {
+		out[k] = v
+	}
+	for k, v := range inferred {
+		if cur, ok := out[k]; ok && cur.Origin != FromBuiltin {
+			continue
+		}
+		v.Origin = FromInference
+		out[k] = v
+	}
+	return out
+}
+
+// Inferred reports whether an input was inferred rather than stated.
+func (in Input) Inferred() bool { return in.Origin == FromInference }
+
+// Lower reports whether the input is known to be at least its value: it
+// is exact, or an inferred lower bound.
+func (in Input) Lower() bool { return in.Bound == Exact || in.Bound == AtLeast }
+
+// UpperBounded reports whether the input is known to be at most its value:
+// it is exact, or an inferred upper bound.
+func (in Input) UpperBounded() bool { return in.Bound == Exact || in.Bound == AtMost }
