@@ -58,7 +58,7 @@ func build(ws *workspace.Workspace, opts Options) *index {
 		return b.idx // the common case: no traffic configuration at all
 	}
 	for _, o := range ws.AllObjects() {
-		if w := ws.Workload(o); w != nil && w.HasTemplate && len(w.PodLabels) > 0 {
+		if w := ws.Workload(o); w != nil && w.HasTemplate {
 			b.workloads = append(b.workloads, o)
 		}
 	}
@@ -130,8 +130,8 @@ func (b *builder) linkService(v *traffic.View, r *traffic.Route, svc *manifest.O
 		if !b.ws.Linkable(svc, w) {
 			continue
 		}
-		labels := b.ws.Workload(w).PodLabels
-		if !subsetOf(sv.Service.Selector, labels) || !subsetOf(o.subset, labels) {
+		wv := b.ws.Workload(w)
+		if !wv.HasLabels(sv.Service.Selector) || (o.subset != nil && len(o.subset) > 0 && !wv.HasLabels(o.subset)) {
 			continue
 		}
 		l := link{view: v, route: r, via: svc, maybe: o.maybe, controller: controller}
@@ -268,13 +268,4 @@ func (b *builder) policyRoutes(from *manifest.Object, p *traffic.BackendTrafficP
 		}
 	}
 	return out
-}
-
-func subsetOf(sel, labels map[string]string) bool {
-	for k, v := range sel {
-		if labels[k] != v {
-			return false
-		}
-	}
-	return true
 }

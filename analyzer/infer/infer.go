@@ -40,7 +40,7 @@ func For(ws *workspace.Workspace, a *scaling.Autoscaler, opts Options) Result {
 	res := Result{Inputs: scaling.Inputs{}}
 	r := ws.Target(a)
 	if w := r.Workload; w != nil && w.HasTemplate {
-		res.Inputs["dead-time"] = w.DeadTimeFloor
+		res.Inputs["dead-time"] = w.DeadTimeFloor()
 	} else {
 		res.Inputs["dead-time"] = scaling.Input{Name: "dead-time", Bound: scaling.AtLeast, Origin: scaling.FromInference,
 			Object: a.Object, At: a.Target.At, Source: "the scale target's pod template is not among the inputs: the dead time is at least 0"}

@@ -3,6 +3,7 @@ package scaling
 import (
 	"math"
 	"strings"
+	"sync"
 
 	yaml "go.yaml.in/yaml/v3"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
@@ -120,6 +121,10 @@ type Autoscaler struct {
 	FieldProblems []manifest.Problem
 }
 
+// kedaDefaultPollingInterval is KEDA's default pollingInterval, in
+// seconds, asked of KEDA once.
+var kedaDefaultPollingInterval = sync.OnceValue(manifest.KEDADefaultPollingInterval)
+
 // IsAutoscaler reports whether the object is an autoscaler scalelint reads.
 func IsAutoscaler(o *manifest.Object) bool {
 	switch o.TypedShape().(type) {
@@ -144,7 +149,7 @@ func fromObject(o *manifest.Object) *Autoscaler {
 		a = fromHPA(o, t)
 	case *manifest.ScaledObject:
 		a = fromKEDA(o, ScaledObject, t.Spec.ScaleTargetRef, t.Spec.MinReplicaCount, t.Spec.MaxReplicaCount, t.Spec.Triggers, t.Spec.Advanced)
-		poll := manifest.KEDADefaultPollingInterval()
+		poll := kedaDefaultPollingInterval()
 		if t.Spec.PollingInterval != nil {
 			poll = float64(*t.Spec.PollingInterval)
 		}

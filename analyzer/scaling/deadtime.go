@@ -22,84 +22,121 @@ const (
 	defaultProbeSuccess = 1
 )
 
-// deadTimeFloor reads the lower bound the pod template's probes put on the
-// dead time: a new pod serves no request before every container is Ready,
-// and a container with a readiness probe is Ready no earlier than
+// probeFloor is what the probes of a pod template say of the dead time,
+// kept as numbers: the Input, with its words, is made when an autoscaler
+// asks (DeadTimeFloor), not for every workload of a repository.
+type probeFloor struct {
+	value     float64
+	container string
+	startup   bool  // the startup probe's delay is the larger
+	ready     probe // the readiness probe's timing (zero when none)
+	hasReady  bool
+	delay     float64 // the larger initial delay
+	at        manifest.Field
+	none      bool // no probe at all
+}
+
+// readDeadTimeFloor reads the lower bound the pod template's probes put
+// on the dead time: a new pod serves no request before every container is
+// Ready, and a container with a readiness probe is Ready no earlier than
 // max(its startup probe's initialDelaySeconds, the readiness probe's) +
-// (successThreshold − 1)·periodSeconds after it starts. Without a probe the
-// bound is 0, which is still a bound (the dead time is never negative).
-// Nothing else bounds it from below: image pulls, scheduling and node
-// provisioning have no floor a manifest states, and the HPA's
+// (successThreshold − 1)·periodSeconds after it starts. Without a probe
+// the bound is 0, which is still a bound (the dead time is never
+// negative). Nothing else bounds it from below: image pulls, scheduling
+// and node provisioning have no floor a manifest states, and the HPA's
 // --horizontal-pod-autoscaler-initial-readiness-delay only chooses which
 // CPU samples count.
-func (w *Workload) readDeadTimeFloor(o *manifest.Object, spec manifest.Path, pod manifest.PodCPU) {
-	w.DeadTimeFloor = Input{Name: "dead-time", Bound: AtLeast, Origin: FromInference, Object: o,
-		Source: "no readiness or startup probe: the dead time is at least 0"}
-	if f, ok := o.FieldAt(spec); ok {
-		w.DeadTimeFloor.At = f
+func (w *Workload) readDeadTimeFloor(o *manifest.Object, spec manifest.Path) {
+	w.deadTime = probeFloor{none: true}
+	sn := o.Get(spec)
+	if sn == nil || sn.Kind != yaml.MappingNode {
+		return
 	}
-	type ctr struct {
-		name string
-		path manifest.Path
-	}
-	var cs []ctr
-	for i, c := range pod.InitContainers {
-		if c.RestartAlways { // a sidecar: the pod is Ready only when it is
-			cs = append(cs, ctr{c.Name, spec.Append(manifest.Key("initContainers"), manifest.Index(i))})
-		}
-	}
-	for i, c := range pod.Containers {
-		cs = append(cs, ctr{c.Name, spec.Append(manifest.Key("containers"), manifest.Index(i))})
-	}
+	w.deadTime.at = o.FieldOf(nil, sn)
 	best := -1.0
-	for _, c := range cs {
-		node := o.Get(c.path)
-		if node == nil || node.Kind != yaml.MappingNode {
-			continue
+	scan := func(list string, sidecarsOnly bool) {
+		_, seq := mappingEntry(sn, list)
+		if seq == nil || seq.Kind != yaml.SequenceNode {
+			return
 		}
-		ready, readyAt := readProbe(o, node, "readinessProbe")
-		start, startAt := readProbe(o, node, "startupProbe")
-		if ready == nil && start == nil {
-			continue
-		}
-		var v float64
-		var parts []string
-		at := readyAt
-		if start != nil && (ready == nil || start.initialDelay > ready.initialDelay) {
-			v = start.initialDelay
-			parts = append(parts, "startupProbe initialDelaySeconds "+fmtSeconds(start.initialDelay))
-			at = startAt
-		} else if ready != nil {
-			v = ready.initialDelay
-			parts = append(parts, "readinessProbe initialDelaySeconds "+fmtSeconds(ready.initialDelay))
-		}
-		if ready != nil && ready.success > 1 {
-			v += (ready.success - 1) * ready.period
-			parts = append(parts, fmt.Sprintf("(successThreshold %s − 1) × periodSeconds %s", fmtSeconds(ready.success), fmtSeconds(ready.period)))
-		}
-		if v > best {
-			best = v
-			what := "readinessProbe"
-			if ready == nil {
-				what = "startupProbe"
+		for _, c := range seq.Content {
+			if c.Kind != yaml.MappingNode {
+				continue
 			}
-			w.DeadTimeFloor.Value, w.DeadTimeFloor.At = v, at
-			w.DeadTimeFloor.Source = fmt.Sprintf("%s of container %s: %s", what, c.name, strings.Join(parts, " + "))
+			if sidecarsOnly { // a sidecar: the pod is Ready only when it is
+				if _, rp := mappingEntry(c, "restartPolicy"); rp == nil || rp.Value != "Always" {
+					continue
+				}
+			}
+			ready, hasReady, readyNode := readProbe(c, "readinessProbe")
+			start, hasStart, startNode := readProbe(c, "startupProbe")
+			if !hasReady && !hasStart {
+				continue
+			}
+			f := probeFloor{hasReady: hasReady}
+			if hasReady {
+				f.ready, f.delay = ready, ready.initialDelay
+			}
+			at := readyNode
+			if hasStart && (!hasReady || start.initialDelay > ready.initialDelay) {
+				f.startup, f.delay, at = true, start.initialDelay, startNode
+			}
+			f.value = f.delay
+			if hasReady && ready.success > 1 {
+				f.value += (ready.success - 1) * ready.period
+			}
+			if f.value > best {
+				best = f.value
+				if _, n := mappingEntry(c, "name"); n != nil {
+					f.container = n.Value
+				}
+				f.at = o.FieldOf(at[0], at[1])
+				w.deadTime = f
+			}
 		}
 	}
+	scan("initContainers", true)
+	scan("containers", false)
+}
+
+// DeadTimeFloor returns the lower bound the pod template's probes put on
+// the dead time, as an inferred input (0 without probes).
+func (w *Workload) DeadTimeFloor() Input {
+	f := w.deadTime
+	in := Input{Name: "dead-time", Value: f.value, Bound: AtLeast, Origin: FromInference, Object: w.Object, At: f.at}
+	if f.none {
+		in.Source = "no readiness or startup probe: the dead time is at least 0"
+		return in
+	}
+	var parts []string
+	what := "readinessProbe"
+	if f.startup {
+		parts = append(parts, "startupProbe initialDelaySeconds "+fmtSeconds(f.delay))
+		if !f.hasReady {
+			what = "startupProbe"
+		}
+	} else {
+		parts = append(parts, "readinessProbe initialDelaySeconds "+fmtSeconds(f.delay))
+	}
+	if f.hasReady && f.ready.success > 1 {
+		parts = append(parts, fmt.Sprintf("(successThreshold %s − 1) × periodSeconds %s", fmtSeconds(f.ready.success), fmtSeconds(f.ready.period)))
+	}
+	in.Source = fmt.Sprintf("%s of container %s: %s", what, f.container, strings.Join(parts, " + "))
+	return in
 }
 
 type probe struct{ initialDelay, period, success float64 }
 
 // readProbe reads a container's probe timing fields as the API server
 // defaults them; a field that is not a non-negative integer makes the
-// probe unreadable (the API server refuses it; no bound is read).
-func readProbe(o *manifest.Object, container *yaml.Node, key string) (*probe, manifest.Field) {
+// probe unreadable (the API server refuses it; no bound is read). It
+// returns the probe's key and value nodes.
+func readProbe(container *yaml.Node, key string) (probe, bool, [2]*yaml.Node) {
 	k, n := mappingEntry(container, key)
 	if n == nil || n.Kind != yaml.MappingNode {
-		return nil, manifest.Field{}
+		return probe{}, false, [2]*yaml.Node{}
 	}
-	pr := &probe{period: defaultProbePeriod, success: defaultProbeSuccess}
+	pr := probe{period: defaultProbePeriod, success: defaultProbeSuccess}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		var dst *float64
 		switch n.Content[i].Value {
@@ -115,13 +152,13 @@ func readProbe(o *manifest.Object, container *yaml.Node, key string) (*probe, ma
 		v := n.Content[i+1]
 		x, err := strconv.ParseInt(strings.TrimSpace(v.Value), 10, 32)
 		if err != nil || v.Kind != yaml.ScalarNode || x < 0 {
-			return nil, manifest.Field{}
+			return probe{}, false, [2]*yaml.Node{}
 		}
 		if x > 0 { // 0 is defaulted, as if absent (SetDefaults_Probe)
 			*dst = float64(x)
 		}
 	}
-	return pr, o.FieldOf(k, n)
+	return pr, true, [2]*yaml.Node{k, n}
 }
 
 // mappingEntry returns the key and value nodes of a mapping's entry.

@@ -63,20 +63,23 @@ func TestDeadTimeFloor(t *testing.T) {
 	} {
 		src := strings.NewReplacer("READY", c.ready, "SIDECAR", c.sidecar).Replace(deployment)
 		w := parseWorkload(t, src)
-		d := w.DeadTimeFloor
+		d := w.DeadTimeFloor()
 		if d.Value != c.want || d.Bound != AtLeast || d.Origin != FromInference || d.Source != c.source {
 			t.Errorf("ready %s sidecar %s: %+v", c.ready, c.sidecar, d)
 		}
 		if line := d.Object.File().Lines().Line(d.At.Start()); line != c.line {
 			t.Errorf("ready %s: at line %d, want %d", c.ready, line, c.line)
 		}
-		if w.PodLabels["app"] != "api" || w.PodLabels["tier"] != "web" {
-			t.Errorf("labels %v", w.PodLabels)
+		if l := w.Labels(); len(l) != 2 || l["app"] != "api" || l["tier"] != "web" {
+			t.Errorf("labels %v", l)
+		}
+		if !w.HasLabels(map[string]string{"app": "api"}) || w.HasLabels(map[string]string{"app": "ap"}) || w.HasLabels(map[string]string{"app": "api", "x": "y"}) || w.HasLabels(nil) {
+			t.Errorf("HasLabels is not selector matching over %v", w.Labels())
 		}
 	}
 	// No probe: the dead time is still at least 0.
 	w := parseWorkload(t, "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: a}\nspec:\n  template:\n    spec:\n      containers: [{name: a}]\n")
-	if d := w.DeadTimeFloor; d.Value != 0 || d.Bound != AtLeast || !strings.HasPrefix(d.Source, "no readiness or startup probe") {
+	if d := w.DeadTimeFloor(); d.Value != 0 || d.Bound != AtLeast || !strings.HasPrefix(d.Source, "no readiness or startup probe") {
 		t.Errorf("no probe: %+v", d)
 	}
 }
