@@ -49,7 +49,23 @@ func For(ws *workspace.Workspace, a *scaling.Autoscaler, opts Options) Result {
 	if r.Object != nil {
 		res.traffic(indexOf(ws, opts), r.Object)
 	}
+	res.Notes = dedupNotes(res.Notes)
 	return res
+}
+
+// dedupNotes drops repeated notes (one route reaches the pods through
+// several Services, or several routes share a policy).
+func dedupNotes(ns []Note) []Note {
+	seen := map[string]bool{}
+	out := ns[:0]
+	for _, n := range ns {
+		k := n.Law + "\x00" + n.Text
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // cachedMetrics: with useCachedMetrics, KEDA answers the HPA from a cache
