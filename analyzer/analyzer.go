@@ -39,18 +39,23 @@ func ParseSeverity(s string) (Severity, bool) {
 	return 0, false
 }
 
-// Doc is a rule's documentation, in the sections of ruff's rule pages. It
-// is the single source for `scalelint explain`, LSP hover, SARIF rule
-// metadata and the rules reference (rules/README.md).
+// Doc is a rule's documentation, in the sections of ruff's rule pages,
+// parsed from the rule's Markdown file (see ParseDoc). It is the single
+// source for `scalelint explain`, LSP hover, SARIF rule metadata and the
+// rules reference (rules/README.md).
 type Doc struct {
 	Title      string   // sentence case, no final period
-	What       string   // What it does
-	Why        string   // Why is this bad: the law, and the seed it comes from
+	What       string   // What it does (Markdown)
+	Why        string   // Why is this bad: the law, and the section of rules/laws/README.md it rests on
 	Example    string   // YAML that triggers the rule
 	UseInstead string   // YAML that passes
 	Fix        string   // Fix availability
 	References []string // links and source references
 }
+
+// RulesReferenceURL is the published rules reference, rules/README.md,
+// where every rule has a section; a rule's URL is this with its anchor.
+const RulesReferenceURL = "https://github.com/scalelint/scalelint/blob/main/rules/README.md"
 
 // Option is a rule option that .scalelint.yaml may set.
 type Option struct {
@@ -63,8 +68,11 @@ type Option struct {
 // the language server, tests) do everything else: reading files, config,
 // severities, suppressions, output.
 type Analyzer struct {
-	Name     string
-	Doc      Doc
+	Name string
+	Doc  Doc
+	// URL is the rule's documentation page, which drivers link to (the
+	// LSP's codeDescription, SARIF's helpUri).
+	URL      string
 	Severity Severity // the default severity, stamped by the driver
 	// Kinds lists object kinds the rule reads beyond autoscalers and their
 	// targets, so the driver parses those documents before rules run.

@@ -10,7 +10,7 @@ import (
 	"github.com/scalelint/scalelint/analyzer/workspace"
 )
 
-// Suppression forms (DESIGN.md "Interfaces users see"):
+// Suppression forms (the repository README, section "Configuration"):
 //
 //	# scalelint:ignore RULE[,RULE] reason      on the line before the finding, or at its end
 //	# scalelint:file-ignore RULE[,RULE] reason anywhere in a document: the whole document
@@ -33,35 +33,15 @@ const (
 var InvalidSuppression = &Analyzer{
 	Name:     "invalid-suppression",
 	Severity: Error,
-	Doc: Doc{
-		Title: "Suppression without a reason or for an unknown rule",
-		What: "Reports a `# scalelint:ignore`, `# scalelint:file-ignore` directive or an `ignore.scalelint.dev/RULE` " +
-			"annotation that gives no reason, or that names a rule scalelint does not have.",
-		Why: "A suppression is a decision someone made about a finding. Without its reason the next reader cannot " +
-			"tell a considered exception from a silenced alarm, and a misspelled rule name suppresses nothing while " +
-			"looking as if it did.",
-		Example: "metadata:\n  annotations:\n    ignore.scalelint.dev/tolerance-trap: \"\"\n" +
-			"spec:\n  maxReplicas: 10 # scalelint:ignore ceiling-trap",
-		UseInstead: "metadata:\n  annotations:\n    ignore.scalelint.dev/tolerance-trap: \"limit is 4x the request, the trap cannot hold\"\n" +
-			"spec:\n  maxReplicas: 10 # scalelint:ignore ceiling-trap the gateway caps demand at 400 req/s",
-		Fix:        "None: write the reason.",
-		References: []string{"staticcheck's linter directives: https://staticcheck.dev/docs/configuration/#ignoring-problems"},
-	},
+	Doc:      builtinDoc("invalid-suppression"),
+	URL:      RulesReferenceURL + "#invalid-suppression",
 }
 
 var UnusedSuppression = &Analyzer{
 	Name:     "unused-suppression",
 	Severity: Warning,
-	Doc: Doc{
-		Title: "Suppression that matched nothing",
-		What:  "Reports a suppression (directive or annotation) that suppressed no finding in this run.",
-		Why: "A suppression outlives the finding it was written for: the manifest was fixed, the rule changed, or the " +
-			"directive sits on the wrong line. Left in place it will silently hide the next, different finding there.",
-		Example:    "spec:\n  maxReplicas: 40 # scalelint:ignore ceiling-trap demand is capped upstream",
-		UseInstead: "spec:\n  maxReplicas: 40",
-		Fix:        "A safe fix removes the directive.",
-		References: []string{"ruff RUF100 (unused noqa): https://docs.astral.sh/ruff/rules/unused-noqa/"},
-	},
+	Doc:      builtinDoc("unused-suppression"),
+	URL:      RulesReferenceURL + "#unused-suppression",
 }
 
 type directive struct {

@@ -1,6 +1,7 @@
 // Package analyzer is scalelint's framework, in the manner of
 // golang.org/x/tools/go/analysis: a rule is a static Analyzer with a Doc
-// and a Run(*Pass) function, and drivers do everything else.
+// (parsed from the rule's Markdown file, see ParseDoc), a URL and a
+// Run(*Pass) function, and drivers do everything else.
 //
 // Data flow of a run:
 //

@@ -128,7 +128,7 @@ func BenchmarkDidChangeLatency(b *testing.B) {
 
 // corpusDir generates the benchmark corpus of n services once per run,
 // with the repository's copy of the deterministic generator
-// (testdata/bench/gen_corpus.py, from shared/bench).
+// (testdata/bench/gen_corpus.py).
 func corpusDir(b *testing.B, n int) string {
 	gen := filepath.Join("..", "testdata", "bench", "gen_corpus.py")
 	dir := filepath.Join(b.TempDir(), "corpus")

@@ -16,11 +16,8 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/scalelint/scalelint/analyzer"
+	"github.com/scalelint/scalelint/rules"
 )
-
-// RulesReference is where every rule's documentation lives; a
-// diagnostic's codeDescription links to the rule's anchor.
-const RulesReference = "https://github.com/scalelint/scalelint/blob/main/rules/README.md"
 
 // lintState is the debounced, cancellable lint of the latest snapshot.
 type lintState struct {
@@ -395,12 +392,14 @@ func toProtocol(snap *Snapshot, d *analyzer.Diagnostic) (*fileHandle, protocol.D
 		return nil, protocol.Diagnostic{}, false
 	}
 	pd := protocol.Diagnostic{
-		Range:           h.mapper.Range(start, end),
-		Severity:        severity(d.Severity),
-		Code:            protocol.String(d.Rule),
-		CodeDescription: protocol.CodeDescription{Href: uri.URI(RulesReference + "#" + d.Rule)},
-		Source:          protocol.NewOptional("scalelint"),
-		Message:         protocol.String(d.Message),
+		Range:    h.mapper.Range(start, end),
+		Severity: severity(d.Severity),
+		Code:     protocol.String(d.Rule),
+		Source:   protocol.NewOptional("scalelint"),
+		Message:  protocol.String(d.Message),
+	}
+	if a, ok := rules.ByName(d.Rule); ok && a.URL != "" {
+		pd.CodeDescription = protocol.CodeDescription{Href: uri.URI(a.URL)}
 	}
 	if d.Rule == analyzer.UnusedSuppression.Name {
 		pd.Tags = protocol.NewDiagnosticTags(protocol.DiagnosticTagUnnecessary)

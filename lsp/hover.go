@@ -86,5 +86,8 @@ func ruleDoc(a *analyzer.Analyzer) string {
 	if strings.HasPrefix(doc, "## ") {
 		doc = "###" + doc[2:]
 	}
-	return doc + fmt.Sprintf("\n\n[Rule reference](%s#%s)", RulesReference, a.Name)
+	if a.URL == "" {
+		return doc
+	}
+	return doc + fmt.Sprintf("\n\n[Rule reference](%s)", a.URL)
 }

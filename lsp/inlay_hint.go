@@ -61,7 +61,7 @@ func (s *Server) InlayHint(ctx context.Context, params *protocol.InlayHintParams
 			if !b.Metric.Threshold.Set {
 				label = fmt.Sprintf("%s %s (default) · %s", b.Metric.ThresholdKey, num(b.Threshold, 3), label)
 			}
-			add(o, n, label, "latency-floor (LAWS.md §2): standing delay D = T/c against τ_eff·Φ(W_eff/τ_eff); the smallest threshold that rests includes the configured margin")
+			add(o, n, label, "latency-floor (rules/laws/README.md §2): standing delay D = T/c against τ_eff·Φ(W_eff/τ_eff); the smallest threshold that rests includes the configured margin")
 		}
 		if g := e.Growth; g != nil && g.Metric.Utilization.Set {
 			label := fmt.Sprintf("g %s", num(g.G, 3))
@@ -70,7 +70,7 @@ func (s *Server) InlayHint(ctx context.Context, params *protocol.InlayHintParams
 			} else if g.HasOverload && g.Rounds >= 0 {
 				label += fmt.Sprintf(" · %d rounds to %s×", g.Rounds, num(g.Overload, 2))
 			}
-			add(o, g.Metric.Utilization.At, label, "tolerance-trap and scale-up-rounds (LAWS.md §1): the growth factor of a saturated pod")
+			add(o, g.Metric.Utilization.At, label, "tolerance-trap and scale-up-rounds (rules/laws/README.md §1): the growth factor of a saturated pod")
 		}
 		if c := e.Ceiling; c != nil && a.Max.Set {
 			var parts []string
@@ -80,7 +80,7 @@ func (s *Server) InlayHint(ctx context.Context, params *protocol.InlayHintParams
 			if c.HasTop {
 				parts = append(parts, "top "+num(c.Top, 1))
 			}
-			add(o, a.Max.At, strings.Join(parts, " · "), "ceiling band (LAWS.md §4): floor A·λ/c, top 0.8·N_max")
+			add(o, a.Max.At, strings.Join(parts, " · "), "ceiling band (rules/laws/README.md §4): floor A·λ/c, top 0.8·N_max")
 		}
 	}
 	sort.SliceStable(hints, func(i, j int) bool {

@@ -11,6 +11,8 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/scalelint/scalelint/rules"
 )
 
 // TestInitializeVSCodeParams replays the exact initialize params of
@@ -98,7 +100,7 @@ func TestOpenEditDiagnostics(t *testing.T) {
 	if d.Severity != protocol.DiagnosticSeverityError {
 		t.Errorf("severity = %d", d.Severity)
 	}
-	if want := RulesReference + "#latency-floor"; string(d.CodeDescription.Href) != want {
+	if want := rules.LatencyFloor.URL; string(d.CodeDescription.Href) != want || want == "" {
 		t.Errorf("codeDescription = %q, want %q", d.CodeDescription.Href, want)
 	}
 	if src, _ := d.Source.Get(); src != "scalelint" {

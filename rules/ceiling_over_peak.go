@@ -11,20 +11,8 @@ import (
 var CeilingOverPeak = &analyzer.Analyzer{
 	Name:     "ceiling-over-peak",
 	Severity: analyzer.Warning,
-	Doc: analyzer.Doc{
-		Title: "Replica ceiling above 80% of the scalability peak",
-		What: "With the scalability peak N_max (`scalelint.dev/scalability-peak`), reports a ceiling M > 0.8·N_max " +
-			"(KEDA's default of 100 counts when maxReplicaCount is unset).",
-		Why: "Past its scalability peak each added pod lowers throughput (contention, coherence). An autoscaler " +
-			"that can climb there reads the falling throughput as more load and climbs further, into the " +
-			"retrograde region, and stays. The rule of thumb the seed adopts from \"The Governance Tax\" is a hard " +
-			"ceiling at 80% of the worst-case peak (LAWS.md §4; seed \"The Barrier the Scaler Cannot Hold\", " +
-			"\"The Belief: a Limit Removes a Risk\").\n\nWorked example: N_max = 18 → ceiling at most 14.",
-		Example:    "metadata:\n  annotations:\n    scalelint.dev/scalability-peak: \"18\"\nspec:\n  maxReplicas: 20",
-		UseInstead: "spec:\n  maxReplicas: 14",
-		Fix:        "A fix lowers the ceiling to ⌊0.8·N_max⌋ when that stays above the amplified need (not marked safe).",
-		References: []string{"LAWS.md §4", "seed: The Barrier the Scaler Cannot Hold, Corollary 6"},
-	},
+	Doc:      doc("ceiling-over-peak"),
+	URL:      analyzer.RulesReferenceURL + "#ceiling-over-peak",
 	Run: func(pass *analyzer.Pass) error {
 		for _, e := range evaluations(pass) {
 			c := e.Ceiling

@@ -13,24 +13,8 @@ import (
 var CeilingTrap = &analyzer.Analyzer{
 	Name:     "ceiling-trap",
 	Severity: analyzer.Error,
-	Doc: analyzer.Doc{
-		Title: "Replica ceiling at or below the amplified need",
-		What: "With the retry amplification A, the design demand λ (`scalelint.dev/demand`) and the pod rate c, " +
-			"computes the amplified need M* = A·λ/c and reports the ceiling M (`maxReplicas`, or KEDA's " +
-			"`maxReplicaCount`, 100 when unset) when M ≤ M*.",
-		Why: "After a trigger the service must serve the amplified load A·λ to drain its retry debt. At a ceiling " +
-			"at or below it, utilization at the ceiling stays at A·λ/(c·M) ≥ 1: the service stays failed whatever " +
-			"its signal. Above it the debt drains at c·(M − M*), so recovery time falls as 1/(M − M*) (LAWS.md §4; " +
-			"seed \"The Barrier the Scaler Cannot Hold\", Proposition 11: with M* = 15, ceilings of 14 and 15 never " +
-			"recover, 16 takes 40,293 s, 20 takes 7,921 s, 40 takes 1,530 s).\n\nWorked example: two retries (A = 3), " +
-			"demand 2,000 req/s, 10 req/s per pod: M* = 600 pods. A ScaledObject without maxReplicaCount has KEDA's " +
-			"ceiling of 100: trapped.",
-		Example: "apiVersion: keda.sh/v1alpha1\nkind: ScaledObject\nmetadata:\n  annotations:\n    scalelint.dev/retries: \"2\"\n" +
-			"    scalelint.dev/demand: \"2000\"\n    scalelint.dev/pod-rate: \"10\"\nspec:\n  scaleTargetRef: {name: api}\n  # no maxReplicaCount: KEDA's default of 100",
-		UseInstead: "spec:\n  maxReplicaCount: 700   # above A·λ/c = 600",
-		Fix:        "A fix raises the ceiling to the smallest above M* (not marked safe: check it stays below the scalability peak, see empty-ceiling-band).",
-		References: []string{"LAWS.md §4", "seed: The Barrier the Scaler Cannot Hold, Proposition 11 and Corollary 6"},
-	},
+	Doc:      doc("ceiling-trap"),
+	URL:      analyzer.RulesReferenceURL + "#ceiling-trap",
 	Run: func(pass *analyzer.Pass) error {
 		for _, e := range evaluations(pass) {
 			c := e.Ceiling

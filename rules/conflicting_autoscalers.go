@@ -12,22 +12,8 @@ import (
 var ConflictingAutoscalers = &analyzer.Analyzer{
 	Name:     "conflicting-autoscalers",
 	Severity: analyzer.Error,
-	Doc: analyzer.Doc{
-		Title: "Two autoscalers scale the same workload",
-		What: "Reports two different autoscalers (HPAs or ScaledObjects; a ScaledObject creates an HPA of its own) " +
-			"whose scale targets resolve to the same workload, with related information pointing at the other one. " +
-			"Definitions of one autoscaler in several places (a kustomize base and its overlays, per-environment " +
-			"folders) are variants, not a conflict; autoscalers in kustomizations that share no root are not deployed " +
-			"together and are not reported.",
-		Why: "Each autoscaler writes the workload's replica count from its own metric every sync, so the count " +
-			"flips between their answers; neither law holds. KEDA's admission webhook refuses a ScaledObject on a " +
-			"workload an HPA already manages, but two plain HPAs are accepted silently.",
-		Example: "# backend/hpa.yaml\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: backend\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: backend}\n---\n" +
-			"# frontend/hpa.yaml\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: frontend\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: backend}   # copied, not renamed",
-		UseInstead: "# frontend/hpa.yaml\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: frontend}",
-		Fix:        "None: decide which autoscaler owns the workload, or point the copy at its own workload.",
-		References: []string{"KEDA webhook verifyHpas (apis/keda/v1alpha1/scaledobject_webhook.go)"},
-	},
+	Doc:      doc("conflicting-autoscalers"),
+	URL:      analyzer.RulesReferenceURL + "#conflicting-autoscalers",
 	Run: func(pass *analyzer.Pass) error {
 		ws := pass.Workspace
 		byTarget := map[*manifest.Object][]*scaling.Autoscaler{}

@@ -11,19 +11,8 @@ import (
 var InvalidAnnotation = &analyzer.Analyzer{
 	Name:     "invalid-annotation",
 	Severity: analyzer.Error,
-	Doc: analyzer.Doc{
-		Title: "Malformed or unknown scalelint.dev annotation",
-		What: "Reports a `scalelint.dev/*` annotation on an autoscaler or its target whose value does not parse " +
-			"(durations such as `90s`, `1m30s`, `1.5m` or a bare number of seconds; positive numbers; retry lists " +
-			"such as `2,2`), and an unknown `scalelint.dev/` key, with the nearest known key.",
-		Why: "The annotations carry what no manifest says (dead time, pod rate, timeouts, retries). A typo such as " +
-			"`scalelint.dev/deadtime` is silently ignored otherwise, and every law that needs it stays silent while " +
-			"the author believes it was checked.",
-		Example:    "metadata:\n  annotations:\n    scalelint.dev/deadtime: \"90s\"\n    scalelint.dev/pod-rate: \"fast\"",
-		UseInstead: "metadata:\n  annotations:\n    scalelint.dev/dead-time: \"90s\"\n    scalelint.dev/pod-rate: \"10\"",
-		Fix:        "A safe fix renames an unknown key to the known key it is closest to.",
-		References: []string{"LAWS.md, \"Quantities and where they come from\""},
-	},
+	Doc:      doc("invalid-annotation"),
+	URL:      analyzer.RulesReferenceURL + "#invalid-annotation",
 	Run: func(pass *analyzer.Pass) error {
 		ws := pass.Workspace
 		seen := map[*manifest.Object]bool{}

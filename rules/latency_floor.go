@@ -17,35 +17,8 @@ var LatencyFloor = &analyzer.Analyzer{
 	Severity: analyzer.Error,
 	Options: []analyzer.Option{{Name: "margin", Default: defaultMargin,
 		Doc: "relative margin added to the smallest resting threshold the fix suggests (0.1 = 10%)"}},
-	Doc: analyzer.Doc{
-		Title: "Backlog threshold below the standing delay the loop needs to rest",
-		What: "For a consumer scaled on a backlog (a KEDA queue trigger, its per-pod threshold T with KEDA's " +
-			"default when absent, or an HPA External/Object AverageValue metric marked `scalelint.dev/signal: " +
-			"backlog`), computes the standing delay D = T/c with c the pod rate (`scalelint.dev/pod-rate`), and the " +
-			"delay the loop needs, τ_eff·Φ(W_eff/τ_eff), from the dead time τ (`scalelint.dev/dead-time`), the " +
-			"scale-down stabilization window W (the HPA's or KEDA's `behavior`, default 300 s) and the sampling " +
-			"delay s (default 10 s), τ_eff = τ + s, W_eff = W + s. Reports the threshold when D is below it. " +
-			"Φ is computed by integrating the loop's delay equation, not approximated.",
-		Why: "A backlog integrates every second of shortfall; the controller reads it one dead time late on the " +
-			"way up and holds its peak for one window on the way down. Below the floor the pod count swings in a " +
-			"limit cycle with demand perfectly flat: mean pods 17% to 99% above need, and the latency swings with " +
-			"it (LAWS.md §2; seed \"The Delay a Window Demands\", Proposition 4: rest iff D ≥ τ·Φ(W/τ)).\n\n" +
-			"Worked example: KEDA's Kafka default lagThreshold 10 at 10 msg/s per pod carries D = 1 s; with τ = 90 s " +
-			"and the default window, τ_eff = 100 s, w = 310/100 = 3.1, Φ = 0.895: the loop needs 89.5 s. It hunts " +
-			"from one pod to its ceiling. A threshold of 985 rests (10% margin); so would a window short enough.",
-		Example: "metadata:\n  annotations:\n    scalelint.dev/dead-time: \"90s\"\n    scalelint.dev/pod-rate: \"10\"\n" +
-			"spec:\n  triggers:\n  - type: kafka\n    metadata:\n      topic: orders\n      lagThreshold: \"10\"",
-		UseInstead: "  triggers:\n  - type: kafka\n    metadata:\n      topic: orders\n      lagThreshold: \"985\"   # D = 98.5 s ≥ 89.5 s",
-		Fix: "Two fixes, neither marked safe (both change latency or cost): set the threshold to the smallest that " +
-			"rests, ⌈c·τ_eff·Φ·(1 + margin)⌉ (option `margin`, default 0.1), or shorten the stabilization window " +
-			"to the longest that rests at today's threshold.",
-		References: []string{
-			"LAWS.md §2",
-			"seed: The Delay a Window Demands (Propositions 4, 5, 5b; Corollary 3)",
-			"kubernetes replica_calculator.go GetExternalPerPodMetricReplicas",
-			"KEDA scalers' per-pod thresholds (reference/semantics.md B3)",
-		},
-	},
+	Doc: doc("latency-floor"),
+	URL: analyzer.RulesReferenceURL + "#latency-floor",
 	Run: func(pass *analyzer.Pass) error {
 		for _, e := range evaluations(pass) {
 			for _, b := range e.Backlog {

@@ -17,24 +17,8 @@ var MissingCPURequest = &analyzer.Analyzer{
 	Name:     "missing-cpu-request",
 	Severity: analyzer.Error,
 	Kinds:    []string{"LimitRange"},
-	Doc: analyzer.Doc{
-		Title: "CPU utilization target on a container without a CPU request",
-		What: "Reports a container that an autoscaler counts for a CPU Utilization target (an HPA Resource or " +
-			"ContainerResource metric, the 80% CPU default of an HPA without metrics, or a KEDA cpu trigger) but " +
-			"that has no CPU request, neither written (a limit alone counts, Kubernetes defaults the request to " +
-			"it) nor given by a LimitRange among the inputs. Restartable init containers (sidecars) count too.",
-		Why: "Utilization is usage over the request. With a request missing on any counted container the HPA " +
-			"cannot compute the metric at all: it reports `missing request for cpu` (FailedGetResourceMetric) and " +
-			"never scales on it, which nobody notices until the load arrives.",
-		Example: "kind: Deployment\nspec:\n  template:\n    spec:\n      containers:\n      - name: web\n        image: web:1.0\n" +
-			"---\nkind: HorizontalPodAutoscaler\nspec:\n  metrics:\n  - type: Resource\n    resource:\n      name: cpu\n      target: {type: Utilization, averageUtilization: 70}",
-		UseInstead: "      containers:\n      - name: web\n        image: web:1.0\n        resources:\n          requests:\n            cpu: 250m",
-		Fix:        "None: the request is a sizing decision; the message names the container.",
-		References: []string{
-			"kubernetes pkg/controller/podautoscaler/replica_calculator.go calculateRequests (\"missing request for cpu\")",
-			"kubernetes/kubernetes #78787, #108920",
-		},
-	},
+	Doc:      doc("missing-cpu-request"),
+	URL:      analyzer.RulesReferenceURL + "#missing-cpu-request",
 	Run: func(pass *analyzer.Pass) error {
 		ws := pass.Workspace
 		for _, a := range ws.Autoscalers() {

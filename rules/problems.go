@@ -32,7 +32,7 @@ func reportProblems(pass *analyzer.Pass, rule string) map[token.Pos]bool {
 }
 
 // lowerFirst lowercases a message's first letter, as messages are written
-// (DESIGN.md: lowercase, no final period).
+// (lowercase, no final period, as every scalelint message).
 func lowerFirst(s string) string {
 	s = strings.TrimSuffix(s, ".")
 	if s == "" {

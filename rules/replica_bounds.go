@@ -16,26 +16,8 @@ import (
 var ReplicaBounds = &analyzer.Analyzer{
 	Name:     "replica-bounds",
 	Severity: analyzer.Error,
-	Doc: analyzer.Doc{
-		Title: "Replica bounds or KEDA settings that are refused at apply time",
-		What: "Reports an HPA whose maxReplicas is missing or below 1, whose minReplicas exceeds maxReplicas, or " +
-			"whose minReplicas is 0 without an Object or External metric (scale to zero needs both the " +
-			"HPAScaleToZero feature gate and such a metric); and the offline checks of KEDA's admission webhook, " +
-			"run through KEDA's own exported functions: minReplicaCount above maxReplicaCount (100 when unset), " +
-			"idleReplicaCount not below minReplicaCount, triggers (at least one, unique names, no useCachedMetrics on " +
-			"cpu, memory or cron), fallback (needs a trigger that is not cpu or memory), scaling modifiers (a formula " +
-			"that compiles, a positive target), a ScaledObject name whose HPA name would pass 63 characters, and a " +
-			"ScaledObject with only cpu or memory triggers that could scale to zero.",
-		Why: "The object is refused when applied, or accepted and never scales: an autoscaler whose bounds leave no " +
-			"room has nothing to decide.",
-		Example:    "apiVersion: keda.sh/v1alpha1\nkind: ScaledObject\nspec:\n  minReplicaCount: 5\n  idleReplicaCount: 5\n  maxReplicaCount: 3",
-		UseInstead: "spec:\n  idleReplicaCount: 0\n  minReplicaCount: 1\n  maxReplicaCount: 10",
-		Fix:        "None: the bounds are a decision.",
-		References: []string{
-			"KEDA apis/keda/v1alpha1: CheckReplicaCountBoundsAreValid, ValidateTriggers, CheckFallbackValid, ValidateAndCompileScalingModifiers",
-			"kubernetes pkg/apis/autoscaling/validation/validation.go",
-		},
-	},
+	Doc:      doc("replica-bounds"),
+	URL:      analyzer.RulesReferenceURL + "#replica-bounds",
 	Run: func(pass *analyzer.Pass) error {
 		for _, a := range pass.Workspace.Autoscalers() {
 			switch a.Kind {

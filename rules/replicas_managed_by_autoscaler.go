@@ -12,22 +12,8 @@ import (
 var ReplicasManagedByAutoscaler = &analyzer.Analyzer{
 	Name:     "replicas-managed-by-autoscaler",
 	Severity: analyzer.Warning,
-	Doc: analyzer.Doc{
-		Title: "Workload sets spec.replicas while an autoscaler manages it",
-		What:  "Reports `spec.replicas` on a workload that an HPA or ScaledObject among the inputs scales.",
-		Why: "Every `kubectl apply` (and every GitOps sync) writes the manifest's count back, overriding the " +
-			"autoscaler: a scaled-out service drops to the written count in the middle of the load that scaled it " +
-			"out, until the next sync notices. The Kubernetes documentation recommends removing the field once an " +
-			"HPA manages the workload.",
-		Example: "kind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 3\n---\nkind: HorizontalPodAutoscaler\nspec:\n" +
-			"  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n  minReplicas: 3\n  maxReplicas: 30",
-		UseInstead: "kind: Deployment\nmetadata:\n  name: web\nspec:\n  # replicas: managed by HorizontalPodAutoscaler web",
-		Fix:        "A fix removes the `replicas` line (not marked safe: the first apply after it then starts at one pod until the autoscaler acts).",
-		References: []string{
-			"https://kubernetes.io/docs/tasks/run-application/horizontal-pod-autoscale/#migrating-deployments-and-statefulsets-to-horizontal-autoscaling",
-			"kedacore/keda #5572 (Argo CD sync fights KEDA)",
-		},
-	},
+	Doc:      doc("replicas-managed-by-autoscaler"),
+	URL:      analyzer.RulesReferenceURL + "#replicas-managed-by-autoscaler",
 	Run: func(pass *analyzer.Pass) error {
 		ws := pass.Workspace
 		done := map[*manifest.Object]bool{}

@@ -7,7 +7,7 @@ import (
 )
 
 // All returns every rule, structural rules first, then the laws in the
-// order of LAWS.md, then the rules about suppressions.
+// order of rules/laws/README.md, then the rules about suppressions.
 func All() []*analyzer.Analyzer {
 	return []*analyzer.Analyzer{
 		YAMLSyntax,

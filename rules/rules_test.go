@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"unicode"
 
 	"github.com/scalelint/scalelint/analyzer/analyzertest"
 )
@@ -24,28 +23,6 @@ func TestRules(t *testing.T) {
 				t.Errorf("fixture %s never shows the rule firing", path)
 			}
 		})
-	}
-}
-
-// TestDocs checks that every rule's documentation has every section.
-func TestDocs(t *testing.T) {
-	for _, a := range All() {
-		d := a.Doc
-		for name, s := range map[string]string{"Title": d.Title, "What": d.What, "Why": d.Why, "Example": d.Example,
-			"UseInstead": d.UseInstead, "Fix": d.Fix} {
-			if strings.TrimSpace(s) == "" {
-				t.Errorf("%s: empty Doc.%s", a.Name, name)
-			}
-		}
-		if len(d.References) == 0 {
-			t.Errorf("%s: no references", a.Name)
-		}
-		if strings.HasSuffix(d.Title, ".") || !unicode.IsUpper([]rune(d.Title)[0]) {
-			t.Errorf("%s: title %q must be sentence case without a final period", a.Name, d.Title)
-		}
-		if a.Severity == 0 {
-			t.Errorf("%s: no default severity", a.Name)
-		}
 	}
 }
 

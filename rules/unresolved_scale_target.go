@@ -12,20 +12,8 @@ import (
 var UnresolvedScaleTarget = &analyzer.Analyzer{
 	Name:     "unresolved-scale-target",
 	Severity: analyzer.Info,
-	Doc: analyzer.Doc{
-		Title: "Scale target not among the inputs",
-		What: "Reports an HPA or ScaledObject whose `scaleTargetRef` names no object among the files checked (matched " +
-			"on group, kind, namespace and name), or names none at all.",
-		Why: "The target may well live elsewhere (another repository, a chart rendered separately), so this is " +
-			"information, not an error. But every check that needs the target's pods (CPU requests and limits, " +
-			"replicas, conflicts) is skipped for this autoscaler, and a misspelled name is a real bug: the HPA " +
-			"reports `FailedGetScale` and never scales.",
-		Example:    "spec:\n  scaleTargetRef:\n    apiVersion: apps/v1\n    kind: Deployment\n    name: web-frontnd   # no such Deployment",
-		UseInstead: "spec:\n  scaleTargetRef:\n    apiVersion: apps/v1\n    kind: Deployment\n    name: web-frontend",
-		Fix: "None. Lint the target together with the autoscaler (`scalelint check dir/`), or fix the name. KEDA " +
-			"defaults a missing apiVersion and kind to apps/v1 Deployment.",
-		References: []string{"kube-score #332: false alarms when the target is in another file"},
-	},
+	Doc:      doc("unresolved-scale-target"),
+	URL:      analyzer.RulesReferenceURL + "#unresolved-scale-target",
 	Run: func(pass *analyzer.Pass) error {
 		ws := pass.Workspace
 		for _, a := range ws.Autoscalers() {

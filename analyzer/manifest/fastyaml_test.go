@@ -156,17 +156,8 @@ func fastGeneratedDocs(t testing.TB, services int) ([]fastDoc, string) {
 	if err != nil {
 		return nil, "python3 not found"
 	}
-	var script string
-	for _, s := range []string{
-		filepath.Join("..", "..", "..", "shared", "bench", "gen_corpus.py"),
-		"/work/shared/bench/gen_corpus.py",
-	} {
-		if _, err := os.Stat(s); err == nil {
-			script = s
-			break
-		}
-	}
-	if script == "" {
+	script := filepath.Join("..", "..", "testdata", "bench", "gen_corpus.py")
+	if _, err := os.Stat(script); err != nil {
 		return nil, "gen_corpus.py not found"
 	}
 	out := filepath.Join(t.TempDir(), "corpus")

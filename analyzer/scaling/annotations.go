@@ -39,7 +39,8 @@ type AnnotationSpec struct {
 	Words   []string // for Enum
 }
 
-// Annotations lists every scalelint.dev annotation (LAWS.md, "Quantities").
+// Annotations lists every scalelint.dev annotation: the inputs of the laws
+// (rules/laws/README.md, "Symbols"), with their syntax and defaults.
 var Annotations = []AnnotationSpec{
 	{Name: "dead-time", Kind: Duration, Symbol: "τ", Example: "90s", MinOpen: true,
 		Doc: "Dead time: from ordering a pod to its first served request (scheduling, image pull, start, readiness)."},

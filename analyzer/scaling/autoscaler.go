@@ -25,7 +25,7 @@ func (k Kind) String() string {
 	return [...]string{"HorizontalPodAutoscaler", "ScaledObject", "ScaledJob"}[k]
 }
 
-// Kubernetes and KEDA defaults the laws read (reference/semantics.md B1, B2).
+// Kubernetes and KEDA defaults the laws read (rules/laws/README.md §8).
 const (
 	DefaultTolerance       = 0.1 // kube-controller-manager --horizontal-pod-autoscaler-tolerance
 	DefaultDownWindow      = 300 // seconds: --horizontal-pod-autoscaler-downscale-stabilization

@@ -23,7 +23,7 @@ func (in Inputs) Has(names ...string) bool {
 // MergeInputs gathers the law inputs of an autoscaler. An annotation on
 // the autoscaler wins over one on its target (w may be nil), which wins
 // over the repository's configured defaults, which win over scalelint's
-// built-in defaults (LAWS.md, "Quantities").
+// built-in defaults (the repository README, "Annotations").
 func MergeInputs(a *Autoscaler, w *Workload, defaults Inputs) Inputs {
 	out := Inputs{}
 	for _, spec := range Annotations {

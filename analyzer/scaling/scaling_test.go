@@ -8,7 +8,8 @@ import (
 )
 
 func TestParseDuration(t *testing.T) {
-	// LAWS.md: durations accept Go/Kubernetes forms and bare seconds.
+	// Durations accept Go/Kubernetes forms and bare seconds (the repository
+	// README, "Annotations").
 	for in, want := range map[string]float64{"90s": 90, "1m30s": 90, "1.5m": 90, "90": 90, "500ms": 0.5, "1h": 3600, "0": 0} {
 		got, err := ParseDuration(in)
 		if err != nil || got != want {
@@ -27,7 +28,7 @@ func TestParseValue(t *testing.T) {
 	for in, want := range map[string]float64{"2": 3, "2,2": 9, "2, 2": 9, "0": 1, "1,2,3": 24} {
 		v, err := ParseValue(retries, in)
 		if err != nil || v.Value != want {
-			t.Errorf("retries %q: A = %g, %v; want %g (LAWS.md §3: A = Π(1+rᵢ))", in, v.Value, err, want)
+			t.Errorf("retries %q: A = %g, %v; want %g (rules/laws/README.md §3.1: A = Π(1+rᵢ))", in, v.Value, err, want)
 		}
 	}
 	for _, bad := range []string{"", "x", "-1", "2,,2", "1.5"} {
@@ -52,7 +53,8 @@ func TestParseValue(t *testing.T) {
 }
 
 func TestClassifyTrigger(t *testing.T) {
-	// KEDA defaults (LAWS.md §2 table; reference/semantics.md B3).
+	// KEDA's thresholds and defaults, read in each scaler's typed-config tag
+	// (rules/laws/README.md §8.3).
 	for _, c := range []struct {
 		typ      string
 		md       map[string]string

@@ -41,9 +41,10 @@ func checked(s thresholdSpec, why string) thresholdSpec {
 	return s
 }
 
-// backlogTriggers are KEDA's queue scalers and their per-pod thresholds.
-// rabbitmq, gcp-pubsub, redis-streams and solace depend on their mode and
-// are read in ClassifyTrigger.
+// backlogTriggers are KEDA's queue scalers and their per-pod thresholds
+// (the table and links: rules/laws/README.md §8.3). rabbitmq, gcp-pubsub,
+// redis-streams and solace depend on their mode and are read in
+// ClassifyTrigger.
 var backlogTriggers = map[string]thresholdSpec{
 	"kafka":            checked(intT("lagThreshold", 10), `"lagThreshold" must be positive number`),
 	"apache-kafka":     checked(intT("lagThreshold", 10), "lagThreshold must be a positive number"),
@@ -213,7 +214,7 @@ func ClassifyTrigger(typ string, metadata map[string]string, metricType string, 
 		}
 	}
 	// A Value target is compared whole, not per pod: the laws of per-pod
-	// targets do not apply (rules/laws/README.md §2), except for a
+	// targets do not apply (rules/laws/README.md §2.3), except for a
 	// threshold that is itself the drain time.
 	if strings.EqualFold(metricType, "Value") && !c.Delay {
 		c.Signal = SignalOther

@@ -2,23 +2,21 @@ package laws
 
 import "math"
 
-// LAWS.md §4, "Ceiling band" and §5, "Admission bound against the client
-// timeout"; seed "The Barrier the Scaler Cannot Hold": Proposition 10
-// (bounded debt), Proposition 11 (ceiling trap), Corollary 6 (feasible
-// ceiling band), and section "What to Compute".
+// The ceiling band and the admission bound: rules/laws/README.md §4 and §5.
 
 // CeilingTopFraction is the share of the scalability peak N_max a replica
-// ceiling may reach (The Governance Tax: "the maximum pod count to 80% of
-// the worst-case" scalability peak).
+// ceiling may reach: a rule of thumb, a margin for how well N_max is known
+// (rules/laws/README.md §4.1).
 const CeilingTopFraction = 0.8
 
 // KEDADefaultMaxReplicas is KEDA's maxReplicaCount when a ScaledObject sets
-// none: a ScaledObject without one still has a ceiling (LAWS.md §4).
+// none: a ScaledObject without one still has a ceiling
+// (rules/laws/README.md §8.2).
 const KEDADefaultMaxReplicas = 100
 
 // CeilingFloor returns M* = A·λ/c, the amplified need in pods: a replica
 // ceiling at or below it keeps a failing service failed whatever its signal
-// (Proposition 11). NaN unless c > 0.
+// (rules/laws/README.md §4.2). NaN unless c > 0.
 func CeilingFloor(amplification, demand, podRate float64) float64 {
 	if !(podRate > 0) {
 		return math.NaN()
@@ -27,39 +25,39 @@ func CeilingFloor(amplification, demand, podRate float64) float64 {
 }
 
 // CeilingTop returns 0.8·N_max, the highest safe ceiling for a service whose
-// throughput falls past N_max pods (Corollary 6).
+// throughput falls past N_max pods (rules/laws/README.md §4.2).
 func CeilingTop(scalabilityPeak float64) float64 {
 	return CeilingTopFraction * scalabilityPeak
 }
 
 // CeilingTrapped reports whether a ceiling M traps a failing service,
-// M ≤ M* (Proposition 11; equality within a relative 1e-9 counts). KEDA's
+// M ≤ M* (§4.2; equality within a relative 1e-9 counts). KEDA's
 // default ceiling of 100 traps a service whose amplified need is 600 pods.
 func CeilingTrapped(maxReplicas, floor float64) bool {
 	return maxReplicas <= floor+eps*math.Max(1, math.Abs(floor))
 }
 
 // BandEmpty reports whether the safe band M* < M ≤ 0.8·N_max is empty,
-// M* ≥ 0.8·N_max (Corollary 6): no ceiling is safe, and the levers left are
-// a lower amplification or an admission bound. Worked example (LAWS.md §4):
+// M* ≥ 0.8·N_max: no ceiling is safe, and the levers left are a lower
+// amplification or an admission bound. Worked example (README.md §4.4):
 // N_max = 18, five pods of need, A = 3: M* = 15 ≥ 14.4.
 func BandEmpty(floor, top float64) bool {
 	return floor >= top
 }
 
 // OverPeak reports whether a ceiling M lets the autoscaler climb past the
-// scalability peak, M > 0.8·N_max (LAWS.md §4).
+// scalability peak, M > 0.8·N_max (rules/laws/README.md §4.2).
 func OverPeak(maxReplicas, top float64) bool {
 	return maxReplicas > top
 }
 
 // RecoveryTimeScale returns 1/(M − M*), to which the recovery time of a
 // failed service above its ceiling floor is proportional: the debt drains
-// at c·(M − M*) (Proposition 11). It is a proportionality, not a time: the
-// debt a trigger leaves is not known from a manifest. The seed's runs with
-// M* = 15 recover after 40,293 s at M = 16, 7,921 s at 20, 3,925 s at 25
-// and 1,530 s at 40, time × margin between 38,250 and 40,293. +Inf when
-// M ≤ M* (never recovers).
+// at c·(M − M*) (rules/laws/README.md §4.1). It is a proportionality, not a
+// time: the debt a trigger leaves is not known from a manifest. The series'
+// runs with M* = 15 recover after 40,293 s at M = 16, 7,921 s at 20,
+// 3,925 s at 25 and 1,530 s at 40, time × margin between 38,250 and 40,293.
+// +Inf when M ≤ M* (never recovers).
 func RecoveryTimeScale(maxReplicas, floor float64) float64 {
 	if CeilingTrapped(maxReplicas, floor) {
 		return math.Inf(1)
@@ -67,13 +65,13 @@ func RecoveryTimeScale(maxReplicas, floor float64) float64 {
 	return 1 / (maxReplicas - floor)
 }
 
-// BoundShorterThanTimeout reports whether an admission bound of b seconds
-// of capacity is strictly shorter than the client timeout τ_out: then every
-// admitted attempt is served before its client gives up, no retry debt
-// forms and the retry trap cannot hold (Proposition 10, LAWS.md §5). A 5 s
-// bound under a 10 s timeout passes; a 20 s bound does not, and still
-// served abandoned work in the seed's runs (7.5% of demand lost against
-// 1.2%). τ_out must be the shortest timeout among the callers in a chain.
+// BoundShorterThanTimeout reports whether an admission bound of b seconds of
+// capacity is strictly shorter than the client timeout τ_out: then every
+// admitted attempt is served before its client gives up, no retry debt forms
+// and the retry trap cannot hold (rules/laws/README.md §5.2). A 5 s bound under
+// a 10 s timeout passes; a 20 s bound does not, and still served abandoned work
+// in the series' runs (7.5% of demand lost against 1.2%). τ_out must be the
+// shortest timeout among the callers in a chain.
 func BoundShorterThanTimeout(bound, clientTimeout float64) bool {
 	return bound < clientTimeout
 }

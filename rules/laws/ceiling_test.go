@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// LAWS.md §4 worked example: N_max = 18 (ceiling ≈ 14), demand needing five
+// The worked example of rules/laws/README.md §4.4: N_max = 18 (ceiling ≈ 14), demand needing five
 // pods, A = 3 → M* = 15 > 14.4: the band is empty.
 func TestCeilingBand(t *testing.T) {
 	floor := CeilingFloor(3, 50, 10) // five pods of need at 10/s each
@@ -22,7 +22,7 @@ func TestCeilingBand(t *testing.T) {
 	if !OverPeak(15, top) || OverPeak(14, top) {
 		t.Error("against 0.8·18 = 14.4, a ceiling of 15 is over the peak and 14 is not")
 	}
-	// Seed: an amplification of nine closes the band for a service needing
+	// §4.4: an amplification of nine closes the band for a service needing
 	// just two pods.
 	if !BandEmpty(CeilingFloor(9, 20, 10), top) {
 		t.Error("A = 9 and two pods of need: the band must be empty")
@@ -40,8 +40,8 @@ func TestCeilingBand(t *testing.T) {
 	}
 }
 
-// Proposition 11: above the floor recovery time falls as 1/(M − M*). The
-// seed's runs: with M* = 15, 40,293 s at M = 16, 7,921 at 20, 3,925 at 25 and
+// §4.2: above the floor recovery time falls as 1/(M − M*). The series'
+// published runs: with M* = 15, 40,293 s at M = 16, 7,921 at 20, 3,925 at 25 and
 // 1,530 at 40 (time × margin between 38,250 and 40,293); at the cluster
 // kit's size, M* = 6: 6,974 s at 7, 3,401 at 8 and 1,085 at 12.
 func TestRecoveryTimeScale(t *testing.T) {
@@ -67,7 +67,7 @@ func TestRecoveryTimeScale(t *testing.T) {
 	}
 }
 
-// LAWS.md §5: b < τ_out strictly.
+// rules/laws/README.md §5.2: b < τ_out strictly.
 func TestBoundShorterThanTimeout(t *testing.T) {
 	if BoundShorterThanTimeout(20, 10) {
 		t.Error("a 20 s bound under a 10 s timeout must fail")

@@ -1,10 +1,9 @@
 // Package laws is the arithmetic behind every dynamics rule of scalelint:
-// pure functions of the five laws in the repository's LAWS.md, which is the
-// contract for every formula, default and test vector here (where LAWS.md
-// and a seed disagree, the seed's formula wins). The seeds are the blog
-// posts "The Delay a Window Demands" and "The Barrier the Scaler Cannot
-// Hold"; each function's comment names the law and the proposition it
-// computes.
+// pure functions of the five laws that README.md in this directory states,
+// with the model each rests on, its inputs and defaults, and worked examples
+// (readme_test.go recomputes them). Each function's comment names the
+// section of README.md it computes; the numbered list below follows the
+// sections.
 //
 //  1. Tolerance trap and rounds (growth.go): GrowthFactor,
 //     ControllerGrowthFactor, ToleranceTrapped, Rounds, TimeToCapacity.
@@ -22,7 +21,7 @@
 // # How Φ gets from its definition to a rule
 //
 // Φ(w) has no closed form. It is defined by the idealized min–max loop of
-// Proposition 4 and computed, not approximated:
+// README.md §7.1 and computed, not approximated (§7.2, §7.3):
 //
 //	phi_integrate.go   IntegratePhi: integrate the delay equation from an
 //	                   upward step, bisect on the gain, extrapolate over the

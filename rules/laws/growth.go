@@ -2,11 +2,9 @@ package laws
 
 import "math"
 
-// LAWS.md §1, "Tolerance trap and rounds"; seed "The Barrier the Scaler
-// Cannot Hold", section "What to Compute" ("The growth factor and its
-// rounds"), from the series' first part, One Bit per Dead Time.
+// The tolerance trap and rounds: rules/laws/README.md §1.
 
-// Defaults of the quantities in LAWS.md that have one.
+// Defaults of the quantities that have one (rules/laws/README.md §8, §6).
 const (
 	// DefaultTolerance is the HPA's scale-up tolerance (kube-controller-manager
 	// --horizontal-pod-autoscaler-tolerance; behavior.scaleUp.tolerance from
@@ -18,8 +16,7 @@ const (
 	// DefaultStabilizationWindow is the HPA's scale-down window in seconds.
 	DefaultStabilizationWindow = 300.0
 	// DefaultSamplingDelay is the seconds the deployed loop adds to both its
-	// dead time and its window (seed "The Delay a Window Demands", section
-	// "What the Deployed Loop Does").
+	// dead time and its window (rules/laws/README.md §6.1).
 	DefaultSamplingDelay = 10.0
 )
 
@@ -27,12 +24,13 @@ const (
 // (1.1 against 1 + 0.1, a logarithm that should be a whole number).
 const eps = 1e-9
 
-// GrowthFactor returns g = ℓ/(r·u*) (LAWS.md §1): the most the controller can
-// multiply its ready pods by in one round on a saturated CPU metric, since
-// every ready pod reads at most ℓ/r of its request and pods on order count
-// at zero usage. limit and request are in the same unit (cores), target is a
-// fraction in (0, 1]. It returns NaN unless request and target are positive;
-// a container without a limit has no g (the caller must not call this).
+// GrowthFactor returns g = ℓ/(r·u*) (rules/laws/README.md §1.2): the most the
+// controller can multiply its ready pods by in one round on a saturated CPU
+// metric, since every ready pod reads at most ℓ/r of its request and pods on
+// order count at zero usage. limit and request are in the same unit (cores),
+// target is a fraction in (0, 1]. It returns NaN unless request and target are
+// positive; a container without a limit has no g (the caller must not call
+// this).
 func GrowthFactor(limit, request, target float64) float64 {
 	if !(request > 0) || !(target > 0) || !(limit >= 0) {
 		return math.NaN()
@@ -40,14 +38,14 @@ func GrowthFactor(limit, request, target float64) float64 {
 	return limit / (request * target)
 }
 
-// ControllerGrowthFactor is the growth factor as the controller computes it:
-// it truncates utilization to a whole percent, currentUtilization =
-// int32(Σusage·100/Σrequest) in milli-cores, and compares
-// currentUtilization/targetPercent with the tolerance band. With every pod
-// at its limit that is ⌊100·ℓ/r⌋/targetPercent. With ℓ = r every target of
-// 91% or more is trapped: 100/91 = 1.0989 ≤ 1.1, while 100/90 = 1.111 is not
-// (LAWS.md §1). limit and request are in cores and rounded to milli-cores as
-// Kubernetes quantities are. NaN unless request and targetPercent are
+// ControllerGrowthFactor is the growth factor as the controller computes it: it
+// truncates utilization to a whole percent,
+// currentUtilization = int32(Σusage·100/Σrequest) in milli-cores, and compares
+// currentUtilization/targetPercent with the tolerance band. With every pod at
+// its limit that is ⌊100·ℓ/r⌋/targetPercent. With ℓ = r every target of 91% or
+// more is trapped: 100/91 = 1.0989 ≤ 1.1, while 100/90 = 1.111 is not
+// (README.md §1.4). limit and request are in cores and rounded to milli-cores
+// as Kubernetes quantities are. NaN unless request and targetPercent are
 // positive.
 func ControllerGrowthFactor(limit, request float64, targetPercent int) float64 {
 	if !(request > 0) || targetPercent <= 0 || !(limit >= 0) {
@@ -62,23 +60,22 @@ func ControllerGrowthFactor(limit, request float64, targetPercent int) float64 {
 	return util / float64(targetPercent)
 }
 
-// ToleranceTrapped reports whether a growth factor g lies inside the
-// tolerance band, g ≤ 1 + tolerance (inclusive, as the controller's
-// |1 − ratio| ≤ tolerance): the controller then never scales up on a
-// saturated metric (LAWS.md §1). Equality is judged with a tolerance of
-// 1e-9, so g = 1.1 is trapped by a tolerance of 0.1.
+// ToleranceTrapped reports whether a growth factor g lies inside the tolerance
+// band, g ≤ 1 + tolerance (inclusive, as the controller's
+// |1 − ratio| ≤ tolerance): the controller then never scales up on a saturated
+// metric (README.md §1.2). Equality is judged with a tolerance of 1e-9, so
+// g = 1.1 is trapped by a tolerance of 0.1.
 func ToleranceTrapped(g, tolerance float64) bool {
 	return g <= 1+tolerance+eps
 }
 
 // Rounds returns the number of controller rounds a k-fold overload needs,
-// n = ⌈log_g(k·u*·r/ℓ)⌉ = ⌈log_g(k/g)⌉ (LAWS.md §1; seed "What to Compute"):
-// the held capacity covers a factor g of the old load, and each round
-// multiplies the ready pods by at most g. It is 0 when k/g ≤ 1 (the capacity
-// already held meets the overload), and −1 when g ≤ 1 or g or k is NaN: the
-// controller never gets there. A k/g that is an exact power of g counts
-// that power, not one more. Rounds does not apply the tolerance band: check
-// ToleranceTrapped first.
+// n = ⌈log_g(k·u*·r/ℓ)⌉ = ⌈log_g(k/g)⌉ (rules/laws/README.md §1.2): the held
+// capacity covers a factor g of the old load, and each round multiplies the
+// ready pods by at most g. It is 0 when k/g ≤ 1 (the capacity already held
+// meets the overload), and −1 when g ≤ 1 or g or k is NaN: the controller never
+// gets there. A k/g that is an exact power of g counts that power, not one
+// more. Rounds does not apply the tolerance band: check ToleranceTrapped first.
 func Rounds(g, k float64) int {
 	if math.IsNaN(g) || math.IsNaN(k) || g <= 1 {
 		return -1
@@ -96,7 +93,7 @@ func Rounds(g, k float64) int {
 
 // TimeToCapacity returns the least time, in seconds, a controller needs to
 // reach capacity after rounds rounds: n·(τ + m), each round costing one dead
-// time plus one metric window (LAWS.md §1). It is +Inf for a negative
+// time plus one metric window (README.md §1.2, §6.2). It is +Inf for a negative
 // rounds (Rounds' "never").
 func TimeToCapacity(rounds int, deadTime, metricWindow float64) float64 {
 	if rounds < 0 {

@@ -9,24 +9,27 @@ func near(got, want, relTol float64) bool {
 	return math.Abs(got-want) <= relTol*math.Abs(want)
 }
 
-// LAWS.md §1 test vectors (ℓ = r).
+// Growth factors and rounds with ℓ = r (rules/laws/README.md §1.2, §1.4). The
+// 2.3-, 6.9- and 31.3-fold cases at 50% are the blog series' heavy-tailed
+// overloads (README.md §9), whose published times to capacity, 105 s, 240 s
+// and 480 s, are one, two and four rounds.
 func TestGrowthFactorAndRounds(t *testing.T) {
 	for _, c := range []struct {
 		target, k float64
 		g         float64
 		rounds    int
 	}{
-		// "u* = 0.8, k = 30 → g = 1.25, 15 rounds" (also the seed's "fifteen
-		// rounds for a thirtyfold overload at the API's default target")
+		// §1.4: fifteen rounds for a thirtyfold overload at the API's
+		// default target
 		{0.8, 30, 1.25, 15},
-		// "u* = 0.5, k = 10 → 3 rounds"
+		// §1.4: a tenfold overload at 50% needs 3 rounds
 		{0.5, 10, 2, 3},
-		// "u* = 0.5, k = 2.3 → 1; k = 6.9 → 2; k = 31.3 → 4; k = 1.5 → 0"
+		// 2.3-fold → 1, 6.9-fold → 2, 31.3-fold → 4, 1.5-fold → 0 (k ≤ g)
 		{0.5, 2.3, 2, 1},
 		{0.5, 6.9, 2, 2},
 		{0.5, 31.3, 2, 4},
 		{0.5, 1.5, 2, 0},
-		// reference/semantics.md: u* = 0.9, k = 2 → log_1.111(1.8) = 5.6 → 6
+		// u* = 0.9, k = 2: ⌈log_1.111(1.8)⌉ = ⌈5.6⌉ = 6
 		{0.9, 2, 1 / 0.9, 6},
 	} {
 		g := GrowthFactor(1, 1, c.target)
@@ -75,9 +78,9 @@ func TestRoundsEdges(t *testing.T) {
 	}
 }
 
-// LAWS.md §1: "u* = 0.91 → trapped; u* = 0.90 → not (g = 1.111)", and with
-// ℓ = r and the default tolerance every target ≥ 91% is trapped, because the
-// controller truncates utilization to a whole percent (100/91 = 1.0989).
+// rules/laws/README.md §1.4: with ℓ = r and the default tolerance every
+// target ≥ 91% is trapped, because the controller truncates utilization to a
+// whole percent (100/91 = 1.0989); at 90%, g = 1.111 escapes.
 func TestToleranceTrap(t *testing.T) {
 	if g := GrowthFactor(1, 1, 0.91); !ToleranceTrapped(g, DefaultTolerance) {
 		t.Errorf("u* = 0.91: g = %g not trapped", g)
@@ -98,7 +101,8 @@ func TestToleranceTrap(t *testing.T) {
 	if ToleranceTrapped(1.1+1e-6, 0.1) {
 		t.Error("g = 1.100001 with tolerance 0.1 must not be trapped")
 	}
-	// semantics.md: throttled pods reading 99% trap a 90% target (99/90 = 1.1).
+	// Throttled pods reading 99% trap a 90% target: 99/90 = 1.1 is inside
+	// the inclusive band (README.md §1.1).
 	if g := ControllerGrowthFactor(0.999, 1, 90); g != 1.1 || !ToleranceTrapped(g, 0.1) {
 		t.Errorf("ControllerGrowthFactor(0.999, 1, 90) = %g, want 1.1 and trapped", g)
 	}

@@ -5,11 +5,11 @@ import (
 	"testing"
 )
 
-// LAWS.md §2 default case: τ = 90 s, W = 300 s, s = 10 s → τ_eff = 100,
-// W_eff = 310, w = 3.1, required D ≈ 89.6 s (the seed: "With the default
-// window the prediction is 89.6 seconds and the observed boundary is 85.5").
-// The converged table gives 89.49 s; the seed's 89.6 carries its τ/200 step
-// (about +0.2%), so the check allows 0.2%.
+// The default case of rules/laws/README.md §2.4: τ = 90 s, W = 300 s,
+// s = 10 s → τ_eff = 100, W_eff = 310, w = 3.1. The blog series published a
+// prediction of 89.6 s for it (against a simulated boundary of 85.5 s, §6.1);
+// the converged table gives 89.49 s, and the published value carries the
+// series' step of τ/200 (about +0.2%, §7.4), so the check allows 0.2%.
 func TestRequiredStandingDelayDefaultCase(t *testing.T) {
 	req, phi, w := RequiredStandingDelay(90, DefaultStabilizationWindow, DefaultSamplingDelay)
 	if !near(w, 3.1, 1e-12) || phi != Phi(3.1) || !near(req, 89.6, 0.002) {
@@ -20,13 +20,13 @@ func TestRequiredStandingDelayDefaultCase(t *testing.T) {
 	if d != 1 || Rests(d, req) {
 		t.Errorf("Kafka default: D = %g, rests %v; want 1 s, hunts", d, Rests(d, req))
 	}
-	// The seed's falsification F1: 60 s hunts, 150 s rests at this window.
+	// The series' simulations: 60 s hunts and 150 s rests at this window.
 	if Rests(60, req) || !Rests(150, req) {
 		t.Error("at the default window 60 s must hunt and 150 s rest")
 	}
 	// Without a window the sampling delay is still a window of a tenth of
-	// the effective dead time: about 11.9 s (the seed: "0.119 effective dead
-	// times, about 11.9 seconds"; the converged curve gives 11.7).
+	// the effective dead time (README.md §6.1): the series published 11.9 s
+	// at its step; the converged curve gives 11.7 s.
 	if req0, _, _ := RequiredStandingDelay(90, 0, 10); !near(req0, 11.9, 0.02) {
 		t.Errorf("no window: required %g, want ≈ 11.9", req0)
 	}
@@ -38,13 +38,13 @@ func TestRequiredStandingDelayDefaultCase(t *testing.T) {
 	}
 }
 
-// The deployed boundaries the seed quotes at τ = 90 s (W = 60 → 47 s,
-// 120 → 63, 300 → 86, 600 → 98) against τ_eff·Φ(W_eff/τ_eff). The seed: the
-// corrected curve lands within 6% of the deployed boundaries on average,
-// misses by up to 14% (at the shortest dead time), and every miss above 10%
-// overestimates. At τ = 90 the prediction is above every boundary, by up to
-// 10.3% (W = 600); checked here as an overestimate of at most 12% and a mean
-// of at most 6%.
+// The boundaries the blog series found by simulating the deployed controller at
+// τ = 90 s (README.md §6.1: W = 60 → 47 s, 120 → 63, 300 → 86, 600 → 98)
+// against τ_eff·Φ(W_eff/τ_eff). The series reports that the corrected curve
+// lands within 6% of the deployed boundaries on average, misses by up to 14%
+// (at the shortest dead time), and every miss above 10% overestimates. At
+// τ = 90 the prediction is above every boundary, by up to 10.3% (W = 600);
+// checked here as an overestimate of at most 12% and a mean of at most 6%.
 func TestDeployedBoundaries(t *testing.T) {
 	sum := 0.0
 	bounds := []struct{ window, observed float64 }{{60, 47}, {120, 63}, {300, 86}, {600, 98}}
@@ -59,15 +59,16 @@ func TestDeployedBoundaries(t *testing.T) {
 	if mean := sum / float64(len(bounds)); mean > 0.06 {
 		t.Errorf("mean overestimate %.1f%%, want ≤ 6%%", 100*mean)
 	}
-	// The seed's worked design: τ = 60 s under a two-minute window, the
-	// corrected curve predicts 52.6 s.
+	// README.md §2.5: τ = 60 s under a two-minute window; the series
+	// published 52.6 s for the corrected curve (52.5 s converged).
 	if req, _, _ := RequiredStandingDelay(60, 120, 10); !near(req, 52.6, 0.01) {
 		t.Errorf("τ = 60, W = 120: required %g, want ≈ 52.6", req)
 	}
 }
 
 func TestLongestRestingWindow(t *testing.T) {
-	// D = 60 s at τ = 90: between the seed's one- and two-minute boundaries.
+	// D = 60 s at τ = 90: between the one- and two-minute boundaries of
+	// README.md §6.1.
 	w, ok, unlimited := LongestRestingWindow(60, 90, 10)
 	if !ok || unlimited || !(w > 60 && w < 120) {
 		t.Fatalf("LongestRestingWindow(60, 90, 10) = %g, %v, %v; want between 60 and 120", w, ok, unlimited)
@@ -88,7 +89,7 @@ func TestLongestRestingWindow(t *testing.T) {
 	if w, ok, unlimited := LongestRestingWindow(1, 90, 10); ok || unlimited {
 		t.Errorf("LongestRestingWindow(1, 90, 10) = %g, %v, %v; want none", w, ok, unlimited)
 	}
-	// e·τ_eff and above rest at every window (Proposition 5); so does any
+	// e·τ_eff and above rest at every window (README.md §2.2); so does any
 	// delay above the table's top (see Phi).
 	for _, d := range []float64{WindowProofStandingDelay(90, 10), 300, 240} {
 		if w, ok, unlimited := LongestRestingWindow(d, 90, 10); !ok || !unlimited || !math.IsInf(w, 1) {
@@ -132,12 +133,12 @@ func TestSmallestRestingThreshold(t *testing.T) {
 	}
 }
 
-// Corollary 3: a promised latency below τ_eff·Φ cannot be held at rest; any
+// README.md §2.5: a promised latency below τ_eff·Φ cannot be held at rest; any
 // target of e·τ_eff or more is safe for every window.
 func TestLatencyTarget(t *testing.T) {
 	req, _, _ := RequiredStandingDelay(90, 300, 10)
-	// The seed's example: ten seconds at a 90 s dead time and the default
-	// window cannot be held.
+	// Ten seconds at a 90 s dead time and the default window cannot be
+	// held.
 	if LatencyTargetHeld(10, req) || !LatencyTargetHeld(120, req) {
 		t.Error("10 s must fail and 120 s hold at the default case")
 	}
@@ -151,8 +152,8 @@ func TestLatencyTarget(t *testing.T) {
 			t.Errorf("e·τ_eff must hold at W = %g (needs %g)", W, r)
 		}
 	}
-	// The seed's worked design: τ = 60 s, W = 120 s needs about 50 s; a
-	// one-minute promise holds, thirty seconds does not.
+	// README.md §2.5: τ = 60 s, W = 120 s needs about 52.5 s; a one-minute
+	// promise holds, thirty seconds does not.
 	r, _, _ := RequiredStandingDelay(60, 120, 10)
 	if !LatencyTargetHeld(60, r) || LatencyTargetHeld(30, r) {
 		t.Errorf("τ = 60, W = 120 needs %g: 60 s must hold and 30 s fail", r)

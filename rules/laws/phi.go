@@ -5,19 +5,19 @@ import "math"
 //go:generate go run ./internal/phigen
 
 // Φ(w), the standing delay in dead times a backlog loop with a window of w
-// dead times needs to rest (LAWS.md §2; seed "The Delay a Window Demands",
-// Propositions 4, 5 and 5b), read from the generated table phi_table.go.
+// dead times needs to rest (rules/laws/README.md §2.2, §7), read from the
+// generated table phi_table.go (§7.3).
 //
 // The table holds Φ at log-spaced knots from w = 1e-3 to 1e4. Between knots
 // Phi interpolates Φ against log w with a monotone cubic (PCHIP,
 // Fritsch–Carlson slopes), so the interpolant rises wherever the table
-// does. Below the first knot it falls linearly to Φ(0) = 0 (Proposition 5b);
+// does. Below the first knot it falls linearly to Φ(0) = 0 (README.md §7.1);
 // the computed curve is Φ(w) ≈ 2w there, so the linear form is accurate to a
 // few percent and windows that short (a tenth of a second at a 90 s dead
 // time) do not occur in deployed loops anyway. Above the last knot (a window
 // of ten thousand dead times) Phi returns the last knot's value, about
 // 2.258: the true curve keeps creeping toward e, too slowly to matter for
-// any window a manifest will carry. Phi never reaches e (Proposition 5).
+// any window a manifest will carry. Phi never reaches e (README.md §7.1).
 
 var (
 	phiFirstW = math.Pow(10, phiLog10First)
@@ -96,10 +96,10 @@ func pchipSlopes(y []float64) []float64 {
 
 // PhiInverse returns the largest window w (in dead times) with Φ(w) ≤ y,
 // that is the longest window at which a standing delay of y dead times still
-// rests (LAWS.md §2, "the largest window that rests at today's T"). ok is
+// rests (README.md §2.6: the longest window that rests at today's T). ok is
 // false when y ≤ 0 (or NaN): no window rests without a standing delay. When
 // y is at least the table's last value (about 2.258, and in particular when
-// y ≥ e, Proposition 5) every window rests and w is +Inf.
+// y ≥ e, README.md §2.2) every window rests and w is +Inf.
 func PhiInverse(y float64) (w float64, ok bool) {
 	if math.IsNaN(y) || y <= 0 {
 		return 0, false
@@ -162,24 +162,23 @@ func resting(w, y float64) float64 {
 	return w
 }
 
-// PhiHarmonicBalance is the closed form of Proposition 5a (seed "The Delay a
-// Window Demands", section "Deriving the Curve"; LAWS.md §2):
+// PhiHarmonicBalance is the harmonic-balance closed form of README.md §7.5:
 //
 //	Φ_hb(w) = [(1 + cos α) + (π + α) sin α] / (2π α),   α = π/(1 + w).
 //
 // It approximates the hunt by one sinusoid whose half-period is one dead time
-// plus one window. Valid for w ≥ 1 and always high: by about 1.0% at w = 1,
-// 0.8% at 2, 3.3% at 3.33, 9.3% at 5 and 34% at 10, and it grows without
+// plus one window. Valid for w ≥ 1 and always high: by about 1.1% at w = 1,
+// 1.0% at 2, 3.5% at 10/3, 9.4% at 5 and 35% at 10, and it grows without
 // bound while Φ stays below e. A cross-check, not the implementation.
 func PhiHarmonicBalance(w float64) float64 {
 	a := math.Pi / (1 + w)
 	return ((1 + math.Cos(a)) + (math.Pi+a)*math.Sin(a)) / (2 * math.Pi * a)
 }
 
-// PhiLongWindow is the seed's long-window form (section "Deriving the
-// Curve"): e/(1 + 30.6/ln²(w/0.07)), the order of growth Φ = e·(1 − O(1/ln² w))
-// with two constants fitted to the computed curve. Within 0.46% of it for w
-// in [10, 400]; low by about 1.4% at w = 5 and 2.7% at 3.33. A cross-check,
+// PhiLongWindow is the long-window form of README.md §7.5:
+// e/(1 + 30.6/ln²(w/0.07)), the order of growth Φ = e·(1 − O(1/ln² w)) with
+// two constants the series fitted to its computed curve. Within 0.6% of the
+// table for w in [10, 400]; low by about 1.2% at w = 5 and 2.6% at 10/3. A cross-check,
 // not the implementation; meaningless below w ≈ 1.
 func PhiLongWindow(w float64) float64 {
 	l := math.Log(w / 0.07)

@@ -4,8 +4,8 @@ import (
 	"math"
 )
 
-// This file computes Φ(w) from its definition (LAWS.md §2; seed "The Delay a
-// Window Demands", Proposition 4). It is used by the generator in
+// This file computes Φ(w) from its definition (rules/laws/README.md §7.1;
+// the method is §7.2). It is used by the generator in
 // internal/phigen to write phi_table.go, and by the tests to check the table.
 // Nothing here runs when a rule asks for Phi: Phi reads the table.
 //
@@ -55,10 +55,11 @@ import (
 // scatter below the accuracy wanted.
 //
 // Findings that fixed the defaults. At a fixed step of τ/200 and no
-// extrapolation (SeedIntegrateOptions) the integration reproduces the seed's
-// published values: 0.1194 at w = 0.1 (seed 0.119), 0.5732 at 1 (0.573),
-// 0.7734 at 2 (0.773), 0.9168 at 3.3333 (0.916), 1.7197 at 100 (1.719) and
-// 1.9393 at 400 (1.938). The seed evidently integrated with h = τ/200. The
+// extrapolation (SeedIntegrateOptions) the integration reproduces the values
+// the blog series published (README.md §7.4): 0.1194 at w = 0.1 (published
+// 0.119), 0.5732 at 1 (0.573), 0.7734 at 2 (0.773), 0.9168 at 3.3333 (0.916),
+// 1.7197 at 100 (1.719) and 1.9393 at 400 (1.938). The series evidently
+// integrated with h = τ/200. The
 // step-converged values (DefaultIntegrateOptions) are lower: 0.1171, 0.5724,
 // 0.7715, 0.9151, 1.7159 and 1.9348; Richardson over N and 2N agrees with
 // runs at 16 and 32 times the steps to 1e-5 from w = 3 on and to a few
@@ -115,9 +116,10 @@ func DefaultIntegrateOptions() IntegrateOptions {
 	}
 }
 
-// SeedIntegrateOptions reproduces the seed's published values: a fixed step
-// of τ/200, no refinement and no extrapolation (0.1194 at w = 0.1, 0.5732 at
-// 1, 0.7734 at 2, 0.9168 at 3.3333, 1.7197 at 100, 1.9393 at 400).
+// SeedIntegrateOptions reproduces the blog series' published values
+// (README.md §7.4): a fixed step of τ/200, no refinement and no extrapolation
+// (0.1194 at w = 0.1, 0.5732 at 1, 0.7734 at 2, 0.9168 at 3.3333, 1.7197 at
+// 100, 1.9393 at 400).
 func SeedIntegrateOptions() IntegrateOptions {
 	return IntegrateOptions{
 		StepsPerDeadTime: 200,
@@ -182,9 +184,8 @@ func (opts IntegrateOptions) StepsPerDeadTimeAt(w float64) int {
 }
 
 // IntegratePhi computes Φ(w) by integrating the idealized min–max loop and
-// bisecting on the gain (LAWS.md §2; seed Proposition 4). It returns 0 at
-// w = 0 (Proposition 5b: with no window the loop rests at every standing
-// delay), and NaN for a negative, NaN or infinite w or one above
+// bisecting on the gain (README.md §7.2). It returns 0 at w = 0 (§7.1: with
+// no window the loop rests at every standing delay), and NaN for a negative, NaN or infinite w or one above
 // MaxIntegrateWindow. It is safe for concurrent use.
 func IntegratePhi(w float64, opts IntegrateOptions) float64 {
 	if math.IsNaN(w) || w < 0 || w > MaxIntegrateWindow {
@@ -214,7 +215,7 @@ func phiAtSteps(w float64, n int, opts IntegrateOptions) float64 {
 	g := phiGuess(w)
 	lo, hi := g/spread, g*spread
 	// lo must hunt and hi must rest; move the bracket until they do.
-	// Φ ≤ e (Proposition 5), so a bracket above 2e means something broke.
+	// Φ ≤ e (README.md §7.1), so a bracket above 2e means something broke.
 	for tries := 0; !HuntsAt(w, 1/lo, n, opts); tries++ {
 		if tries > 60 {
 			return 0

@@ -5,29 +5,29 @@ import (
 	"testing"
 )
 
-// The seed evidently integrated with a fixed step of τ/200: at that step,
-// without extrapolation, IntegratePhi reproduces its published values
-// ("The Delay a Window Demands": 0.119 at a tenth of a dead time, 0.573 at
-// one, 0.773 at two, 0.916 at the default window of 3.33, 1.719 at 100 and
-// 1.938 at 400). The converged values (the table) are slightly lower; see
-// TestPhiSeedValues.
-func TestIntegrateSeedStep(t *testing.T) {
+// The blog series evidently integrated with a fixed step of τ/200: at that
+// step, without extrapolation, IntegratePhi reproduces its published values
+// ("The Delay a Window Demands": 0.119 at a tenth of a dead time, 0.573 at one,
+// 0.773 at two, 0.916 at the default window of 3.33, 1.719 at 100 and 1.938 at
+// 400). The converged values (the table) are slightly lower; see
+// TestPhiPublishedValues.
+func TestIntegratePublishedStep(t *testing.T) {
 	opts := SeedIntegrateOptions()
-	for _, c := range []struct{ w, seed, tol float64 }{
-		{0.1, 0.119, 0.01}, // the seed rounds 0.1194 to three places
+	for _, c := range []struct{ w, published, tol float64 }{
+		{0.1, 0.119, 0.01}, // the series rounds 0.1194 to three places
 		{1, 0.573, 0.001},
 		{2, 0.773, 0.001},
 		{3.33, 0.916, 0.001},
 		{100, 1.719, 0.001},
 		{400, 1.938, 0.001},
 	} {
-		if got := IntegratePhi(c.w, opts); !near(got, c.seed, c.tol) {
-			t.Errorf("IntegratePhi(%g) at h = τ/200 = %.5f, want the seed's %g within %g%%", c.w, got, c.seed, 100*c.tol)
+		if got := IntegratePhi(c.w, opts); !near(got, c.published, c.tol) {
+			t.Errorf("IntegratePhi(%g) at h = τ/200 = %.5f, want the published %g within %g%%", c.w, got, c.published, 100*c.tol)
 		}
 	}
 }
 
-// Proposition 5 and the seed's integration at its edge: at a standing delay
+// README.md §7.1, and the series' integration at its edge: at a standing delay
 // of exactly e dead times the loop never rises above rest (windows 1, 10 and
 // 100); at 2.5 dead times it overshoots by 0.07% and at 2 by 4.1%, at every
 // window, because the window has not acted yet when the overshoot happens.
@@ -45,13 +45,14 @@ func TestIntegrateOvershoot(t *testing.T) {
 			}
 		}
 		if HuntsAt(w, 1/math.E, 400, opts) {
-			t.Errorf("w = %g, D = e: hunts, want rest (Proposition 5)", w)
+			t.Errorf("w = %g, D = e: hunts, want rest (Φ ≤ e)", w)
 		}
 	}
 }
 
-// Proposition 5b: with no window the loop rests at every standing delay; the
-// seed's integration rested at an eighth of a dead time, the shortest tested.
+// README.md §7.1: with no window the loop rests at every standing delay; the
+// series' integration rested at an eighth of a dead time, the shortest it
+// tested.
 func TestIntegrateNoWindowRests(t *testing.T) {
 	opts := DefaultIntegrateOptions()
 	for _, gain := range []float64{8, 50} {
@@ -65,7 +66,7 @@ func TestIntegrateNoWindowRests(t *testing.T) {
 }
 
 // The bisection assumes the resting gains form one interval (observed, not
-// proven, in the seed). Check the verdict on either side of the computed Φ.
+// proven; README.md §2.2). Check the verdict on either side of the computed Φ.
 func TestIntegrateSingleCrossing(t *testing.T) {
 	opts := TableIntegrateOptions(2)
 	n := opts.StepsPerDeadTimeAt(2)

@@ -2,8 +2,8 @@
 
 package laws
 
-// phiKnots holds Φ(w) (LAWS.md §2; seed "The Delay a Window Demands",
-// Proposition 4) at w = 10^(phiLog10First + k/phiKnotsPerDecade) dead times,
+// phiKnots holds Φ(w) (rules/laws/README.md §7) at
+// w = 10^(phiLog10First + k/phiKnotsPerDecade) dead times,
 // k = 0 … 224: from w = 1e-3 to w = 1e4, 32 knots per decade.
 //
 // Each knot is IntegratePhi(w, TableIntegrateOptions(w)):
@@ -18,7 +18,7 @@ package laws
 // Accuracy: fresh integrations halfway between knots agree within 0.03%;
 // the scatter of the knots about a smooth curve is about 2e-4 near
 // w = 0.1–1 and below 1e-4 elsewhere. Consecutive knots differ by 0.2–7%.
-// Φ(0) = 0 (Proposition 5b) is not a knot: Phi interpolates linearly from it
+// Φ(0) = 0 (README.md §7.1) is not a knot: Phi interpolates linearly from it
 // to the first knot, and holds the last knot's value above the last.
 const (
 	phiLog10First     = -3

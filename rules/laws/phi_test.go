@@ -25,14 +25,14 @@ func TestPhiTableMatchesIntegration(t *testing.T) {
 	}
 }
 
-// LAWS.md §2 known values. The seed's values carry the error of its fixed
-// step of τ/200 (TestIntegrateSeedStep reproduces them at that step); the
-// table is step-converged and sits 0.1–0.2% lower, except at w = 0.1, where
-// the seed's 0.119 is 1.6% above the converged 0.1171: at that window a step
-// of τ/200 is only 20 steps per window. So 0.1 is checked within 2% here and
-// within 1% at the seed's own step.
-func TestPhiSeedValues(t *testing.T) {
-	for _, c := range []struct{ w, seed, tol float64 }{
+// The values the blog series published (rules/laws/README.md §7.4). They carry
+// the error of its fixed step of τ/200 (TestIntegratePublishedStep reproduces
+// them at that step); the table is step-converged and sits 0.1–0.2% lower,
+// except at w = 0.1, where the published 0.119 is 1.6% above the converged
+// 0.1171: at that window a step of τ/200 is only 20 steps per window. So 0.1 is
+// checked within 2% here and within 1% at the series' own step.
+func TestPhiPublishedValues(t *testing.T) {
+	for _, c := range []struct{ w, published, tol float64 }{
 		{0.1, 0.119, 0.02},
 		{1, 0.573, 0.01},
 		{2, 0.773, 0.01},
@@ -40,8 +40,8 @@ func TestPhiSeedValues(t *testing.T) {
 		{100, 1.719, 0.02},
 		{400, 1.938, 0.02},
 	} {
-		if got := Phi(c.w); !near(got, c.seed, c.tol) {
-			t.Errorf("Phi(%g) = %.5f, want the seed's %g within %g%%", c.w, got, c.seed, 100*c.tol)
+		if got := Phi(c.w); !near(got, c.published, c.tol) {
+			t.Errorf("Phi(%g) = %.5f, want the published %g within %g%%", c.w, got, c.published, 100*c.tol)
 		}
 	}
 	// The converged value at w = 0.1 (independent runs at 20 000–64 000 steps
@@ -51,8 +51,8 @@ func TestPhiSeedValues(t *testing.T) {
 	}
 }
 
-// Proposition 5 and 5b: Φ(0) = 0, Φ → 0 as w → 0, Φ < e for every w; the
-// curve rises over the whole table (observed in the seed, and checked by the
+// README.md §7.1: Φ(0) = 0, Φ → 0 as w → 0, Φ < e for every w; the curve
+// rises over the whole table (observed, not proven, and checked by the
 // generator at every knot).
 func TestPhiShape(t *testing.T) {
 	if Phi(0) != 0 || Phi(-1) != 0 || !math.IsNaN(Phi(math.NaN())) {
@@ -86,12 +86,12 @@ func TestPhiShape(t *testing.T) {
 	}
 }
 
-// Proposition 5a and the long-window form against the table, with the
-// errors the seed reports: harmonic balance high by 1.0%, 0.8% and 3.3% at
-// w = 1, 2 and 3.33 (checked within half a point), 9.3% at 5 and 34% at 10
-// (within a point); the long-window form within 0.46% on [10, 400] (allowed
-// 0.7%), low by 2.7% at 3.33 and 1.4% at 5 (within half a point). At 3.33
-// the two bracket the computed curve.
+// The two closed forms of README.md §7.5 against the table, with the errors the
+// blog series reports against its own curve: harmonic balance high by 1.0%,
+// 0.8% and 3.3% at w = 1, 2 and 3.33 (checked within half a point), 9.3% at 5
+// and 34% at 10 (within a point); the long-window form within 0.46% on [10,
+// 400] (allowed 0.7%), low by 2.7% at 3.33 and 1.4% at 5 (within half a point).
+// At 3.33 the two bracket the computed curve.
 func TestPhiApproximations(t *testing.T) {
 	errPct := func(approx, w float64) float64 { return 100 * (approx/Phi(w) - 1) }
 	for _, c := range []struct{ w, pct, tol float64 }{
@@ -112,14 +112,14 @@ func TestPhiApproximations(t *testing.T) {
 		worst = math.Max(worst, math.Abs(errPct(PhiLongWindow(w), w)))
 	}
 	if worst > 0.7 {
-		t.Errorf("long-window form on [10, 400]: worst error %.2f%%, want ≤ 0.7%% (the seed says 0.46%%)", worst)
+		t.Errorf("long-window form on [10, 400]: worst error %.2f%%, want ≤ 0.7%% (the series reports 0.46%% against its curve)", worst)
 	}
 	if w := 3.33; !(PhiLongWindow(w) < Phi(w) && Phi(w) < PhiHarmonicBalance(w)) {
 		t.Errorf("at w = 3.33 the two forms must bracket Φ: %g < %g < %g", PhiLongWindow(w), Phi(w), PhiHarmonicBalance(w))
 	}
-	// The seed's figures for the two forms at the default window.
+	// The series' figures for the two forms at the default window (§7.4).
 	if !near(PhiHarmonicBalance(3.33), 0.946, 0.001) || !near(PhiLongWindow(3.33), 0.891, 0.001) {
-		t.Errorf("forms at 3.33: %g and %g, want the seed's 0.946 and 0.891", PhiHarmonicBalance(3.33), PhiLongWindow(3.33))
+		t.Errorf("forms at 3.33: %g and %g, want the published 0.946 and 0.891", PhiHarmonicBalance(3.33), PhiLongWindow(3.33))
 	}
 	if !near(PhiHarmonicBalance(1), 0.579, 0.001) || !near(PhiHarmonicBalance(2), 0.779, 0.001) {
 		t.Errorf("harmonic balance at 1 and 2: %g and %g, want 0.579 and 0.779", PhiHarmonicBalance(1), PhiHarmonicBalance(2))

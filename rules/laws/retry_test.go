@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// LAWS.md §3.
+// rules/laws/README.md §3.4.
 func TestRetryTrap(t *testing.T) {
 	for _, c := range []struct {
 		retries []int
@@ -18,11 +18,11 @@ func TestRetryTrap(t *testing.T) {
 	if got := Amplification([]int{2, -1}); !math.IsNaN(got) {
 		t.Errorf("Amplification with a negative count = %g, want NaN", got)
 	}
-	// "A retrying gateway in front: A = 9, 1/A = 0.111."
+	// §3.4: a retrying gateway in front, A = 9, 1/A = 0.111.
 	if got := TrapTarget(9); !near(got, 0.111, 2e-3) {
 		t.Errorf("TrapTarget(9) = %g, want 0.111", got)
 	}
-	// "Two retries: A = 3, every target ≥ 33.4% is trapped."
+	// §3.4: two retries, A = 3, every target ≥ 33.4% is trapped.
 	for _, c := range []struct {
 		target, a float64
 		bound     bool
@@ -42,7 +42,7 @@ func TestRetryTrap(t *testing.T) {
 			t.Errorf("RetryTrapped(%g, %g, %v) = %v, want %v", c.target, c.a, c.bound, got, c.want)
 		}
 	}
-	// Proposition 8: "10 s timeout, 90 s dead time → about 11%".
+	// The trigger (§3.1): a 10 s timeout over a 90 s dead time, about 11%.
 	if got := TriggerOverload(10, 90); !near(got, 0.111, 2e-3) {
 		t.Errorf("TriggerOverload(10, 90) = %g, want 0.111", got)
 	}

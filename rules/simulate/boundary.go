@@ -6,12 +6,12 @@ import "fmt"
 // FindBoundary stops bisecting.
 const BoundaryResolution = 0.25
 
-// FindBoundary bisects on the threshold T = D·c for the smallest standing
-// delay D in [lo, hi] seconds at which the loop of cfg rests (does not hunt
-// by Definition 5), as the seed's deployed boundaries were found. cfg's
-// Threshold is ignored. The loop must hunt at lo and rest at hi; the answer
-// is the upper end of the final bracket, within BoundaryResolution. The
-// bisection assumes one crossing between lo and hi.
+// FindBoundary bisects on the threshold T = D·c for the smallest standing delay
+// D in [lo, hi] seconds at which the loop of cfg rests (does not hunt by the
+// criterion of rules/laws/README.md §6.1), as the blog series found its
+// deployed boundaries. cfg's Threshold is ignored. The loop must hunt at lo and
+// rest at hi; the answer is the upper end of the final bracket, within
+// BoundaryResolution. The bisection assumes one crossing between lo and hi.
 func FindBoundary(cfg Config, lo, hi float64) (float64, error) {
 	if !finite(lo) || !finite(hi) || lo <= 0 || hi <= lo {
 		return 0, fmt.Errorf("simulate: boundary bracket [%v, %v] must satisfy 0 < lo < hi", lo, hi)

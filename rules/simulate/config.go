@@ -12,12 +12,12 @@ import (
 const (
 	DefaultSyncPeriod      = 15 * time.Second  // kube-controller-manager --horizontal-pod-autoscaler-sync-period
 	DefaultMetricPeriod    = 15 * time.Second  // the HPA reads the KEDA metrics adapter every 15 s
-	DefaultFirstSync       = 1 * time.Second   // phase that reproduces the seed's walk-through (see Config.FirstSync)
+	DefaultFirstSync       = 1 * time.Second   // phase that reproduces the series' walk-through (see Config.FirstSync)
 	DefaultDownscaleWindow = 300 * time.Second // --horizontal-pod-autoscaler-downscale-stabilization
 	DefaultTolerance       = 0.1               // --horizontal-pod-autoscaler-tolerance
 	DefaultMinReplicas     = 1                 // HPA minReplicas default (KEDA: minReplicaCount 0 gives HPA min 1)
 	DefaultMaxReplicas     = 100               // KEDA maxReplicaCount default
-	DefaultHours           = 20.0              // the seed's twenty-hour runs
+	DefaultHours           = 20.0              // the series' twenty-hour runs
 	DefaultSampleEvery     = 5 * time.Second   // output interval of Result.Samples
 )
 
@@ -28,7 +28,7 @@ const (
 	maxEvents       = 10_000_000  // syncs or metric refreshes in one run
 	maxWork         = 200_000_000 // syncs × remembered recommendations and events scanned per sync
 	maxSamples      = 2_000_000
-	summarySeconds  = 3600 // Definition 5 looks at the last hour
+	summarySeconds  = 3600 // the hunting criterion looks at the last hour (rules/laws/README.md §6.1)
 )
 
 // PolicyType is the type of an HPA scaling policy.
@@ -59,8 +59,9 @@ type Policy struct {
 	PeriodSeconds int32
 }
 
-// Rules mirrors autoscaling/v2 HPAScalingRules for one direction. A nil
-// pointer or an empty slice takes the Kubernetes default (semantics.md B1.5).
+// Rules mirrors autoscaling/v2 HPAScalingRules for one direction. A nil pointer
+// or an empty slice takes the Kubernetes default
+// (pkg/apis/autoscaling/v2/defaults.go, linked in rules/laws/README.md §8.1).
 type Rules struct {
 	// StabilizationWindowSeconds, in [0, 3600]. nil: 0 for scale-up,
 	// Config.DownscaleWindow (300 s) for scale-down.
@@ -107,12 +108,13 @@ type Config struct {
 	// SyncPeriod of the HPA controller. Default 15 s.
 	SyncPeriod time.Duration
 	// MetricPeriod: how often the backlog reading the HPA sees is
-	// refreshed. Default 15 s; the seed also tried 30 s.
+	// refreshed. Default 15 s; the blog series also tried 30 s.
 	MetricPeriod time.Duration
 	// FirstSync: time of the first sync after the demand step, in
 	// (0, SyncPeriod]; later syncs follow every SyncPeriod. Default 1 s,
-	// the phase that reproduces the seed's walk-through of the kit (its
-	// model integrated in 1-s steps and synced on the step's first second).
+	// the phase that reproduces the blog series' walk-through of its kit
+	// (its model integrated in 1-s steps and synced on the step's first
+	// second).
 	FirstSync time.Duration
 	// MetricLag: the first sync reads a backlog refreshed MetricLag
 	// before it; refreshes follow every MetricPeriod. In
@@ -143,7 +145,7 @@ type Config struct {
 	// drops it on the behaviour path (After(cutoff): 19 earlier syncs).
 	// A real controller drifts a few milliseconds later every period and
 	// so drops it on both paths. Default false: the source on exact times,
-	// which is what the seed's boundaries match.
+	// which is what the series' published boundaries match.
 	ExclusiveWindow bool
 
 	// DemandFrom λ0 and DemandTo λ1, in messages per second (the unit of
@@ -161,9 +163,10 @@ type Config struct {
 	SampleEvery time.Duration
 }
 
-// Kit returns the seed's cluster kit (Falsification Criteria): demand 50 →
-// 200 msg/s, 10 msg/s per pod, 90 s dead time, replicas 1..100, the legacy
-// path with its default 300 s window, at the given standing delay.
+// Kit returns the cluster kit of "The Delay a Window Demands" (the setting of
+// its falsification criteria; rules/laws/README.md §9): demand 50 → 200 msg/s,
+// 10 msg/s per pod, 90 s dead time, replicas 1..100, the legacy path with its
+// default 300 s window, at the given standing delay.
 func Kit(standingDelay float64) Config {
 	return Config{
 		DeadTime:   90 * time.Second,
@@ -174,10 +177,10 @@ func Kit(standingDelay float64) Config {
 	}
 }
 
-// Specimen returns the seed's deployed model: demand steps from 50 pods'
-// worth of work to 200 pods' worth (500 → 2,000 msg/s at 10 msg/s per
-// pod), 90 s dead time, replicas 1..2,000, the legacy path, at the given
-// standing delay.
+// Specimen returns the deployed model of "The Delay a Window Demands": demand
+// steps from 50 pods' worth of work to 200 pods' worth (500 → 2,000 msg/s at 10
+// msg/s per pod), 90 s dead time, replicas 1..2,000, the legacy path, at the
+// given standing delay.
 func Specimen(standingDelay float64) Config {
 	return Config{
 		DeadTime:    90 * time.Second,

@@ -3,8 +3,9 @@ package simulate
 import "math"
 
 // This file ports the parts of the Kubernetes HPA controller the loop runs
-// through (semantics.md B1.4-B1.6; kubernetes v1.34
-// pkg/controller/podautoscaler/replica_calculator.go and horizontal.go).
+// through (Kubernetes v1.34 and later,
+// pkg/controller/podautoscaler/replica_calculator.go and horizontal.go; links
+// in rules/laws/README.md §8.1).
 // Times are nanoseconds of simulated time; the controller's time.Now() is
 // the sync instant, so timestamps compare exactly.
 

@@ -8,11 +8,11 @@ import (
 const sec = int64(time.Second)
 
 // KEDA's specification: "If our metric is the queue size, the threshold is 5
-// messages, and the current message count in the queue is 20, HPA will
-// scale the deployment to 20 / 5 = 4 replicas, regardless of the current
-// replica count." The seed's "One Sync, Walked Through": with 200 replicas
-// at T = 10, "any backlog from 1,800 to 2,200 messages holds the count at two
-// hundred, and 2,300 messages asks for 230"; 4,000 messages with 300
+// messages, and the current message count in the queue is 20, HPA will scale
+// the deployment to 20 / 5 = 4 replicas, regardless of the current replica
+// count." "The Delay a Window Demands", "One Sync, Walked Through": with 200
+// replicas at T = 10, "any backlog from 1,800 to 2,200 messages holds the count
+// at two hundred, and 2,300 messages asks for 230"; 4,000 messages with 300
 // replicas asks for 400; 1,000 asks for 100.
 func TestExternalPerPod(t *testing.T) {
 	for _, tc := range []struct {

@@ -27,14 +27,15 @@ type Summary struct {
 	MeanBacklog float64
 	Need        float64 // λ1/c
 	Swing       float64 // (Max − Min)/Need
-	Hunts       bool    // Swing > 0.3 (Definition 5)
+	Hunts       bool    // Swing > 0.3 (rules/laws/README.md §6.1)
 	// Period: the smallest lag in seconds (up to 1,800) at which the pod
 	// count of the hour repeats exactly; 0 if it is constant or does not
 	// repeat.
 	Period float64
 }
 
-// HuntThreshold is Definition 5's swing threshold.
+// HuntThreshold is the swing, as a fraction of the need, above which a loop
+// hunts (rules/laws/README.md §6.1).
 const HuntThreshold = 0.3
 
 // Result of one run.

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Measures scalelint against the yaml.v3 parse baseline, side by side, on
-# generated repositories (../shared/bench: the deterministic corpus
-# generator and the baseline program), and prints wall time, CPU time and
-# peak RSS with their ratios.
+# generated repositories (gen_corpus.py, the deterministic corpus generator,
+# and baseline/, a program that only reads and decodes the same files with
+# yaml.v3: the floor a linter's front end is measured against), and prints
+# wall time, CPU time and peak RSS with their ratios.
 #
 #   testdata/bench/run.sh [SERVICES...]      default: 1000 10000 30000
 #   RUNS=5 testdata/bench/run.sh 10000       median of 5 runs
@@ -16,7 +17,6 @@
 # Needs python3 and GNU time (/usr/bin/time; Debian package "time").
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-shared=${SHARED:-$root/../shared}
 work=${WORK:-/tmp/scalelint-bench}
 runs=${RUNS:-3}
 sizes=("$@")
@@ -25,7 +25,7 @@ mkdir -p "$work"
 command -v /usr/bin/time >/dev/null || { echo "needs /usr/bin/time (apt-get install -y time)"; exit 2; }
 
 (cd "$root" && go build -o "$work/scalelint" ./cmd/scalelint)
-(cd "$shared/bench/baseline" && go build -o "$work/baseline" .)
+(cd "$root/testdata/bench/baseline" && go build -o "$work/baseline" .)
 programs=(baseline scalelint)
 if [ -n "${BEFORE:-}" ]; then
   rm -rf "$work/before-src"

@@ -1,6 +1,6 @@
-// Command phigen writes rules/laws/phi_table.go: Φ(w) of LAWS.md §2,
-// computed by laws.IntegratePhi at log-spaced windows. It is run by
-// `go generate` in rules/laws (the directive is in phi.go):
+// Command phigen writes rules/laws/phi_table.go: Φ(w) of
+// rules/laws/README.md §7, computed by laws.IntegratePhi at log-spaced windows.
+// It is run by `go generate` in rules/laws (the directive is in phi.go):
 //
 //	go run ./internal/phigen              write phi_table.go
 //	go run ./internal/phigen -o FILE      write FILE instead
@@ -130,8 +130,8 @@ func render(phi []float64) ([]byte, error) {
 
 package laws
 
-// phiKnots holds Φ(w) (LAWS.md §2; seed "The Delay a Window Demands",
-// Proposition 4) at w = 10^(phiLog10First + k/phiKnotsPerDecade) dead times,
+// phiKnots holds Φ(w) (rules/laws/README.md §7) at
+// w = 10^(phiLog10First + k/phiKnotsPerDecade) dead times,
 // k = 0 … %d: from w = 1e%d to w = 1e%d, %d knots per decade.
 //
 // Each knot is IntegratePhi(w, TableIntegrateOptions(w)):
@@ -146,7 +146,7 @@ package laws
 // Accuracy: fresh integrations halfway between knots agree within 0.03%%;
 // the scatter of the knots about a smooth curve is about 2e-4 near
 // w = 0.1–1 and below 1e-4 elsewhere. Consecutive knots differ by 0.2–7%%.
-// Φ(0) = 0 (Proposition 5b) is not a knot: Phi interpolates linearly from it
+// Φ(0) = 0 (README.md §7.1) is not a knot: Phi interpolates linearly from it
 // to the first knot, and holds the last knot's value above the last.
 const (
 	phiLog10First     = %d
