@@ -131,7 +131,7 @@ func (b *builder) linkService(v *traffic.View, r *traffic.Route, svc *manifest.O
 			continue
 		}
 		wv := b.ws.Workload(w)
-		if !wv.HasLabels(sv.Service.Selector) || (o.subset != nil && len(o.subset) > 0 && !wv.HasLabels(o.subset)) {
+		if !wv.HasLabels(sv.Service.Selector) || (len(o.subset) > 0 && !wv.HasLabels(o.subset)) {
 			continue
 		}
 		l := link{view: v, route: r, via: svc, maybe: o.maybe, controller: controller}
