@@ -478,6 +478,23 @@ func (c *Config) RuleSetting(a *Analyzer, file string) (sev Severity, options ma
 	return
 }
 
+// Option returns the value of a rule's option for a file: the last
+// matching override's, else the config's rules', else the option's
+// default (0 for an option the rule does not declare). Pass.Option reads
+// options through it, and so does every driver that shows what a rule
+// computes (the audit, the editor's hover), so they agree with the rule.
+func (c *Config) Option(a *Analyzer, file, name string) float64 {
+	if _, options, _ := c.RuleSetting(a, file); options != nil {
+		if v, ok := options[name]; ok {
+			return v
+		}
+	}
+	if o, ok := a.Option(name); ok {
+		return o.Default
+	}
+	return 0
+}
+
 // ruleSetting also reports whether the severity was configured rather
 // than the rule's default.
 func (c *Config) ruleSetting(a *Analyzer, file string) (sev Severity, options map[string]float64, ok, configured bool) {

@@ -12,7 +12,9 @@
 //	                                per-path overrides; suppressions (directives and
 //	                                annotations) marked, and reported when unused or unexplained
 //	       -> []Diagnostic          byte-offset positions (token.Pos), facts, fixes
-//	       -> cmd: text | json | sarif | github   (columns in code points)
+//	       -> cmd/scalelint: report (positions resolved file by file) -> output: text | json |
+//	                                sarif | github (columns in code points); audit; --fix
+//	                                (PlanFixes, ApplyEdits: the fix applier the tests use too)
 //	       -> lsp: publishDiagnostics, hover, codeAction (columns in UTF-16 units)
 //
 // Rules never read files, print, read configuration files or know which

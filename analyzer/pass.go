@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
 	"github.com/scalelint/scalelint/analyzer/workspace"
 )
@@ -16,41 +17,54 @@ type Pass struct {
 	Workspace *workspace.Workspace
 	// Defaults are the annotation defaults of the repository's config.
 	Defaults scaling.Inputs
-	options  map[string]float64
+	config   *Config
 	report   func(Diagnostic)
-	shared   *sharedResults
+	shared   *Shared
 }
 
-// sharedResults holds what rules of one run derive from the workspace
-// alike, each built once (Pass.Shared).
-type sharedResults struct {
+// Shared holds what the rules of a run derive from its workspace alike
+// (the law evaluations several rules report on), each built once. Run
+// makes one per run. A driver that reads the same values after the run
+// (the CLI's audit and explain-missing, the language server's hover) or
+// runs again over a view of the same workspace passes its own to RunWith:
+// one Shared belongs to one workspace (and the views Focus makes of it)
+// and one configuration, and lives as long as the driver keeps it (a run,
+// a language server snapshot).
+type Shared struct {
 	mu sync.Mutex
 	m  map[any]*sharedResult
 }
+
+// NewShared returns an empty Shared.
+func NewShared() *Shared { return &Shared{m: map[any]*sharedResult{}} }
 
 type sharedResult struct {
 	once  sync.Once
 	value any
 }
 
+// Get returns the value build makes for key, built once. A caller asking
+// while another builds waits for the first build.
+func (s *Shared) Get(key any, build func() any) any {
+	s.mu.Lock()
+	r := s.m[key]
+	if r == nil {
+		r = &sharedResult{}
+		s.m[key] = r
+	}
+	s.mu.Unlock()
+	r.once.Do(func() { r.value = build() })
+	return r.value
+}
+
 // Shared returns the value build makes for key, built once per run and
-// shared by every rule's pass: the law evaluations several rules report
-// on are computed once, not once per rule. A rule calling it concurrently
-// with another waits for the first build. Without a run (a Pass made by
+// shared by every rule's pass (Shared.Get). Without a run (a Pass made by
 // hand) it just builds.
 func (p *Pass) Shared(key any, build func() any) any {
 	if p.shared == nil {
 		return build()
 	}
-	p.shared.mu.Lock()
-	r := p.shared.m[key]
-	if r == nil {
-		r = &sharedResult{}
-		p.shared.m[key] = r
-	}
-	p.shared.mu.Unlock()
-	r.once.Do(func() { r.value = build() })
-	return r.value
+	return p.shared.Get(key, build)
 }
 
 // Report records a diagnostic. The driver stamps its rule name and
@@ -65,16 +79,19 @@ func (p *Pass) Reportf(r Range, format string, args ...any) {
 	p.Report(Diagnostic{Pos: r.Pos(), End: r.End(), Message: fmt.Sprintf(format, args...)})
 }
 
-// Option returns the value of a rule option: the configured one, or its
-// default.
-func (p *Pass) Option(name string) float64 {
-	if v, ok := p.options[name]; ok {
-		return v
+// Option returns the value of a rule option for the findings in a file:
+// a per-path override's (.scalelint.yaml overrides), the configured one,
+// or its default (Config.Option).
+func (p *Pass) Option(name string, file *manifest.File) float64 {
+	cfg := p.config
+	if cfg == nil {
+		cfg = DefaultConfig()
 	}
-	if o, ok := p.Analyzer.Option(name); ok {
-		return o.Default
+	path := ""
+	if file != nil {
+		path = file.Path
 	}
-	return 0
+	return cfg.Option(p.Analyzer, path, name)
 }
 
 // Inputs returns the law inputs of an autoscaler: its annotations, its

@@ -19,6 +19,25 @@ import (
 // the diagnostics about suppressions themselves. The result is sorted by
 // file, position and rule, and holds no duplicates.
 func Run(ctx context.Context, ws *workspace.Workspace, analyzers []*Analyzer, cfg *Config) []Diagnostic {
+	return RunWith(ctx, ws, analyzers, cfg, nil)
+}
+
+// RunWith is Run with what the rules derive alike kept in shared (a new
+// one when nil), for the driver to read after the run or to share with
+// another run over a view of the same workspace (see Shared).
+//
+// The texts rules read again (to make fixes) from files whose text was
+// dropped (manifest.File.DropText) are dropped again when the run ends:
+// a run over a large repository does not leave them in memory.
+func RunWith(ctx context.Context, ws *workspace.Workspace, analyzers []*Analyzer, cfg *Config, shared *Shared) []Diagnostic {
+	if shared == nil {
+		shared = NewShared()
+	}
+	defer func() {
+		for _, f := range ws.Files {
+			f.DropText(nil, false) // a no-op for a file whose text was never dropped
+		}
+	}()
 	if cfg == nil {
 		cfg = DefaultConfig()
 	}
@@ -37,18 +56,16 @@ func Run(ctx context.Context, ws *workspace.Workspace, analyzers []*Analyzer, cf
 		byName[a.Name] = a
 	}
 	results := make([][]Diagnostic, len(analyzers))
-	shared := &sharedResults{m: map[any]*sharedResult{}}
 	var wg sync.WaitGroup
 	for i, a := range analyzers {
 		if a.Run == nil {
 			continue
 		}
-		_, options, _ := cfg.RuleSetting(a, "")
 		wg.Add(1)
-		go func(i int, a *Analyzer, options map[string]float64) {
+		go func(i int, a *Analyzer) {
 			defer wg.Done()
 			var out []Diagnostic
-			pass := &Pass{Analyzer: a, Workspace: ws, Defaults: cfg.Defaults, options: options, shared: shared,
+			pass := &Pass{Analyzer: a, Workspace: ws, Defaults: cfg.Defaults, config: cfg, shared: shared,
 				report: func(d Diagnostic) { out = append(out, d) }}
 			defer func() {
 				if r := recover(); r != nil {
@@ -64,7 +81,7 @@ func Run(ctx context.Context, ws *workspace.Workspace, analyzers []*Analyzer, cf
 			if err := a.Run(pass); err != nil {
 				out = append(out, internalError(ws, a, err.Error()))
 			}
-		}(i, a, options)
+		}(i, a)
 	}
 	wg.Wait()
 

@@ -52,7 +52,7 @@ func (s *Server) Hover(ctx context.Context, params *protocol.HoverParams) (*prot
 		if a := autoscalerOf(ws, o); a != nil {
 			for _, f := range lawFields(a) {
 				if within(o, f, off) {
-					sections = append(sections, lawTable(evaluate(snap, a)))
+					sections = append(sections, lawTable(snap, evaluate(snap, a)))
 					break
 				}
 			}
@@ -60,7 +60,7 @@ func (s *Server) Hover(ctx context.Context, params *protocol.HoverParams) (*prot
 			_, onAnnotation, _ := annotationAt(o, off)
 			if within(o, o.KindAt, off) || within(o, nameField(o), off) || onAnnotation {
 				for _, a := range scaledBy(ws, o) {
-					sections = append(sections, lawTable(evaluate(snap, a)))
+					sections = append(sections, lawTable(snap, evaluate(snap, a)))
 				}
 			}
 		}

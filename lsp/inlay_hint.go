@@ -56,7 +56,7 @@ func (s *Server) InlayHint(ctx context.Context, params *protocol.InlayHintParams
 			if !b.HasPodRate || b.Threshold <= 0 {
 				continue
 			}
-			label := fmt.Sprintf("D %s · needs ≥ %s · rests at ≥ %s", secs(b.StandingDelay), secs(b.Required), num(b.FixThreshold, 0))
+			label := fmt.Sprintf("D %s · needs ≥ %s · rests at ≥ %s", secs(b.StandingDelay), secs(b.Required), num(fixThreshold(snap, a, b), 0))
 			n := thresholdField(b.Metric)
 			if !b.Metric.Threshold.Set {
 				label = fmt.Sprintf("%s %s (default) · %s", b.Metric.ThresholdKey, num(b.Threshold, 3), label)

@@ -10,20 +10,18 @@ import (
 	"github.com/scalelint/scalelint/rules"
 )
 
-// evaluate evaluates the laws for an autoscaler with the configuration in
-// force (annotation defaults, latency-floor's margin): the numbers the
-// rules report, for hover and inlay hints.
+// evaluate returns the laws evaluated for an autoscaler with the
+// configuration's annotation defaults: the numbers the rules report, for
+// hover and inlay hints, evaluated once per snapshot.
 func evaluate(snap *Snapshot, a *scaling.Autoscaler) *rules.Evaluation {
-	opts := rules.EvalOptions{Margin: 0.1}
-	if o, ok := rules.LatencyFloor.Option("margin"); ok {
-		opts.Margin = o.Default
-	}
-	if _, options, _ := snap.cfg.RuleSetting(rules.LatencyFloor, a.Object.File().Path); options != nil {
-		if m, ok := options["margin"]; ok {
-			opts.Margin = m
-		}
-	}
-	return rules.Evaluate(snap.Workspace(), a, snap.cfg.Defaults, opts)
+	return rules.Evaluations(snap.Shared(), snap.cfg.Defaults).Evaluate(snap.Workspace(), a)
+}
+
+// fixThreshold is the threshold latency-floor's fix suggests, with the
+// margin the configuration gives the autoscaler's file (as the rule reads
+// it: analyzer.Config.Option).
+func fixThreshold(snap *Snapshot, a *scaling.Autoscaler, b *rules.BacklogEval) float64 {
+	return b.FixThreshold(snap.cfg.Option(rules.LatencyFloor, a.Object.File().Path, "margin"))
 }
 
 // num formats a number with at most prec decimals, without trailing zeros.
@@ -47,7 +45,7 @@ func pct(v float64) string { return num(100*v, 1) + "%" }
 // lawTable renders an evaluation as a Markdown table, one row per law
 // that could be evaluated, then the laws that could not and the
 // annotations they need.
-func lawTable(e *rules.Evaluation) string {
+func lawTable(snap *Snapshot, e *rules.Evaluation) string {
 	var b strings.Builder
 	a := e.Autoscaler
 	fmt.Fprintf(&b, "**%s %s**", a.Object.Kind, a.Object.Name)
@@ -87,7 +85,7 @@ func lawTable(e *rules.Evaluation) string {
 			numbers := fmt.Sprintf("D = T/c = %s/%s = %s vs %s", num(bl.Threshold, 3), num(bl.PodRate, 3), secs(bl.StandingDelay), required)
 			verdict := "rests"
 			if !bl.Rests {
-				verdict = fmt.Sprintf("**hunts**: threshold ≥ %s rests", num(bl.FixThreshold, 0))
+				verdict = fmt.Sprintf("**hunts**: threshold ≥ %s rests", num(fixThreshold(snap, a, bl), 0))
 			}
 			rows = append(rows, [3]string{"§2 latency floor", numbers, verdict})
 		}

@@ -191,6 +191,31 @@ func TestHover(t *testing.T) {
 	}
 }
 
+// TestOverrideOptionsAgree: a per-path override's rule option is the one
+// the quick fix (analyzer.Run, as in check) and the hover both apply:
+// latency-floor's margin 1.0 makes the smallest resting threshold
+// ceil(10 x 89.49 x 2) = 1790 (rules/laws/README.md §2), not the default
+// 10% margin's 985.
+func TestOverrideOptionsAgree(t *testing.T) {
+	dir := workspaceDir(t, "workspace")
+	if err := os.WriteFile(filepath.Join(dir, ".scalelint.yaml"), []byte("overrides:\n- paths: [\"consumer.yaml\"]\n  rules:\n    latency-floor: {margin: 1.0}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := newClient(t, Options{})
+	c.initialize(dir, "")
+	u := c.open("consumer.yaml", "")
+	p := c.waitVersion(u, 1)
+	if actions := c.codeActions(u, p.Diagnostics[0].Range); actions["Set lagThreshold to 1790"] == nil {
+		t.Errorf("the quick fix ignores the override's margin: actions %v", keys(actions))
+	}
+	var h protocol.Hover
+	c.mustCall(protocol.MethodTextDocumentHover, &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: c.positionOf(u, `lagThreshold: "10"`, 16)}}, &h)
+	if mc, ok := h.Contents.(*protocol.MarkupContent); !ok || !strings.Contains(mc.Value, "**hunts**: threshold ≥ 1790 rests") {
+		t.Errorf("hover: %#v", h.Contents)
+	}
+}
+
 // codeActions returns the code actions on the first diagnostic of u.
 func (c *testClient) codeActions(u uri.URI, r protocol.Range) map[string]*protocol.CodeAction {
 	c.t.Helper()

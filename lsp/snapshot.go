@@ -100,6 +100,11 @@ type Snapshot struct {
 	// here.
 	changedFiles map[*manifest.File]bool
 
+	// shared holds what the snapshot's lint derives alike (the law
+	// evaluations), for its hover and inlay hints to read (Shared).
+	sharedOnce sync.Once
+	shared     *analyzer.Shared
+
 	diagMu    sync.Mutex
 	diagsDone bool
 	// relinted are the paths linted again when the findings were derived
@@ -157,9 +162,17 @@ func (s *Snapshot) Workspace() *workspace.Workspace {
 			}
 		}
 		fset.AddExistingFiles(toks...)
-		s.ws = workspace.New(fset, files, workspace.Options{DefaultNamespace: s.cfg.Namespace, Remember: true, Kinds: ruleKinds})
+		s.ws = workspace.New(fset, files, workspace.Options{DefaultNamespace: s.cfg.Namespace, Kinds: ruleKinds})
 	})
 	return s.ws
+}
+
+// Shared returns what the snapshot's lint derives alike (the law
+// evaluations), made on first use: the lint and the requests that show its
+// numbers read one evaluation per autoscaler.
+func (s *Snapshot) Shared() *analyzer.Shared {
+	s.sharedOnce.Do(func() { s.shared = analyzer.NewShared() })
+	return s.shared
 }
 
 // Diagnostics returns the findings of the one engine (analyzer.Run, as in
@@ -198,7 +211,7 @@ func (s *Snapshot) fileDiagnostics(ctx context.Context) (map[string]*fileDiags, 
 		if relint, ok := s.relintPaths(b); ok {
 			in := func(p string) bool { return relint[p] }
 			view := ws.Focus(slices.Collect(maps.Keys(relint)))
-			fresh := groupByFile(ws, analyzer.Run(ctx, view, rules.All(), s.cfg), in)
+			fresh := groupByFile(ws, analyzer.RunWith(ctx, view, rules.All(), s.cfg, s.Shared()), in)
 			byFile = maps.Clone(b.byFile)
 			for p := range relint {
 				delete(byFile, p)
@@ -209,7 +222,7 @@ func (s *Snapshot) fileDiagnostics(ctx context.Context) (map[string]*fileDiags, 
 		}
 	}
 	if byFile == nil {
-		byFile = groupByFile(ws, analyzer.Run(ctx, ws, rules.All(), s.cfg), nil)
+		byFile = groupByFile(ws, analyzer.RunWith(ctx, ws, rules.All(), s.cfg, s.Shared()), nil)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err // some rules may not have run

@@ -2,11 +2,10 @@ package rules
 
 import (
 	"math"
-	"reflect"
 	"sort"
-	"unsafe"
+	"sync"
 
-	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/scaling"
 	"github.com/scalelint/scalelint/analyzer/workspace"
 	"github.com/scalelint/scalelint/rules/laws"
@@ -76,8 +75,6 @@ type BacklogEval struct {
 	Phi           float64
 	W             float64
 	Rests         bool
-	// FixThreshold is the smallest threshold that rests (with the margin).
-	FixThreshold float64
 	// FixWindow is the longest window that rests at today's threshold;
 	// FixWindowOK is false when none does, FixWindowUnlimited when any does.
 	FixWindow          float64
@@ -89,6 +86,15 @@ type BacklogEval struct {
 	LatencyHeld      bool
 	WindowProof      float64 // e·τ_eff: any latency at least this is safe
 	HasPodRate       bool
+}
+
+// FixThreshold is the smallest whole threshold that rests with a relative
+// margin (latency-floor's option "margin", read for the autoscaler's file:
+// Pass.Option, analyzer.Config.Option): ⌈c·τ_eff·Φ·(1 + margin)⌉. The
+// evaluation itself takes no option, so every driver evaluates alike and
+// applies the margin the configuration gives the file.
+func (b *BacklogEval) FixThreshold(margin float64) float64 {
+	return laws.SmallestRestingThreshold(b.PodRate, b.Required, margin)
 }
 
 // RetryEval is §3: the retry trap against the target.
@@ -124,43 +130,83 @@ type BoundEval struct {
 	Shorter        bool
 }
 
-// EvalOptions are the rule options that change evaluations.
-type EvalOptions struct {
-	// Margin is the relative margin added to the smallest resting threshold.
-	Margin float64
+// Evaluate evaluates every law it can for an autoscaler of a workspace,
+// with the configuration's annotation defaults.
+func Evaluate(ws *workspace.Workspace, a *scaling.Autoscaler, defaults scaling.Inputs) *Evaluation {
+	return evaluate(ws.Target(a), a, defaults)
 }
 
-// Evaluate evaluates every law it can for an autoscaler. In a workspace
-// that remembers (the language server's), the evaluation is kept on the
-// autoscaler's object and reused while its target and the defaults are
-// the same: an edit elsewhere does not evaluate every autoscaler again.
-func Evaluate(ws *workspace.Workspace, a *scaling.Autoscaler, defaults scaling.Inputs, opts EvalOptions) *Evaluation {
+// EvaluateTarget is Evaluate with the scale target resolved by the caller:
+// `scalelint compute` evaluates an autoscaler and a workload it builds
+// from raw numbers, with the evaluation the rules report from.
+func EvaluateTarget(a *scaling.Autoscaler, target *workspace.Resolution, defaults scaling.Inputs) *Evaluation {
+	return evaluate(target, a, defaults)
+}
+
+// Floor is the standing delay a backlog loop needs to rest (§2),
+// τ_eff·Φ(W_eff/τ_eff) with τ_eff = τ + s and W_eff = W + s, with Φ, w =
+// W_eff/τ_eff, and e·τ_eff, the standing delay at which every window
+// rests.
+type Floor struct {
+	Required, Phi, W, WindowProof float64
+}
+
+// FloorOf computes the floor of a backlog loop from its dead time τ,
+// scale-down window W and sampling delay s, in seconds.
+func FloorOf(deadTime, window, samplingDelay float64) Floor {
+	var f Floor
+	f.Required, f.Phi, f.W = laws.RequiredStandingDelay(deadTime, window, samplingDelay)
+	f.WindowProof = laws.WindowProofStandingDelay(deadTime, samplingDelay)
+	return f
+}
+
+// An Evaluator evaluates each autoscaler of one workspace (and of the
+// views Focus makes of it, which resolve targets alike) once, with one
+// configuration's annotation defaults: the rules of a run, and what the
+// driver shows after it (the CLI's audit and explain-missing, the
+// language server's hover and inlay hints), read the same evaluations.
+// It lives in the run's analyzer.Shared (Evaluations), so it lasts as long
+// as the driver keeps that: a CLI run, a language server snapshot.
+type Evaluator struct {
+	defaults scaling.Inputs
+	mu       sync.Mutex
+	evals    map[*scaling.Autoscaler]*Evaluation
+}
+
+type evaluatorKey struct{}
+
+// Evaluations returns the evaluator kept in shared, made with defaults on
+// first use: pass the configuration shared was run with.
+func Evaluations(shared *analyzer.Shared, defaults scaling.Inputs) *Evaluator {
+	return shared.Get(evaluatorKey{}, func() any { return newEvaluator(defaults) }).(*Evaluator)
+}
+
+func newEvaluator(defaults scaling.Inputs) *Evaluator {
+	return &Evaluator{defaults: defaults, evals: map[*scaling.Autoscaler]*Evaluation{}}
+}
+
+// Evaluate returns the autoscaler's evaluation, computing it on first use.
+// An evaluation is reused only for the target resolution it was made with:
+// asked with a workspace that resolves the target otherwise, it evaluates
+// again (and does not keep the result).
+func (ev *Evaluator) Evaluate(ws *workspace.Workspace, a *scaling.Autoscaler) *Evaluation {
 	r := ws.Target(a)
-	if !ws.Remembers() {
-		return evaluate(r, a, defaults, opts)
+	ev.mu.Lock()
+	e, ok := ev.evals[a]
+	ev.mu.Unlock()
+	if ok && e.Target == r {
+		return e
 	}
-	key := evalKey{target: r.Object, workload: r.Workload, defaults: reflect.ValueOf(defaults).UnsafePointer(), opts: opts}
-	e := a.Object.MemoLatest(key, func() any { return evaluate(r, a, defaults, opts) }).(*Evaluation)
-	if e.Target != r {
-		c := *e // the same laws, with this workspace's resolution
-		c.Target = r
-		e = &c
+	e = evaluate(r, a, ev.defaults)
+	if !ok {
+		ev.mu.Lock()
+		ev.evals[a] = e
+		ev.mu.Unlock()
 	}
 	return e
 }
 
-// evalKey is what an evaluation depends on besides the autoscaler itself
-// (immutable, as its object is): its target, the configured defaults (a
-// map replaced, never changed, when the configuration changes) and the
-// options.
-type evalKey struct {
-	target   *manifest.Object
-	workload *scaling.Workload
-	defaults unsafe.Pointer
-	opts     EvalOptions
-}
-
-func evaluate(r *workspace.Resolution, a *scaling.Autoscaler, defaults scaling.Inputs, opts EvalOptions) *Evaluation {
+func evaluate(r *workspace.Resolution, a *scaling.Autoscaler, defaults scaling.Inputs) *Evaluation {
 	e := &Evaluation{Autoscaler: a, Target: r, Inputs: scaling.MergeInputs(a, r.Workload, defaults)}
 	in := e.Inputs
 	val := func(name string) (float64, bool) {
@@ -173,7 +219,7 @@ func evaluate(r *workspace.Resolution, a *scaling.Autoscaler, defaults scaling.I
 	e.evalGrowth(val)
 	for _, m := range a.Metrics {
 		if m.Signal == scaling.SignalBacklog {
-			if b := e.evalBacklog(m, val, opts); b != nil {
+			if b := e.evalBacklog(m, val); b != nil {
 				e.Backlog = append(e.Backlog, b)
 			}
 		}
@@ -271,7 +317,7 @@ func (e *Evaluation) evalGrowth(val func(string) (float64, bool)) {
 	e.Growth = g
 }
 
-func (e *Evaluation) evalBacklog(m *scaling.Metric, val func(string) (float64, bool), opts EvalOptions) *BacklogEval {
+func (e *Evaluation) evalBacklog(m *scaling.Metric, val func(string) (float64, bool)) *BacklogEval {
 	tau, hasTau := val("dead-time")
 	c, hasC := val("pod-rate")
 	if !hasTau {
@@ -281,8 +327,8 @@ func (e *Evaluation) evalBacklog(m *scaling.Metric, val func(string) (float64, b
 	s, _ := val("sampling-delay")
 	b := &BacklogEval{Metric: m, Threshold: m.Threshold.V, PodRate: c, HasPodRate: hasC, DeadTime: tau, SamplingDelay: s,
 		Window: e.Autoscaler.DownWindow.V}
-	b.Required, b.Phi, b.W = laws.RequiredStandingDelay(tau, b.Window, s)
-	b.WindowProof = laws.WindowProofStandingDelay(tau, s)
+	f := FloorOf(tau, b.Window, s)
+	b.Required, b.Phi, b.W, b.WindowProof = f.Required, f.Phi, f.W, f.WindowProof
 	if lt, ok := val("latency-target"); ok {
 		b.HasLatencyTarget, b.LatencyTarget = true, lt
 		b.LatencyHeld = laws.LatencyTargetHeld(lt, b.Required)
@@ -298,7 +344,6 @@ func (e *Evaluation) evalBacklog(m *scaling.Metric, val func(string) (float64, b
 	}
 	b.StandingDelay = laws.StandingDelay(b.Threshold, c)
 	b.Rests = laws.Rests(b.StandingDelay, b.Required)
-	b.FixThreshold = laws.SmallestRestingThreshold(c, b.Required, opts.Margin)
 	b.FixWindow, b.FixWindowOK, b.FixWindowUnlimited = laws.LongestRestingWindow(b.StandingDelay, tau, s)
 	return b
 }

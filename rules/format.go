@@ -7,6 +7,7 @@ import (
 
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/scaling"
+	"github.com/scalelint/scalelint/analyzer/workspace"
 )
 
 // num formats a number for a message: at most prec decimals, without
@@ -31,17 +32,15 @@ func pct(v float64) string { return num(100*v, 1) + "%" }
 // defaultMargin is the margin of latency-floor's threshold fix.
 const defaultMargin = 0.1
 
-// evaluations evaluates every autoscaler of the pass.
+// evaluations evaluates every autoscaler of the pass, once per run for
+// every rule that reports on the laws (see Evaluator).
 func evaluations(pass *analyzer.Pass) []*Evaluation {
-	opts := EvalOptions{Margin: defaultMargin}
-	if _, ok := pass.Analyzer.Option("margin"); ok {
-		opts.Margin = pass.Option("margin")
-	}
-	type key struct{ margin float64 }
-	return pass.Shared(key{opts.Margin}, func() any {
+	ev := pass.Shared(evaluatorKey{}, func() any { return newEvaluator(pass.Defaults) }).(*Evaluator)
+	type key struct{ ws *workspace.Workspace }
+	return pass.Shared(key{pass.Workspace}, func() any {
 		var out []*Evaluation
 		for _, a := range pass.Workspace.Autoscalers() {
-			out = append(out, Evaluate(pass.Workspace, a, pass.Defaults, opts))
+			out = append(out, ev.Evaluate(pass.Workspace, a))
 		}
 		return out
 	}).([]*Evaluation)

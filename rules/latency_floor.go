@@ -85,7 +85,7 @@ func reportLatencyFloor(pass *analyzer.Pass, e *Evaluation, b *BacklogEval) {
 	d.Related = append(d.Related, inputRelated(e.Inputs["dead-time"], "the dead time")...)
 	d.Related = append(d.Related, inputRelated(e.Inputs["pod-rate"], "the pod rate")...)
 	// Fix 1: the smallest threshold that rests.
-	value := num(b.FixThreshold, 0)
+	value := num(b.FixThreshold(pass.Option("margin", a.Object.File())), 0)
 	var edit analyzer.TextEdit
 	ok := false
 	if m.Threshold.Set && m.Threshold.At.IsValid() {

@@ -245,41 +245,14 @@ func factString(f map[string]float64) string {
 }
 
 // ApplyFixes applies the first suggested fix of each diagnostic to the
-// files they are in and returns the new contents by path. Overlapping
-// edits are skipped.
+// files they are in and returns the new contents by path, with the
+// planner and applier `scalelint check --fix` uses (analyzer.PlanFixes):
+// a fix that overlaps one taken before it is skipped whole.
 func ApplyFixes(ws *workspace.Workspace, diags []analyzer.Diagnostic) map[string]string {
-	type edit struct {
-		start, end int
-		text       string
-	}
-	edits := map[*manifest.File][]edit{}
-	for _, d := range diags {
-		if len(d.SuggestedFixes) == 0 {
-			continue
-		}
-		for _, e := range d.SuggestedFixes[0].Edits {
-			f := ws.FileOf(e.Pos)
-			if f == nil {
-				continue
-			}
-			edits[f] = append(edits[f], edit{f.Tok.Offset(e.Pos), f.Tok.Offset(e.End), e.NewText})
-		}
-	}
+	edits, _ := analyzer.PlanFixes(ws, diags, analyzer.FirstFix, nil)
 	out := map[string]string{}
 	for f, es := range edits {
-		sort.SliceStable(es, func(i, j int) bool { return es[i].start < es[j].start })
-		var b strings.Builder
-		last := 0
-		for _, e := range es {
-			if e.start < last {
-				continue
-			}
-			b.Write(f.Text()[last:e.start])
-			b.WriteString(e.text)
-			last = e.end
-		}
-		b.Write(f.Text()[last:])
-		out[f.Path] = b.String()
+		out[f.Path] = string(analyzer.ApplyEdits(f.Text(), es))
 	}
 	return out
 }

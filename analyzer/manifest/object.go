@@ -69,7 +69,10 @@ func (o *Object) Root() *yaml.Node {
 // Memo returns the value build makes from the object, building it once:
 // the object is immutable, so what is derived from it alone (the scaling
 // views) is computed while its tree is at hand and shared by every
-// workspace the object is part of.
+// workspace the object is part of, and lives as long as the object. What
+// depends on other objects too (an autoscaler's law evaluation depends on
+// its target and the configuration) is kept by the run that fixes them
+// (analyzer.Shared), not here.
 func (o *Object) Memo(key any, build func() any) any {
 	o.memoMu.Lock()
 	defer o.memoMu.Unlock()
@@ -77,30 +80,6 @@ func (o *Object) Memo(key any, build func() any) any {
 		if e.key == key {
 			return e.value
 		}
-	}
-	v := build()
-	o.memo = append(o.memo, memoEntry{key, v})
-	return v
-}
-
-// MemoLatest is Memo keeping one value per type of key: a value for a
-// new key of the same type replaces the old one. What is derived from the
-// object and from things that change (an autoscaler's evaluation depends
-// on its target) stays bounded however often those change.
-func (o *Object) MemoLatest(key any, build func() any) any {
-	o.memoMu.Lock()
-	defer o.memoMu.Unlock()
-	kt := reflect.TypeOf(key)
-	for i, e := range o.memo {
-		if reflect.TypeOf(e.key) != kt {
-			continue
-		}
-		if e.key == key {
-			return e.value
-		}
-		v := build()
-		o.memo[i] = memoEntry{key, v}
-		return v
 	}
 	v := build()
 	o.memo = append(o.memo, memoEntry{key, v})

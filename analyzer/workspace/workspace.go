@@ -48,10 +48,6 @@ type Options struct {
 	// where rules read views and Fields, not trees. The language server
 	// keeps trees, which every request reads.
 	Release bool
-	// Remember keeps what rules derive from unchanged objects (the law
-	// evaluations) on the objects, for the next workspace made of the
-	// same parsed files: the language server, which makes one per edit.
-	Remember bool
 	// Kinds are parsed as the workspace is built (ObjectsOfKind), not on
 	// first use: the kinds rules declare (analyzer.Analyzer.Kinds). With
 	// them the workspace never changes once built, so it may be read while
@@ -247,10 +243,6 @@ func (ws *Workspace) FileOf(pos token.Pos) *manifest.File {
 	}
 	return nil
 }
-
-// Remembers reports whether rules may keep what they derive from unchanged
-// objects on them (Options.Remember).
-func (ws *Workspace) Remembers() bool { return ws.opts.Remember }
 
 // Autoscalers returns every autoscaler, in file order.
 func (ws *Workspace) Autoscalers() []*scaling.Autoscaler { return ws.autoscalers }

@@ -24,9 +24,9 @@ import (
 //	go test ./cmd/scalelint -run '^$' -bench 'Check|Baseline' -benchtime 5x
 //	SCALELINT_BENCH_SERVICES=10000 go test ./cmd/scalelint -run '^$' -bench 'Check|Baseline' -benchtime 3x
 //
-// BenchmarkBaselineYAMLv3 does what shared/bench/baseline -mode yamlv3
-// does (read every file, decode every document into a yaml.v3 node tree,
-// GOMAXPROCS workers); BenchmarkCheck runs `scalelint check --format json`
+// BenchmarkBaselineYAMLv3 is the yaml.v3 parse baseline of the README's
+// Performance table (read every file, decode every document into a
+// yaml.v3 node tree, GOMAXPROCS workers); BenchmarkCheck runs `scalelint check --format json`
 // in process. Divide their ns/op for the ratio. testdata/bench/run.sh
 // measures the binaries instead, with peak memory.
 

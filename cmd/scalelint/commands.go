@@ -2,7 +2,7 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
+	"errors"
 	"fmt"
 	"io"
 	"runtime/debug"
@@ -16,9 +16,9 @@ import (
 // the module version from the build info.
 var version = ""
 
-func runVersion(_ []string, _ io.Reader, stdout, _ io.Writer) int {
-	fmt.Fprintf(stdout, "scalelint %s\n", versionString())
-	return exitOK
+func runVersion(_ []string, _ io.Reader, stdout, _ io.Writer) error {
+	_, err := fmt.Fprintf(stdout, "scalelint %s\n", versionString())
+	return err
 }
 
 // versionString is the version set at build time (-ldflags "-X
@@ -49,12 +49,11 @@ func versionString() string {
 	return v
 }
 
-func runRules(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("rules", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+func runRules(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("rules", stderr)
 	format := fs.String("format", "text", "text, json or markdown (the rules reference)")
-	if err := fs.Parse(args); err != nil {
-		return exitError
+	if _, err := parseCommand(fs, "Usage: scalelint rules [--format text|json|markdown]\n\nFlags:", args, stderr); err != nil {
+		return err
 	}
 	all := rules.All()
 	switch *format {
@@ -74,58 +73,49 @@ func runRules(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		enc.Encode(out)
+		return enc.Encode(out)
 	case "markdown":
 		fmt.Fprint(stdout, rules.Reference())
 	default:
-		fmt.Fprintf(stderr, "scalelint: rules --format must be text, json or markdown\n")
-		return exitError
+		return fmt.Errorf("rules --format must be text, json or markdown")
 	}
-	return exitOK
+	return nil
 }
 
-func runExplain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("explain", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+const explainUsage = "Usage: scalelint explain [--format text|markdown] RULE   (scalelint rules lists them)\n\nFlags:"
+
+func runExplain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
+	fs := newFlagSet("explain", stderr)
 	format := fs.String("format", "text", "text or markdown (the rule's section of the rules reference)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: scalelint explain [--format text|markdown] RULE   (scalelint rules lists them)\n\nFlags:")
-		fs.PrintDefaults()
+	args, err := parseCommand(fs, explainUsage, args, stderr)
+	if err != nil {
+		return err
 	}
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return exitOK
-		}
-		return exitError
-	}
-	args = fs.Args()
 	if len(args) != 1 || (*format != "text" && *format != "markdown") {
 		fs.Usage()
-		return exitError
+		return reported{fmt.Errorf("explain takes one rule")}
 	}
 	a, ok := rules.ByName(args[0])
 	if !ok {
-		msg := fmt.Sprintf("scalelint: unknown rule %q", args[0])
+		msg := fmt.Sprintf("unknown rule %q", args[0])
 		if s := manifest.Closest(args[0], rules.Names()); s != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", s)
 		}
-		fmt.Fprintln(stderr, msg)
-		return exitError
+		return errors.New(msg)
 	}
-	fmt.Fprint(stdout, rules.Explain(a, *format == "markdown"))
-	return exitOK
+	_, err = fmt.Fprint(stdout, rules.Explain(a, *format == "markdown"))
+	return err
 }
 
-func runSchema(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+func runSchema(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	if len(args) > 0 {
 		fmt.Fprintln(stderr, "Usage: scalelint schema   (prints the JSON Schema of .scalelint.yaml)")
-		return exitError
+		return reported{fmt.Errorf("schema takes no arguments")}
 	}
 	s, err := analyzer.ConfigSchema(rules.All())
 	if err != nil {
-		fmt.Fprintf(stderr, "scalelint: %v\n", err)
-		return exitError
+		return err
 	}
-	stdout.Write(append(s, '\n'))
-	return exitOK
+	_, err = stdout.Write(append(s, '\n'))
+	return err
 }

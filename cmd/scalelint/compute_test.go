@@ -8,10 +8,10 @@ import (
 	"testing"
 )
 
-// independentPhi integrates the idealized loop of LAWS.md §2 in its
+// independentPhi integrates the idealized loop of rules/laws/README.md §2 in its
 // original, undimensioned form, written apart from rules/laws on purpose:
 // the backlog L with dL/dt = λ − c·N, and N(t) = min over the last dead time
-// of max over the last window of L/T (seed "The Delay a Window Demands",
+// of max over the last window of L/T ("The Delay a Window Demands", Yuriy Polyulya,
 // "Two Branches, Two Delays"), stepped with a fixed Euler step of τ/2000,
 // after a demand step from λ to 2λ at rest. It returns the smallest
 // standing delay D = T/c (in dead times) at which the swing of N decays
@@ -107,14 +107,14 @@ func TestComputeAgreesWithIndependentIntegration(t *testing.T) {
 		{90, 50},  // w = 0.6
 		{90, 90},  // w = 1
 		{90, 300}, // w = 3.1, the default case
-		{60, 120}, // w = 1.86, the seed's worked design
+		{60, 120}, // w = 1.86, the post's worked design
 		{30, 300}, // w = 7.75
 		{20, 600}, // w = 20.3
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer
 		args := []string{"--dead-time", fmt.Sprint(c.deadTime), "--window", fmt.Sprint(c.window), "--format", "json"}
-		if code := runCompute(args, nil, &out, &errb); code != 0 {
+		if code := run(append([]string{"compute"}, args...), nil, &out, &errb); code != 0 {
 			t.Fatalf("compute %v: exit %d: %s", args, code, errb.String())
 		}
 		var res map[string]float64

@@ -9,16 +9,18 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/output"
 )
 
-// The real-world corpus (testdata/realworld, copied from shared/corpus
-// with its SOURCES.md and STATS.md) is linted as users would lint it: one
+// The real-world corpus (testdata/realworld: public manifests, see its
+// SOURCES.md and STATS.md) is linted as users would lint it: one
 // repository folder at a time, and the whole tree against a golden file.
 
 type jsonOut struct {
-	Version     int              `json:"version"`
-	Diagnostics []jsonDiagnostic `json:"diagnostics"`
-	Summary     jsonSummary      `json:"summary"`
+	Version     int                     `json:"version"`
+	Diagnostics []output.JSONDiagnostic `json:"diagnostics"`
+	Summary     output.JSONSummary      `json:"summary"`
 }
 
 func realworld(t *testing.T) string {
@@ -50,7 +52,7 @@ func TestRealworldRepositories(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var all []jsonDiagnostic
+	var all []output.JSONDiagnostic
 	for _, r := range repos {
 		rep, code := checkJSON(t, root, filepath.Join("real", r.Name()))
 		if code != 0 && code != 1 {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -10,20 +11,17 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"k8s.io/apimachinery/pkg/api/resource"
-
-	autoscalingv2 "k8s.io/api/autoscaling/v2"
-
-	"github.com/scalelint/scalelint/rules/simulate"
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/numfmt"
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/simulation"
 )
 
 // The tests in this file run `scalelint simulate` in process on manifests
-// and check the seed's predictions (shared/seeds/the-delay-a-window-demands.txt,
-// "Falsification Criteria" and "What the Deployed Loop Does") through the
-// command: the numbers come from the manifest and its annotations, not from
-// the package's Kit and Specimen helpers.
+// and check the predictions of Yuriy Polyulya's "The Delay a Window
+// Demands" (11 October 2026; its falsification criteria and its deployed
+// loop, rules/laws/README.md §2 and §6) through the command: the numbers
+// come from the manifest and its annotations.
 
-// simKit is the seed's cluster kit as a KEDA ScaledObject: demand 50 -> 200
+// simKit is the post's cluster kit as a KEDA ScaledObject: demand 50 -> 200
 // msg/s (scalelint.dev/demand 200, the default 4x step), 10 msg/s per pod,
 // a 90 s dead time, KEDA's default ceiling of 100. extra is inserted in
 // spec; lag is the lagThreshold line ("" for KEDA's default of 10).
@@ -55,7 +53,7 @@ func simWindow(seconds string) string {
           stabilizationWindowSeconds: ` + seconds + "\n"
 }
 
-// simSpecimen is the seed's deployed model: need 200 pods (2,000 msg/s at
+// simSpecimen is the post's deployed model: need 200 pods (2,000 msg/s at
 // 10 msg/s per pod), ceiling 2,000, dead time 90 s, no behavior.
 const simSpecimen = `apiVersion: keda.sh/v1alpha1
 kind: ScaledObject
@@ -107,32 +105,33 @@ func simRunIn(t *testing.T, files map[string]string, args ...string) simCall {
 		full = append(full, a)
 	}
 	var out, errb bytes.Buffer
-	code := runSimulate(full, strings.NewReader(""), &out, &errb)
+	code := simulateCmd(full, strings.NewReader(""), &out, &errb)
 	return simCall{code: code, stdout: out.String(), stderr: errb.String(), dir: dir}
 }
 
 // simJSONOf runs the command with --format json and decodes its output.
-func simJSONOf(t *testing.T, files map[string]string, args ...string) simJSON {
+func simJSONOf(t *testing.T, files map[string]string, args ...string) simulation.JSON {
 	t.Helper()
 	c := simRunIn(t, files, append([]string{"--format", "json"}, args...)...)
 	if c.code != exitOK {
 		t.Fatalf("exit %d\nstderr: %s", c.code, c.stderr)
 	}
-	var out simJSON
+	var out simulation.JSON
 	if err := json.Unmarshal([]byte(c.stdout), &out); err != nil {
 		t.Fatalf("%v\n%s", err, c.stdout)
 	}
 	return out
 }
 
-// TestSimulateSeedCriteria reproduces F1-F3 at the kit's size through the
-// command. Band edges get the slack the package's seed tests give them
-// (the seed's model stepped in whole seconds); verdicts are exact.
-func TestSimulateSeedCriteria(t *testing.T) {
+// TestSimulateFalsificationCriteria reproduces the post's criteria F1-F3
+// at the kit's size through the command. Band edges get the slack the
+// rules/simulate tests give them (the post's model stepped in whole
+// seconds); verdicts are exact.
+func TestSimulateFalsificationCriteria(t *testing.T) {
 	lag600 := "      lagThreshold: \"600\"\n"
 	for _, tc := range []struct {
 		name     string
-		seed     string // the seed's sentence
+		post     string // the post's sentence
 		manifest string
 		args     []string
 		hunts    bool
@@ -158,13 +157,13 @@ func TestSimulateSeedCriteria(t *testing.T) {
 			if s == nil {
 				t.Fatal("no lastHour in the JSON")
 			}
-			t.Logf("pods %d-%d (p5 %v, p95 %v), mean %v, swing %v, hunts %v; law %vs; seed: %q",
-				s.Min, s.Max, s.P5, s.P95, s.Mean, s.Swing, s.Hunts, out.Law.RequiredStandingDelay, tc.seed)
+			t.Logf("pods %d-%d (p5 %v, p95 %v), mean %v, swing %v, hunts %v; law %vs; the post: %q",
+				s.Min, s.Max, s.P5, s.P95, s.Mean, s.Swing, s.Hunts, out.Law.RequiredStandingDelay, tc.post)
 			if out.Inputs.DemandFrom != 50 || out.Inputs.DemandTo != 200 || out.Inputs.Need != 20 || out.Inputs.MaxReplicas != 100 || out.Inputs.MinReplicas != 1 {
 				t.Errorf("inputs %+v are not the kit's", out.Inputs)
 			}
 			if s.Hunts != tc.hunts {
-				t.Errorf("hunts = %v, the seed says %v", s.Hunts, tc.hunts)
+				t.Errorf("hunts = %v, the post says %v", s.Hunts, tc.hunts)
 			}
 			if s.Min < tc.minLo || s.Min > tc.minHi || s.Max < tc.maxLo || s.Max > tc.maxHi {
 				t.Errorf("pods %d-%d outside [%d-%d]-[%d-%d]", s.Min, s.Max, tc.minLo, tc.minHi, tc.maxLo, tc.maxHi)
@@ -176,15 +175,16 @@ func TestSimulateSeedCriteria(t *testing.T) {
 	}
 }
 
-// TestSimulateFindBoundarySeed: "At a 90-second dead time the deployed
-// boundary is 47 seconds with a one-minute window, 63 seconds with two
-// minutes, 86 seconds with five and 98 seconds with ten." The seed ran the
+// TestSimulateFindBoundaryPublished: "At a 90-second dead time the
+// deployed boundary is 47 seconds with a one-minute window, 63 seconds with
+// two minutes, 86 seconds with five and 98 seconds with ten" ("The Delay a
+// Window Demands", Yuriy Polyulya). The post ran the
 // controller's default path, so the window is the controller's (--window on
 // a ScaledObject without behavior); the behavior path, where a KEDA user
 // sets a window, drops the recommendation exactly one window old and lands
 // lower at a one-minute window (rules/simulate TestBehaviourPathBoundaries).
-func TestSimulateFindBoundarySeed(t *testing.T) {
-	seed := map[string]float64{"60": 47, "120": 63, "300": 86, "600": 98}
+func TestSimulateFindBoundaryPublished(t *testing.T) {
+	published := map[string]float64{"60": 47, "120": 63, "300": 86, "600": 98}
 	for _, w := range []string{"60", "120", "300", "600"} {
 		t.Run("legacy window "+w+"s", func(t *testing.T) {
 			t.Parallel()
@@ -193,12 +193,12 @@ func TestSimulateFindBoundarySeed(t *testing.T) {
 			if b == nil || !b.Found {
 				t.Fatalf("no boundary: %+v", b)
 			}
-			t.Logf("deployed %vs (seed %vs, %+.1f%%), law %vs, bracket [%v, %v]",
-				b.StandingDelay, seed[w], 100*(b.StandingDelay/seed[w]-1), out.Law.RequiredStandingDelay, b.Lo, b.Hi)
-			if math.Abs(b.StandingDelay/seed[w]-1) > 0.08 {
-				t.Errorf("boundary %vs is not within 8%% of the seed's %vs", b.StandingDelay, seed[w])
+			t.Logf("deployed %vs (published %vs, %+.1f%%), law %vs, bracket [%v, %v]",
+				b.StandingDelay, published[w], 100*(b.StandingDelay/published[w]-1), out.Law.RequiredStandingDelay, b.Lo, b.Hi)
+			if math.Abs(b.StandingDelay/published[w]-1) > 0.08 {
+				t.Errorf("boundary %vs is not within 8%% of the published %vs", b.StandingDelay, published[w])
 			}
-			if out.Inputs.Path != "legacy" || fmtNum(out.Inputs.Window) != w || out.Inputs.Need != 200 || out.Inputs.MaxReplicas != 2000 {
+			if out.Inputs.Path != "legacy" || numfmt.Num(out.Inputs.Window) != w || out.Inputs.Need != 200 || out.Inputs.MaxReplicas != 2000 {
 				t.Errorf("inputs %+v", out.Inputs)
 			}
 			if b.Threshold != math.Ceil(b.StandingDelay*10-1e-9) || b.Lo >= b.StandingDelay || b.Hi < b.StandingDelay {
@@ -213,13 +213,13 @@ func TestSimulateFindBoundarySeed(t *testing.T) {
 			if b == nil || !b.Found {
 				t.Fatalf("no boundary: %+v", b)
 			}
-			t.Logf("behavior path: deployed %vs (seed %vs, %+.1f%%), law %vs", b.StandingDelay, seed[w], 100*(b.StandingDelay/seed[w]-1), out.Law.RequiredStandingDelay)
+			t.Logf("behavior path: deployed %vs (published %vs, %+.1f%%), law %vs", b.StandingDelay, published[w], 100*(b.StandingDelay/published[w]-1), out.Law.RequiredStandingDelay)
 			slack := 0.08
 			if w == "60" {
 				slack = 0.12 // one recommendation fewer in the window
 			}
-			if math.Abs(b.StandingDelay/seed[w]-1) > slack {
-				t.Errorf("boundary %vs is not within %v%% of the seed's %vs", b.StandingDelay, 100*slack, seed[w])
+			if math.Abs(b.StandingDelay/published[w]-1) > slack {
+				t.Errorf("boundary %vs is not within %v%% of the published %vs", b.StandingDelay, 100*slack, published[w])
 			}
 			if out.Inputs.Path != "behavior" {
 				t.Errorf("path %q", out.Inputs.Path)
@@ -415,7 +415,7 @@ func TestSimulateOutputFile(t *testing.T) {
 	os.MkdirAll(filepath.Dir(target), 0o755)
 	os.WriteFile(target, []byte("old"), 0o644)
 	var stdout, stderr bytes.Buffer
-	if code := runSimulate([]string{"--format", "json", "--output", target, kit}, nil, &stdout, &stderr); code != exitOK {
+	if code := simulateCmd([]string{"--format", "json", "--output", target, kit}, nil, &stdout, &stderr); code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	if stdout.Len() != 0 {
@@ -425,17 +425,35 @@ func TestSimulateOutputFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var v simJSON
+	var v simulation.JSON
 	if err := json.Unmarshal(data, &v); err != nil || v.LastHour == nil || !v.LastHour.Hunts {
 		t.Errorf("written JSON %v: %s", err, data)
 	}
-	entries, _ := os.ReadDir(filepath.Dir(target))
-	if len(entries) != 1 {
+	if entries, _ := os.ReadDir(filepath.Dir(target)); len(entries) != 1 {
 		t.Errorf("temporary files left: %v", entries)
+	}
+	// A new file is readable as any file the user creates, as every
+	// command writes it (output.WriteFile): 0644, and an existing file
+	// keeps its mode.
+	fresh := filepath.Join(dir, "out", "new.json")
+	if code := simulateCmd([]string{"--format", "json", "--output", fresh, kit}, nil, &stdout, &stderr); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	for p, want := range map[string]os.FileMode{fresh: 0o644, target: 0o644} {
+		if st, err := os.Stat(p); err != nil || st.Mode().Perm() != want {
+			t.Errorf("%s: mode %v (%v), want %v", filepath.Base(p), st.Mode().Perm(), err, want)
+		}
+	}
+	os.Chmod(target, 0o640)
+	if code := simulateCmd([]string{"--format", "json", "--output", target, kit}, nil, &stdout, &stderr); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if st, err := os.Stat(target); err != nil || st.Mode().Perm() != 0o640 {
+		t.Errorf("an existing file's mode 0640 became %v (%v)", st.Mode().Perm(), err)
 	}
 	// A directory that does not exist is an error naming --output.
 	stderr.Reset()
-	if code := runSimulate([]string{"--output", filepath.Join(dir, "no", "such", "x.txt"), kit}, nil, &stdout, &stderr); code != exitError ||
+	if code := simulateCmd([]string{"--output", filepath.Join(dir, "no", "such", "x.txt"), kit}, nil, &stdout, &stderr); code != exitError ||
 		!strings.Contains(stderr.String(), "--output") {
 		t.Errorf("exit %d: %s", code, stderr.String())
 	}
@@ -444,13 +462,13 @@ func TestSimulateOutputFile(t *testing.T) {
 func TestSimulateStdinAndNoise(t *testing.T) {
 	t.Parallel()
 	kit := simKit("", "      lagThreshold: \"1000\"\n")
-	run := func(args ...string) simJSON {
+	run := func(args ...string) simulation.JSON {
 		var stdout, stderr bytes.Buffer
-		code := runSimulate(append([]string{"--format", "json"}, append(args, "-")...), strings.NewReader(kit), &stdout, &stderr)
+		code := simulateCmd(append([]string{"--format", "json"}, append(args, "-")...), strings.NewReader(kit), &stdout, &stderr)
 		if code != exitOK {
 			t.Fatalf("exit %d: %s", code, stderr.String())
 		}
-		var v simJSON
+		var v simulation.JSON
 		if err := json.Unmarshal(stdout.Bytes(), &v); err != nil {
 			t.Fatal(err)
 		}
@@ -459,14 +477,14 @@ func TestSimulateStdinAndNoise(t *testing.T) {
 	a := run("--noise", "0.1", "--seed", "7", "--hours", "4")
 	b := run("--noise", "0.1", "--seed", "7", "--hours", "4")
 	c := run("--noise", "0.1", "--seed", "8", "--hours", "4")
-	if a.Autoscaler.File != stdinName || a.Inputs.Noise != 0.1 || a.Inputs.Seed != 7 || a.Inputs.Hours != 4 {
+	if a.Autoscaler.File != "<stdin>" || a.Inputs.Noise != 0.1 || a.Inputs.Seed != 7 || a.Inputs.Hours != 4 {
 		t.Errorf("inputs %+v from %s", a.Inputs, a.Autoscaler.File)
 	}
 	if *a.LastHour != *b.LastHour {
-		t.Errorf("one seed, two hours: %+v, %+v", a.LastHour, b.LastHour)
+		t.Errorf("one random seed, two hours: %+v, %+v", a.LastHour, b.LastHour)
 	}
 	if *a.LastHour == *c.LastHour {
-		t.Errorf("two seeds gave one hour: %+v", a.LastHour)
+		t.Errorf("two random seeds gave one hour: %+v", a.LastHour)
 	}
 	d := run("--from", "0", "--to", "300")
 	if d.Inputs.DemandFrom != 0 || d.Inputs.DemandTo != 300 || d.Inputs.Need != 30 || d.Sources["demandTo"] != "flag --to" {
@@ -474,28 +492,8 @@ func TestSimulateStdinAndNoise(t *testing.T) {
 	}
 }
 
-func TestSimBehavior(t *testing.T) {
-	if simBehavior(nil) != nil {
-		t.Error("no behavior is the legacy path")
-	}
-	sel := autoscalingv2.MinChangePolicySelect
-	tol := resource.MustParse("50m")
-	b := simBehavior(&autoscalingv2.HorizontalPodAutoscalerBehavior{
-		ScaleUp: &autoscalingv2.HPAScalingRules{
-			StabilizationWindowSeconds: simPtr32(30),
-			SelectPolicy:               &sel,
-			Policies:                   []autoscalingv2.HPAScalingPolicy{{Type: autoscalingv2.PodsScalingPolicy, Value: 4, PeriodSeconds: 60}},
-			Tolerance:                  &tol,
-		},
-	})
-	if b.ScaleDown != nil {
-		t.Error("an unset direction stays nil (the package's defaults)")
-	}
-	u := b.ScaleUp
-	if *u.StabilizationWindowSeconds != 30 || u.SelectPolicy != simulate.MinChange || *u.Tolerance != 0.05 ||
-		len(u.Policies) != 1 || u.Policies[0] != (simulate.Policy{Type: simulate.PodsPolicy, Value: 4, PeriodSeconds: 60}) {
-		t.Errorf("converted %+v", u)
-	}
+// simulateCmd runs `scalelint simulate args...` in process and returns
+// its exit status.
+func simulateCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return run(append([]string{"simulate"}, args...), stdin, stdout, stderr)
 }
-
-func simPtr32(v int32) *int32 { return &v }

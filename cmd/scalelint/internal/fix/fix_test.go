@@ -1,4 +1,4 @@
-package main
+package fix
 
 import (
 	"go/token"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
 )
 
@@ -18,7 +19,7 @@ func TestWriteFixedRefusesChangedFile(t *testing.T) {
 	os.WriteFile(p, []byte("a: 1\n"), 0o644)
 	f := manifest.Parse(token.NewFileSet(), p, []byte("a: 1\n"), manifest.Options{})
 	os.WriteFile(p, []byte("a: 2\n"), 0o644) // someone edits it meanwhile
-	err := writeFixed(f, []byte("a: 3\n"))
+	err := write(f, []byte("a: 3\n"))
 	if err == nil || !strings.Contains(err.Error(), "changed since scalelint read it") {
 		t.Fatalf("err %v", err)
 	}
@@ -27,7 +28,7 @@ func TestWriteFixedRefusesChangedFile(t *testing.T) {
 	}
 	os.WriteFile(p, []byte("a: 1\n"), 0o444)
 	os.Chmod(p, 0o444)
-	err = writeFixed(f, []byte("a: 3\n"))
+	err = write(f, []byte("a: 3\n"))
 	if err == nil || !strings.Contains(err.Error(), "read-only") {
 		t.Errorf("read-only file: err %v", err)
 	}
@@ -41,7 +42,7 @@ func TestWriteFixedRefusesChangedFile(t *testing.T) {
 
 func TestUnifiedDiffSeparatesChanges(t *testing.T) {
 	src := []byte("a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\nm\nn\n")
-	d := unifiedDiff("x", src, []fileEdit{{2, 3, "B"}, {24, 25, "M"}})
+	d := unifiedDiff("x", src, []analyzer.FileEdit{{Start: 2, End: 3, NewText: "B"}, {Start: 24, End: 25, NewText: "M"}})
 	want := "--- a/x\n+++ b/x\n@@ -1,5 +1,5 @@\n a\n-b\n+B\n c\n d\n e\n@@ -10,5 +10,5 @@\n j\n k\n l\n-m\n+M\n n\n"
 	if d != want {
 		t.Errorf("diff:\n%s\nwant:\n%s", d, want)

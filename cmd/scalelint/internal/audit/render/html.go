@@ -1,4 +1,4 @@
-package main
+package render
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/audit"
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/numfmt"
 	"github.com/scalelint/scalelint/rules/simulate"
 )
 
@@ -56,7 +58,7 @@ type htmlRow struct {
 	Laws      []htmlLaw
 	Figures   []htmlFigure
 	Inputs    []htmlInput
-	Findings  []auditFinding
+	Findings  []audit.Finding
 	Open      bool
 	Worst     string // the worst law's sentence, for the summary
 }
@@ -98,22 +100,22 @@ type htmlMissing struct {
 
 // lawTitles are the laws' names in the report.
 var lawTitles = map[string]string{
-	lawGrowth:  "growth g · rounds",
-	lawLatency: "standing delay vs floor",
-	lawRetry:   "target vs 1/A",
-	lawCeiling: "ceiling vs band",
-	lawBound:   "bound vs timeout",
+	audit.Growth:  "growth g · rounds",
+	audit.Latency: "standing delay vs floor",
+	audit.Retry:   "target vs 1/A",
+	audit.Ceiling: "ceiling vs band",
+	audit.Bound:   "bound vs timeout",
 }
 
 // sentence is a law's verdict in words, for the card and the summary.
-func (r *auditRow) sentence(law string) []string {
-	switch r.laws[law] {
-	case vNA:
+func sentence(r *audit.Row, law string) []string {
+	switch r.Laws[law] {
+	case audit.NA:
 		return []string{"does not apply"}
-	case vUnknown:
+	case audit.Unknown:
 		var why []string
 		for _, m := range r.Missing {
-			if lawOf(m.Law) != law {
+			if audit.LawOf(m.Law) != law {
 				continue
 			}
 			if len(m.Needs) > 0 {
@@ -124,14 +126,14 @@ func (r *auditRow) sentence(law string) []string {
 		}
 		return []string{"not evaluated: " + strings.Join(why, "; ")}
 	}
-	note := func(h *lawHead, s string) string {
+	note := func(h *audit.LawHead, s string) string {
 		if h.Note != "" {
 			s += " (" + h.Note + ")"
 		}
 		return s
 	}
 	switch law {
-	case lawGrowth:
+	case audit.Growth:
 		g := r.Growth
 		s := fmt.Sprintf("g = ℓ/(r·u*) = %s/(%s × %s) → %s as the controller computes it", anum(g.Limit), anum(g.Request), apct(g.Target), gnum(g.G))
 		if g.Trapped {
@@ -140,9 +142,9 @@ func (r *auditRow) sentence(law string) []string {
 				s += fmt.Sprintf("; a target of %d%% or less escapes", *g.FixTarget)
 			}
 		} else {
-			s += fmt.Sprintf(" > %s (%s)", anum(1+g.Tolerance), amargin(above(g.G, 1+g.Tolerance)))
+			s += fmt.Sprintf(" > %s (%s)", anum(1+g.Tolerance), amargin(audit.MarginAbove(g.G, 1+g.Tolerance)))
 			if g.Rounds != nil {
-				s += fmt.Sprintf("; a %s× overload needs %s", anum(*g.Overload), plural(*g.Rounds, "round"))
+				s += fmt.Sprintf("; a %s× overload needs %s", anum(*g.Overload), numfmt.Plural(*g.Rounds, "round"))
 				if g.TimeToCapacity != nil && *g.Rounds > 0 {
 					s += fmt.Sprintf(" × (%s + %s) = %s to capacity", asecs(*g.DeadTime), asecs(*g.MetricWindow), asecs(*g.TimeToCapacity))
 				}
@@ -153,8 +155,8 @@ func (r *auditRow) sentence(law string) []string {
 				s += "; rounds need scalelint.dev/overload and dead-time"
 			}
 		}
-		return []string{note(&g.lawHead, s)}
-	case lawLatency:
+		return []string{note(&g.LawHead, s)}
+	case audit.Latency:
 		var out []string
 		for _, l := range r.Latency {
 			name := l.Trigger
@@ -167,9 +169,9 @@ func (r *auditRow) sentence(law string) []string {
 			if l.StandingDelay != nil {
 				s += fmt.Sprintf("; has D = T/c = %s/%s = %s", anum(l.Threshold), anum(*l.PodRate), asecs(*l.StandingDelay))
 				if *l.Rests {
-					s += fmt.Sprintf(": rests (%s)", amargin(above(*l.StandingDelay, l.RequiredStandingDelay)))
+					s += fmt.Sprintf(": rests (%s)", amargin(audit.MarginAbove(*l.StandingDelay, l.RequiredStandingDelay)))
 				} else {
-					s += fmt.Sprintf(": hunts (%s)", amargin(above(*l.StandingDelay, l.RequiredStandingDelay)))
+					s += fmt.Sprintf(": hunts (%s)", amargin(audit.MarginAbove(*l.StandingDelay, l.RequiredStandingDelay)))
 					if l.FixThreshold != nil {
 						key := l.ThresholdKey
 						if key == "" {
@@ -189,10 +191,10 @@ func (r *auditRow) sentence(law string) []string {
 				}
 				s += fmt.Sprintf("; the promised %s %s at rest (any promise ≥ e·τ_eff = %s is safe)", asecs(*l.LatencyTarget), held, asecs(l.WindowProof))
 			}
-			out = append(out, note(&l.lawHead, s))
+			out = append(out, note(&l.LawHead, s))
 		}
 		return out
-	case lawRetry:
+	case audit.Retry:
 		t := r.Retry
 		s := fmt.Sprintf("A = %s, 1/A = %s; target %s", anum(t.Amplification), apct(t.TrapTarget), apct(t.Target))
 		if t.Signal == "rate" {
@@ -209,8 +211,8 @@ func (r *auditRow) sentence(law string) []string {
 		default:
 			s += fmt.Sprintf(" < 1/A (%s)", amargin(t.MarginPercent))
 		}
-		return []string{note(&t.lawHead, s)}
-	case lawCeiling:
+		return []string{note(&t.LawHead, s)}
+	case audit.Ceiling:
 		c := r.Ceiling
 		s := "ceiling " + anum(c.Ceiling)
 		if c.CeilingFloor != nil {
@@ -229,8 +231,8 @@ func (r *auditRow) sentence(law string) []string {
 		default:
 			s += fmt.Sprintf(": inside the band (%s)", amargin(c.MarginPercent))
 		}
-		return []string{note(&c.lawHead, s)}
-	case lawBound:
+		return []string{note(&c.LawHead, s)}
+	case audit.Bound:
 		b := r.Bound
 		s := fmt.Sprintf("admission bound %s against client timeout %s", asecs(b.AdmissionBound), asecs(b.ClientTimeout))
 		if b.AdmissionBound >= b.ClientTimeout {
@@ -238,32 +240,32 @@ func (r *auditRow) sentence(law string) []string {
 		} else {
 			s += fmt.Sprintf(": shorter, no retry debt (%s)", amargin(b.MarginPercent))
 		}
-		return []string{note(&b.lawHead, s)}
+		return []string{note(&b.LawHead, s)}
 	}
 	return nil
 }
 
 // worstSentence is the row's worst law, in words.
-func (r *auditRow) worstSentence() string {
-	best, bestLaw := vNA+1, ""
+func worstSentence(r *audit.Row) string {
+	best, bestLaw := audit.NA+1, ""
 	var bestM float64
-	for _, law := range lawOrder {
-		v := r.laws[law]
-		if v >= vUnknown {
+	for _, law := range audit.LawOrder {
+		v := r.Laws[law]
+		if v >= audit.Unknown {
 			continue
 		}
-		m := r.law(law).margin()
-		if v < best || (v == best && less(m, bestM)) {
+		m := r.Law(law).Margin()
+		if v < best || (v == best && audit.LessMargin(m, bestM)) {
 			best, bestLaw, bestM = v, law, m
 		}
 	}
 	if bestLaw == "" {
-		if m := r.missingText(); m != "" {
+		if m := missingText(r); m != "" {
 			return "needs " + m
 		}
 		return "no law applies"
 	}
-	return lawTitles[bestLaw] + ": " + r.cell(bestLaw, false)
+	return lawTitles[bestLaw] + ": " + cell(r, bestLaw, false)
 }
 
 func marginKey(m *float64) string {
@@ -273,44 +275,44 @@ func marginKey(m *float64) string {
 	return strconv.FormatFloat(*m, 'f', -1, 64)
 }
 
-func (a *audit) htmlRows() []*htmlRow {
+func htmlRows(a *audit.Audit) []*htmlRow {
 	var out []*htmlRow
-	for i, r := range a.rows {
+	for i, r := range a.Rows {
 		h := &htmlRow{Rank: i + 1, ID: fmt.Sprintf("card-%d", i+1), Verdict: r.Verdict.String(), VerdictN: int(r.Verdict),
 			Margin: amargin(r.MarginPercent), MarginKey: marginKey(r.MarginPercent),
 			Kind: r.Object.Kind, KindShort: kindAbbrev(r.Object.Kind), Namespace: r.Object.Namespace, Name: r.Object.Name,
-			Where: fmt.Sprintf("%s:%d", r.File, r.Line), Target: r.targetText(), Signal: r.signalLong(),
-			Missing: r.missingText(), MissingN: len(r.Unknown), Findings: r.Findings}
-		h.SignalTab, h.PodRate = r.signalCell()
+			Where: fmt.Sprintf("%s:%d", r.File, r.Line), Target: targetText(r), Signal: signalLong(r),
+			Missing: missingText(r), MissingN: len(r.Unknown), Findings: r.Findings}
+		h.SignalTab, h.PodRate = signalCell(r)
 		h.RuleList = r.Rules()
 		h.Rules = " " + strings.Join(h.RuleList, " ") + " "
 		h.Search = strings.ToLower(strings.Join([]string{r.Object.Kind, r.Object.Namespace, r.Object.Name, h.Where, h.Target, h.Signal}, " "))
-		for _, law := range lawOrder {
-			c := htmlCell{Text: r.cell(law, false), Verdict: r.laws[law].String()}
-			if hd := r.law(law); hd != nil {
+		for _, law := range audit.LawOrder {
+			c := htmlCell{Text: cell(r, law, false), Verdict: r.Laws[law].String()}
+			if hd := r.Law(law); hd != nil {
 				c.Key = marginKey(hd.MarginPercent)
 			}
 			h.Cells = append(h.Cells, c)
-			if r.laws[law] == vNA {
+			if r.Laws[law] == audit.NA {
 				continue
 			}
-			for _, s := range r.sentence(law) {
-				h.Laws = append(h.Laws, htmlLaw{Name: lawTitles[law], Verdict: r.laws[law].String(), Text: s})
+			for _, s := range sentence(r, law) {
+				h.Laws = append(h.Laws, htmlLaw{Name: lawTitles[law], Verdict: r.Laws[law].String(), Text: s})
 			}
 		}
-		if r.Verdict == vNA {
+		if r.Verdict == audit.NA {
 			why := "no law applies: no CPU utilization target, backlog or rate signal"
 			if r.Object.Kind == "ScaledJob" {
 				why = "no law applies: a ScaledJob starts one job per message, the replica laws do not hold"
 			}
-			h.Laws = append(h.Laws, htmlLaw{Name: "laws", Verdict: vNA.String(), Text: why})
+			h.Laws = append(h.Laws, htmlLaw{Name: "laws", Verdict: audit.NA.String(), Text: why})
 		}
-		h.Worst = r.worstSentence()
+		h.Worst = worstSentence(r)
 		for _, l := range r.Latency {
 			h.Figures = append(h.Figures, htmlFigure{Caption: "Φ curve: the standing delay this window demands, with this consumer's point and its fix",
 				SVG: template.HTML(phiSVG(l))})
 		}
-		if g := r.Growth; g != nil && g.eval.HasOverload {
+		if g := r.Growth; g != nil && g.Eval.HasOverload {
 			h.Figures = append(h.Figures, htmlFigure{Caption: "the rounds staircase: ready pods against time for the design overload",
 				SVG: template.HTML(stairsSVG(g))})
 		}
@@ -319,11 +321,11 @@ func (a *audit) htmlRows() []*htmlRow {
 				SVG: template.HTML(ceilingSVG(c))})
 		}
 		for _, l := range r.Latency {
-			if l.sim == nil {
+			if l.Sim == nil {
 				continue
 			}
 			var buf bytes.Buffer
-			if err := simulate.WriteSVG(&buf, *l.sim, 0); err != nil {
+			if err := simulate.WriteSVG(&buf, *l.Sim, 0); err != nil {
 				continue
 			}
 			svg := buf.String()
@@ -332,13 +334,13 @@ func (a *audit) htmlRows() []*htmlRow {
 			}
 			svg = strings.Replace(svg, "<svg ", `<svg class="pic sim" `, 1)
 			verdict := "rests"
-			if l.sim.Summary.Hunts {
+			if l.Sim.Summary.Hunts {
 				verdict = "hunts"
 			}
-			c := l.sim.Config
+			c := l.Sim.Config
 			h.Figures = append(h.Figures, htmlFigure{
 				Caption: fmt.Sprintf("simulated deployed loop (scalelint simulate): demand %s → %s/s, %s h: %s, pods %d–%d in the last hour, need %s",
-					anum(c.DemandFrom), anum(c.DemandTo), anum(c.Hours), verdict, l.sim.Summary.Min, l.sim.Summary.Max, anum(l.sim.Summary.Need)),
+					anum(c.DemandFrom), anum(c.DemandTo), anum(c.Hours), verdict, l.Sim.Summary.Min, l.Sim.Summary.Max, anum(l.Sim.Summary.Need)),
 				SVG: template.HTML(svg)})
 		}
 		names := make([]string, 0, len(r.Inputs))
@@ -350,7 +352,7 @@ func (a *audit) htmlRows() []*htmlRow {
 			in := r.Inputs[n]
 			h.Inputs = append(h.Inputs, htmlInput{Name: n, Text: in.Text, Origin: in.Origin})
 		}
-		h.Open = r.Verdict <= vWarn && i < 50 || len(a.rows) <= 12
+		h.Open = r.Verdict <= audit.Warn && i < 50 || len(a.Rows) <= 12
 		out = append(out, h)
 	}
 	return out
@@ -360,24 +362,24 @@ func (a *audit) htmlRows() []*htmlRow {
 // and filtering work on every row.
 const auditPageSize = 500
 
-func writeAuditHTML(a *audit, w io.Writer, _ bool) error {
-	rows := a.htmlRows()
+func writeHTML(w io.Writer, a *audit.Audit, _ Options) error {
+	rows := htmlRows(a)
 	p := htmlPage{Title: "scalelint audit", Rows: rows, Total: len(rows), PageSize: auditPageSize, Style: template.CSS(auditCSS), Script: template.JS(auditJS)}
-	p.Sub = fmt.Sprintf("%s in %s · %s", plural(len(rows), "autoscaler"), plural(a.files, "file"), strings.Join(a.inputs, " "))
+	p.Sub = fmt.Sprintf("%s in %s · %s", numfmt.Plural(len(rows), "autoscaler"), numfmt.Plural(a.Files, "file"), strings.Join(a.Inputs, " "))
 	sum := sha256.Sum256([]byte(auditJS))
 	p.CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
-	c := a.counts()
+	c := a.Counts()
 	for v, n := range c {
-		p.Verdicts = append(p.Verdicts, verdict(v).String())
+		p.Verdicts = append(p.Verdicts, audit.Verdict(v).String())
 		if n > 0 {
-			p.Tiles = append(p.Tiles, htmlTile{Verdict: verdict(v).String(), Count: n})
+			p.Tiles = append(p.Tiles, htmlTile{Verdict: audit.Verdict(v).String(), Count: n})
 		}
 	}
 	for _, r := range rows {
 		if len(p.Worst) == 10 {
 			break
 		}
-		if r.VerdictN <= int(vPass) {
+		if r.VerdictN <= int(audit.Pass) {
 			p.Worst = append(p.Worst, r)
 		}
 	}
@@ -396,7 +398,7 @@ func writeAuditHTML(a *audit, w io.Writer, _ bool) error {
 	}
 	sort.Strings(p.Namespaces)
 	sort.Strings(p.RuleNames)
-	for i, m := range a.missingCounts() {
+	for i, m := range missingCounts(a) {
 		if i == 8 {
 			break
 		}
@@ -502,7 +504,7 @@ var auditTemplate = template.Must(template.New("audit").Parse(`<!DOCTYPE html>
 </details>
 {{end}}</section>
 </main>
-<footer class="dim">Generated by scalelint audit. The laws: LAWS.md; the numbers of every row are in <code>scalelint audit --format json</code>.</footer>
+<footer class="dim">Generated by scalelint audit. The laws: scalelint's rules/laws/README.md; the numbers of every row are in <code>scalelint audit --format json</code>.</footer>
 <script>{{.Script}}</script>
 </body>
 </html>

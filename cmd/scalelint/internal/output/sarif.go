@@ -1,4 +1,4 @@
-package main
+package output
 
 import (
 	"encoding/json"
@@ -9,15 +9,17 @@ import (
 	"strings"
 
 	"github.com/scalelint/scalelint/analyzer"
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/report"
 	"github.com/scalelint/scalelint/rules"
 )
 
-// SARIF 2.1.0 (OASIS) output, for GitHub code scanning and other viewers.
-// Columns are Unicode code points and the run says so (columnKind); every
-// result is located at its field; suppressed and baselined findings are
-// listed with their suppression.
-
-const rulesDocURL = "https://github.com/scalelint/scalelint/blob/main/rules/README.md#"
+// SARIF writes a SARIF 2.1.0 (OASIS) log, for GitHub code scanning and
+// other viewers. Columns are Unicode code points and the run says so
+// (columnKind); every result is located at its field; suppressed and
+// baselined findings are listed with their suppression.
+type SARIF struct {
+	Version string // scalelint's, for the tool's driver
+}
 
 type sarifLog struct {
 	Schema  string     `json:"$schema"`
@@ -148,7 +150,7 @@ func sarifURI(p string) sarifArtifactLoc {
 	return sarifArtifactLoc{URI: strings.Join(parts, "/"), URIBaseID: "%SRCROOT%"}
 }
 
-func writeSARIF(r *report, w io.Writer, _ bool) error {
+func (p SARIF) Print(w io.Writer, r *report.Report) error {
 	all := rules.All()
 	index := map[string]int{}
 	var srules []sarifRule
@@ -159,12 +161,12 @@ func writeSARIF(r *report, w io.Writer, _ bool) error {
 			ShortDescription:     sarifText{Text: a.Doc.Title},
 			FullDescription:      sarifText{Text: a.Doc.What},
 			Help:                 sarifText{Text: a.Doc.Text(a.Name, a.Severity), Markdown: a.Doc.Markdown(a.Name, a.Severity)},
-			HelpURI:              rulesDocURL + a.Name,
+			HelpURI:              a.URL,
 			DefaultConfiguration: map[string]string{"level": sarifLevel(a.Severity)},
 		})
 	}
 	run := sarifRun{
-		Tool:        sarifTool{Driver: sarifDriver{Name: "scalelint", Version: versionString(), InformationURI: "https://github.com/scalelint/scalelint", Rules: srules}},
+		Tool:        sarifTool{Driver: sarifDriver{Name: "scalelint", Version: p.Version, InformationURI: "https://github.com/scalelint/scalelint", Rules: srules}},
 		ColumnKind:  "unicodeCodePoints",
 		Results:     []sarifResult{},
 		Invocations: []map[string]bool{{"executionSuccessful": true}},
@@ -173,48 +175,47 @@ func writeSARIF(r *report, w io.Writer, _ bool) error {
 		u := url.URL{Scheme: "file", Path: filepath.ToSlash(wd) + "/"}
 		run.OriginalURIBaseIDs = map[string]sarifArtifactLoc{"%SRCROOT%": {URI: u.String()}}
 	}
-	for _, d := range r.all {
-		l := r.locate(d.Pos, d.End)
+	region := func(l report.Location) sarifRegion {
+		return sarifRegion{StartLine: l.Line, StartColumn: l.Col, EndLine: l.EndLine, EndColumn: l.EndCol}
+	}
+	r.Each(true, func(f *report.Finding) error {
+		d, l := f.Diagnostic, f.Location
 		res := sarifResult{
 			RuleID:              d.Rule,
 			RuleIndex:           index[d.Rule],
 			Level:               sarifLevel(d.Severity),
 			Message:             sarifText{Text: d.Message},
-			PartialFingerprints: map[string]string{"scalelint/v1": analyzer.Fingerprint(r.ws, d)},
+			PartialFingerprints: map[string]string{"scalelint/v1": r.Fingerprint(d)},
 		}
-		loc := sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifURI(l.File),
-			Region: sarifRegion{StartLine: l.Line, StartColumn: l.Col, EndLine: l.EndLine, EndColumn: l.EndCol}}}
-		if o := r.objectOf(d); o != nil {
+		loc := sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifURI(l.File), Region: region(l)}}
+		if o := f.Object; o != nil {
 			loc.LogicalLocations = []sarifLogical{{FullyQualifiedName: o.APIVersion + "/" + o.Kind + "/" + o.Namespace + "/" + o.Name, Kind: "object"}}
 		}
 		res.Locations = []sarifLocation{loc}
-		for i, rel := range d.Related {
-			rl := r.locate(rel.Pos, rel.End)
+		for i, n := range f.Notes {
 			id := i + 1
-			res.RelatedLocations = append(res.RelatedLocations, sarifLocation{ID: &id, Message: &sarifText{Text: rel.Message},
-				PhysicalLocation: sarifPhysical{ArtifactLocation: sarifURI(rl.File),
-					Region: sarifRegion{StartLine: rl.Line, StartColumn: rl.Col, EndLine: rl.EndLine, EndColumn: rl.EndCol}}})
+			res.RelatedLocations = append(res.RelatedLocations, sarifLocation{ID: &id, Message: &sarifText{Text: n.Message},
+				PhysicalLocation: sarifPhysical{ArtifactLocation: sarifURI(n.Location.File), Region: region(n.Location)}})
 		}
-		for _, fix := range d.SuggestedFixes {
+		for _, fix := range f.Fixes {
 			sf := sarifFix{Description: sarifText{Text: fix.Message}}
 			byFile := map[string]*sarifChange{}
 			var order []string
 			for _, e := range fix.Edits {
-				el := r.locate(e.Pos, e.End)
-				c, ok := byFile[el.File]
+				c, ok := byFile[e.Location.File]
 				if !ok {
-					c = &sarifChange{ArtifactLocation: sarifURI(el.File)}
-					byFile[el.File] = c
-					order = append(order, el.File)
+					c = &sarifChange{ArtifactLocation: sarifURI(e.Location.File)}
+					byFile[e.Location.File] = c
+					order = append(order, e.Location.File)
 				}
-				rep := sarifReplacement{DeletedRegion: sarifRegion{StartLine: el.Line, StartColumn: el.Col, EndLine: el.EndLine, EndColumn: el.EndCol}}
+				rep := sarifReplacement{DeletedRegion: region(e.Location)}
 				if e.NewText != "" {
 					rep.InsertedContent = &sarifText{Text: e.NewText}
 				}
 				c.Replacements = append(c.Replacements, rep)
 			}
-			for _, f := range order {
-				sf.ArtifactChanges = append(sf.ArtifactChanges, *byFile[f])
+			for _, file := range order {
+				sf.ArtifactChanges = append(sf.ArtifactChanges, *byFile[file])
 			}
 			if len(sf.ArtifactChanges) > 0 {
 				res.Fixes = append(res.Fixes, sf)
@@ -227,7 +228,7 @@ func writeSARIF(r *report, w io.Writer, _ bool) error {
 				res.BaselineState = "unchanged"
 			}
 			res.Suppressions = []sarifSuppression{{Kind: kind, Justification: s.Justification}}
-		} else if r.baseline != nil {
+		} else if r.Baseline != nil {
 			res.BaselineState = "new"
 		}
 		props := map[string]any{}
@@ -241,7 +242,8 @@ func writeSARIF(r *report, w io.Writer, _ bool) error {
 			res.Properties = props
 		}
 		run.Results = append(run.Results, res)
-	}
+		return nil
+	})
 	log := sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -1,4 +1,4 @@
-package main
+package output
 
 import (
 	"fmt"
@@ -6,17 +6,20 @@ import (
 	"strings"
 
 	"github.com/scalelint/scalelint/analyzer"
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/report"
 )
 
-// writeGitHub prints GitHub Actions workflow commands, one annotation per
-// diagnostic:
+// GitHub prints GitHub Actions workflow commands, one annotation per
+// finding:
 //
 //	::error file=F,line=L,col=C,endLine=L2,endColumn=C2,title=RULE::message
 //
 // escaped as the runner expects (actions/toolkit, command.ts).
-func writeGitHub(r *report, w io.Writer, _ bool) error {
-	for _, d := range r.shown {
-		l := r.locate(d.Pos, d.End)
+type GitHub struct{}
+
+func (GitHub) Print(w io.Writer, r *report.Report) error {
+	return r.Each(false, func(f *report.Finding) error {
+		d, l := f.Diagnostic, f.Location
 		level := "notice"
 		switch d.Severity {
 		case analyzer.Error:
@@ -24,10 +27,10 @@ func writeGitHub(r *report, w io.Writer, _ bool) error {
 		case analyzer.Warning:
 			level = "warning"
 		}
-		fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d,endLine=%d,endColumn=%d,title=%s::%s\n", level,
+		_, err := fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d,endLine=%d,endColumn=%d,title=%s::%s\n", level,
 			escapeProperty(l.File), l.Line, l.Col, l.EndLine, l.EndCol, escapeProperty(d.Rule), escapeData(d.Message))
-	}
-	return nil
+		return err
+	})
 }
 
 // escapeData escapes a command's message: %, \r and \n.

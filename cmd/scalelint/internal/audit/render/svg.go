@@ -1,4 +1,4 @@
-package main
+package render
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/audit"
 	"github.com/scalelint/scalelint/rules/laws"
 )
 
@@ -143,8 +144,8 @@ const (
 // phiSVG draws Φ: the standing delay a backlog loop needs against its
 // window, both in effective dead times, the window on a log scale; the
 // consumer's point, the point on the curve it needs, and its fixes.
-func phiSVG(l *latencyLaw) string {
-	b := l.eval
+func phiSVG(l *audit.LatencyLaw) string {
+	b := l.Eval
 	te := b.DeadTime + b.SamplingDelay
 	const W, H = 500.0, 300.0
 	const left, right, top, bottom = 50.0, 18.0, 46.0, 42.0
@@ -268,7 +269,7 @@ func phiSVG(l *latencyLaw) string {
 	return s.String()
 }
 
-func hasText(l *latencyLaw) string {
+func hasText(l *audit.LatencyLaw) string {
 	if l.StandingDelay == nil {
 		return "unknown"
 	}
@@ -278,8 +279,8 @@ func hasText(l *latencyLaw) string {
 // stairsSVG draws the rounds of a design overload: the ready pods, as a
 // multiple of the count before it, against time; each round one dead time
 // plus one metric window, each multiplying the pods by at most g.
-func stairsSVG(g *growthLaw) string {
-	e := g.eval
+func stairsSVG(g *audit.GrowthLaw) string {
+	e := g.Eval
 	const W, H = 500.0, 280.0
 	const left, right, top, bottom = 50.0, 18.0, 46.0, 42.0
 	x0, x1, y0, y1 := left, W-right, H-bottom, top
@@ -429,8 +430,8 @@ func niceStep(span float64) (float64, int) {
 
 // ceilingSVG draws the ceiling band: the trap below M* = A·λ/c, the safe
 // band up to 0.8·N_max, the region past it, and the configured ceiling.
-func ceilingSVG(c *ceilingLaw) string {
-	e := c.eval
+func ceilingSVG(c *audit.CeilingLaw) string {
+	e := c.Eval
 	const W, H = 500.0, 170.0
 	barTop, barH := 66.0, 26.0
 	s := newSVG(W, H, "ceiling band")
@@ -536,9 +537,9 @@ func ceilingSVG(c *ceilingLaw) string {
 	// The configured ceiling, above the bar.
 	color := colPass
 	switch c.Verdict {
-	case vFail:
+	case audit.Fail:
 		color = colFail
-	case vWarn, vAccepted:
+	case audit.Warn, audit.Accepted:
 		color = colWarn
 	}
 	s.raw(`<path d="M%s %s l-6 -10 l12 0 Z" fill="%s"/>`, f1(xm), f1(barTop-1), color)

@@ -1,4 +1,4 @@
-package main
+package load
 
 import (
 	"fmt"
@@ -10,8 +10,8 @@ import (
 	"golang.org/x/term"
 )
 
-// progress shows "parsed N/M files" on stderr while a long run loads its
-// files: only on a terminal, only after a second, never with --quiet.
+// progress shows "parsed N/M files" while a long run loads its files:
+// only on a terminal, only after a second, and only for 100 files or more.
 type progress struct {
 	w     io.Writer
 	total int
@@ -20,10 +20,10 @@ type progress struct {
 	ended chan struct{}
 }
 
-func newProgress(w io.Writer, quiet bool, total int) *progress {
+func startProgress(w io.Writer, total int) *progress {
 	p := &progress{w: w, total: total}
 	f, ok := w.(*os.File)
-	if quiet || !ok || !term.IsTerminal(int(f.Fd())) || total < 100 {
+	if !ok || !term.IsTerminal(int(f.Fd())) || total < 100 {
 		return p
 	}
 	p.stop, p.ended = make(chan struct{}), make(chan struct{})

@@ -1,0 +1,821 @@
+// Package audit is the audit's model: for every autoscaler of the inputs,
+// the five laws' numbers (rules/laws/README.md §1-§5) with a verdict per
+// law, including the autoscalers that pass, and how close each is to its
+// boundary. Package render writes it as a table, Markdown, CSV, JSON or
+// HTML.
+//
+// One pass: the inputs are linted exactly as check lints them (same
+// config, rules and suppressions), and every autoscaler is evaluated once
+// (the run's rules.Evaluations). A law's verdict comes from the
+// evaluation; its severity from the finding check reports for it, so
+// configured severities, rules turned off and suppressions show as they do
+// in check.
+//
+// Ordering ("worst first"), documented in the command's help:
+//
+//  1. by verdict class: fail, warn, accepted (suppressed or rule off),
+//     pass, unknown (no law could be evaluated), n/a (no law applies);
+//  2. within a class, by the smallest margin of the row's evaluated laws,
+//     most negative first; rows without a margin after those with one;
+//  3. then by the number of laws that could not be evaluated, most first;
+//  4. then by file, line and name.
+package audit
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/scalelint/scalelint/analyzer"
+	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/scaling"
+	"github.com/scalelint/scalelint/analyzer/workspace"
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/numfmt"
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/report"
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/simulation"
+	"github.com/scalelint/scalelint/rules"
+	"github.com/scalelint/scalelint/rules/simulate"
+)
+
+// Verdict is a law's or a row's verdict, in the order rows are sorted.
+type Verdict int
+
+const (
+	Fail Verdict = iota
+	Warn
+	Accepted
+	Pass
+	Unknown
+	NA
+)
+
+var verdictNames = [...]string{"fail", "warn", "accepted", "pass", "unknown", "n/a"}
+
+func (v Verdict) String() string { return verdictNames[v] }
+
+func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
+
+// The laws of a row, in the order of rules/laws/README.md §1-§5.
+const (
+	Growth  = "growth"
+	Latency = "latency"
+	Retry   = "retry"
+	Ceiling = "ceiling"
+	Bound   = "bound"
+)
+
+var LawOrder = []string{Growth, Latency, Retry, Ceiling, Bound}
+
+// lawRules are the rules that report each law.
+var lawRules = map[string][]string{
+	Growth:  {"tolerance-trap", "scale-up-rounds"},
+	Latency: {"latency-floor", "latency-target"},
+	Retry:   {"retry-trap"},
+	Ceiling: {"ceiling-trap", "empty-ceiling-band", "ceiling-over-peak"},
+	Bound:   {"bound-exceeds-timeout"},
+}
+
+// lawOf returns the law a rule reports, or "".
+func LawOf(rule string) string {
+	for law, rs := range lawRules {
+		for _, r := range rs {
+			if r == rule {
+				return law
+			}
+		}
+	}
+	return ""
+}
+
+// LawHead is the verdict part every law's JSON shares.
+type LawHead struct {
+	Verdict Verdict `json:"verdict"`
+	// Rule is the rule whose finding decides the verdict (the failing one,
+	// or the law's first rule when it holds).
+	Rule string `json:"rule"`
+	// MarginPercent is how far the law is from its boundary, relative to
+	// the boundary: (v − b)/b·100 for a value that must stay above b (a
+	// standing delay, g, a ceiling above M*), (b − v)/b·100 for one that
+	// must stay below it (a target under 1/A, a ceiling under 0.8·N_max, a
+	// bound under the timeout, a time to capacity under its deadline);
+	// negative when the law fails.
+	MarginPercent *float64 `json:"marginPercent,omitempty"`
+	// Note says why a failing law is accepted, or what is not known.
+	Note string `json:"note,omitempty"`
+}
+
+func (h *LawHead) Margin() float64 {
+	if h == nil || h.MarginPercent == nil {
+		return math.NaN()
+	}
+	return *h.MarginPercent
+}
+
+type GrowthLaw struct {
+	LawHead
+	G                float64           `json:"g"`
+	Tolerance        float64           `json:"tolerance"`
+	Target           float64           `json:"target"` // utilization target, a fraction
+	Limit            float64           `json:"limit"`
+	Request          float64           `json:"request"`
+	Trapped          bool              `json:"trapped"`
+	FixTarget        *int              `json:"fixTargetPercent,omitempty"` // largest target percent that escapes the trap
+	Overload         *float64          `json:"overload,omitempty"`
+	Rounds           *int              `json:"rounds,omitempty"` // absent when trapped (never) or the overload is unknown
+	DeadTime         *float64          `json:"deadTime,omitempty"`
+	MetricWindow     *float64          `json:"metricWindow,omitempty"`
+	TimeToCapacity   *float64          `json:"timeToCapacity,omitempty"`
+	CapacityDeadline *float64          `json:"capacityDeadline,omitempty"`
+	Eval             *rules.GrowthEval `json:"-"`
+}
+
+type LatencyLaw struct {
+	LawHead
+	Metric                int                `json:"metric"` // index of the metric or trigger
+	Trigger               string             `json:"trigger"`
+	ThresholdKey          string             `json:"thresholdKey,omitempty"`
+	Threshold             float64            `json:"threshold"`
+	PodRate               *float64           `json:"podRate,omitempty"`
+	DeadTime              float64            `json:"deadTime"`
+	SamplingDelay         float64            `json:"samplingDelay"`
+	Window                float64            `json:"window"`
+	W                     float64            `json:"w"`
+	Phi                   float64            `json:"phi"`
+	StandingDelay         *float64           `json:"standingDelay,omitempty"`
+	RequiredStandingDelay float64            `json:"requiredStandingDelay"`
+	Rests                 *bool              `json:"rests,omitempty"`
+	FixThreshold          *float64           `json:"fixThreshold,omitempty"`
+	FixWindow             *float64           `json:"fixWindow,omitempty"` // longest window that rests at today's threshold
+	LatencyTarget         *float64           `json:"latencyTarget,omitempty"`
+	LatencyHeld           *bool              `json:"latencyHeld,omitempty"`
+	WindowProof           float64            `json:"windowProofStandingDelay"`
+	Eval                  *rules.BacklogEval `json:"-"`
+	// Sim is the deployed loop simulated (Options.Simulate), or nil.
+	Sim *simulate.Result `json:"-"`
+}
+
+type RetryLaw struct {
+	LawHead
+	Signal        string  `json:"signal"` // cpu or rate
+	Amplification float64 `json:"amplification"`
+	TrapTarget    float64 `json:"trapTarget"`
+	Target        float64 `json:"target"`
+	Protected     bool    `json:"protected"`
+	Trapped       bool    `json:"trapped"`
+	// FixTarget is the largest target below 1/A in the metric's unit: a
+	// percent for CPU, the per-pod threshold for a rate.
+	FixTarget *float64 `json:"fixTargetValue,omitempty"`
+}
+
+type CeilingLaw struct {
+	LawHead
+	Ceiling       float64            `json:"ceiling"`
+	Defaulted     bool               `json:"ceilingDefaulted,omitempty"` // KEDA's default maxReplicaCount
+	CeilingFloor  *float64           `json:"ceilingFloor,omitempty"`     // M* = A·λ/c
+	CeilingTop    *float64           `json:"ceilingTop,omitempty"`       // 0.8·N_max
+	Peak          *float64           `json:"scalabilityPeak,omitempty"`
+	Amplification *float64           `json:"amplification,omitempty"`
+	Demand        *float64           `json:"demand,omitempty"`
+	PodRate       *float64           `json:"podRate,omitempty"`
+	Trapped       bool               `json:"trapped"`
+	BandEmpty     bool               `json:"bandEmpty"`
+	OverPeak      bool               `json:"overPeak"`
+	Eval          *rules.CeilingEval `json:"-"`
+}
+
+type BoundLaw struct {
+	LawHead
+	AdmissionBound float64 `json:"admissionBound"`
+	ClientTimeout  float64 `json:"clientTimeout"`
+}
+
+// Signal is one metric or trigger of an autoscaler.
+type Signal struct {
+	Type         string   `json:"type"`   // cpu, backlog, rate or other
+	Metric       string   `json:"metric"` // HPA metric type or KEDA trigger type
+	Utilization  *float64 `json:"utilization,omitempty"`
+	ThresholdKey string   `json:"thresholdKey,omitempty"`
+	Threshold    *float64 `json:"threshold,omitempty"`
+	Defaulted    bool     `json:"thresholdDefaulted,omitempty"`
+	Mode         string   `json:"mode,omitempty"`
+}
+
+type Target struct {
+	Kind  string `json:"kind"`
+	Name  string `json:"name"`
+	Found bool   `json:"found"`
+	File  string `json:"file,omitempty"`
+	Line  int    `json:"line,omitempty"`
+}
+
+type Finding struct {
+	Rule       string `json:"rule"`
+	Severity   string `json:"severity"`
+	File       string `json:"file"`
+	Line       int    `json:"line"`
+	Message    string `json:"message"`
+	Suppressed string `json:"suppressed,omitempty"` // the justification, when suppressed
+}
+
+type Input struct {
+	Value  float64 `json:"value"`
+	Text   string  `json:"text"`
+	Origin string  `json:"origin"`
+}
+
+// Row is one autoscaler: what every output format shows.
+type Row struct {
+	File          string              `json:"file"`
+	Line          int                 `json:"line"`
+	Object        *report.ObjectRef   `json:"object"`
+	Target        Target              `json:"scaleTarget"`
+	PodRate       *float64            `json:"podRate,omitempty"`
+	Signals       []Signal            `json:"signals"`
+	Verdict       Verdict             `json:"verdict"`
+	MarginPercent *float64            `json:"marginPercent,omitempty"`
+	Growth        *GrowthLaw          `json:"growth,omitempty"`
+	Latency       []*LatencyLaw       `json:"latency,omitempty"`
+	Retry         *RetryLaw           `json:"retry,omitempty"`
+	Ceiling       *CeilingLaw         `json:"ceiling,omitempty"`
+	Bound         *BoundLaw           `json:"bound,omitempty"`
+	Unknown       []string            `json:"unknown,omitempty"` // laws that apply but could not be evaluated
+	Missing       []report.MissingLaw `json:"missing,omitempty"`
+	Findings      []Finding           `json:"findings,omitempty"`
+	Inputs        map[string]Input    `json:"inputs,omitempty"`
+
+	// Laws is every law's verdict, including unknown and n/a.
+	Laws map[string]Verdict `json:"laws"`
+
+	eval *rules.Evaluation
+}
+
+// law returns a law's head, or nil when it was not evaluated.
+func (r *Row) Law(name string) *LawHead {
+	switch name {
+	case Growth:
+		if r.Growth != nil {
+			return &r.Growth.LawHead
+		}
+	case Latency:
+		if w := r.WorstLatency(); w != nil {
+			return &w.LawHead
+		}
+	case Retry:
+		if r.Retry != nil {
+			return &r.Retry.LawHead
+		}
+	case Ceiling:
+		if r.Ceiling != nil {
+			return &r.Ceiling.LawHead
+		}
+	case Bound:
+		if r.Bound != nil {
+			return &r.Bound.LawHead
+		}
+	}
+	return nil
+}
+
+// worstLatency is the backlog metric with the worst verdict and margin.
+func (r *Row) WorstLatency() *LatencyLaw {
+	var w *LatencyLaw
+	for _, l := range r.Latency {
+		if w == nil || l.Verdict < w.Verdict || (l.Verdict == w.Verdict && LessMargin(l.Margin(), w.Margin())) {
+			w = l
+		}
+	}
+	return w
+}
+
+// LessMargin orders margins ascending with NaN (no margin) last.
+func LessMargin(a, b float64) bool {
+	switch {
+	case math.IsNaN(a):
+		return false
+	case math.IsNaN(b):
+		return true
+	}
+	return a < b
+}
+
+// Rules returns the rules the row is listed under: the failing laws'
+// rules and every rule with an unsuppressed finding on the autoscaler.
+func (r *Row) Rules() []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(s string) {
+		if s != "" && !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	for _, law := range LawOrder {
+		if h := r.Law(law); h != nil && (h.Verdict == Fail || h.Verdict == Warn || h.Verdict == Accepted) {
+			add(h.Rule)
+		}
+	}
+	for _, f := range r.Findings {
+		if f.Suppressed == "" && (f.Severity == "error" || f.Severity == "warning") {
+			add(f.Rule)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Audit is the result of one audit run.
+type Audit struct {
+	Rows   []*Row
+	Files  int
+	Inputs []string // the paths as given
+}
+
+// Counts returns how many rows have each verdict.
+func (a *Audit) Counts() [NA + 1]int {
+	var c [NA + 1]int
+	for _, r := range a.Rows {
+		c[r.Verdict]++
+	}
+	return c
+}
+
+// SummaryLine counts the rows by verdict.
+func (a *Audit) SummaryLine() string {
+	c := a.Counts()
+	var parts []string
+	for v, n := range c {
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, Verdict(v)))
+		}
+	}
+	if len(parts) == 0 {
+		parts = []string{"nothing to audit"}
+	}
+	return fmt.Sprintf("%s in %s: %s", numfmt.Plural(len(a.Rows), "autoscaler"), numfmt.Plural(a.Files, "file"), strings.Join(parts, ", "))
+}
+
+// Reaches reports whether a law of some row has a verdict at or worse
+// than v (--fail-on).
+func (a *Audit) Reaches(v Verdict) bool {
+	for _, r := range a.Rows {
+		for _, lv := range r.Laws {
+			if lv <= v {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Options tune an audit.
+type Options struct {
+	// Simulate runs the deployed loop of each backlog consumer whose
+	// demand is annotated (for the HTML report's pictures).
+	Simulate bool
+}
+
+// Run lints the workspace as check does and builds one row per
+// autoscaler, sorted worst first; inputs are the paths as given.
+func Run(ws *workspace.Workspace, cfg *analyzer.Config, inputs []string, opts Options) *Audit {
+	shared := analyzer.NewShared()
+	diags := analyzer.RunWith(context.Background(), ws, rules.All(), cfg, shared)
+	rep := report.New(ws, diags, cfg, shared)
+	evals := rules.Evaluations(shared, cfg.Defaults)
+	a := &Audit{Files: len(ws.Files), Inputs: inputs}
+
+	byObject := map[*manifest.Object][]analyzer.Diagnostic{}
+	for _, d := range diags {
+		if d.Object != nil {
+			byObject[d.Object] = append(byObject[d.Object], d)
+		}
+	}
+	loc := report.NewLocator(ws)
+	for _, as := range ws.Autoscalers() {
+		a.Rows = append(a.Rows, buildRow(rep, loc, cfg, evals.Evaluate(ws, as), byObject))
+		loc.Release() // the texts read for the row's lines
+	}
+	sortRows(a.Rows)
+	if opts.Simulate {
+		simulateRows(a.Rows)
+	}
+	return a
+}
+
+// sortRows orders rows worst first (see the comment at the top).
+func sortRows(rows []*Row) {
+	sort.SliceStable(rows, func(i, j int) bool {
+		a, b := rows[i], rows[j]
+		if a.Verdict != b.Verdict {
+			return a.Verdict < b.Verdict
+		}
+		ma, mb := rowMargin(a), rowMargin(b)
+		if ma != mb && !(math.IsNaN(ma) && math.IsNaN(mb)) {
+			return LessMargin(ma, mb)
+		}
+		if len(a.Unknown) != len(b.Unknown) {
+			return len(a.Unknown) > len(b.Unknown)
+		}
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Object.Name < b.Object.Name
+	})
+}
+
+func rowMargin(r *Row) float64 {
+	if r.MarginPercent == nil {
+		return math.NaN()
+	}
+	return *r.MarginPercent
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// MarginAbove is the margin of a value that must stay above a boundary,
+// (v − boundary)/boundary in percent; marginBelow of one that must stay
+// under it, (boundary − v)/boundary. Both are negative when the law fails, and
+// nil when the boundary is not positive or either is not finite.
+func MarginAbove(v, boundary float64) *float64 {
+	if !(boundary > 0) || math.IsInf(v, 0) || math.IsNaN(v) || math.IsInf(boundary, 0) {
+		return nil
+	}
+	return ptr(numfmt.Round6((v - boundary) / boundary * 100))
+}
+
+func marginBelow(v, boundary float64) *float64 {
+	m := MarginAbove(v, boundary)
+	if m != nil {
+		*m = numfmt.Round6(-*m)
+	}
+	return m
+}
+
+// minMargin keeps the smaller of two margins.
+func minMargin(a, b *float64) *float64 {
+	if a == nil || (b != nil && *b < *a) {
+		return b
+	}
+	return a
+}
+
+func finitePtr(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return ptr(numfmt.Round6(v))
+}
+
+func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *rules.Evaluation, byObject map[*manifest.Object][]analyzer.Diagnostic) *Row {
+	as := e.Autoscaler
+	o := as.Object
+	l := loc.Locate(o.NameAt.Pos, o.NameAt.End)
+	r := &Row{File: l.File, Line: l.Line, Object: rep.ObjectRef(o), eval: e, Laws: map[string]Verdict{}}
+	r.Target = Target{Kind: as.Target.Kind, Name: as.Target.Name}
+	if as.Kind == scaling.ScaledJob {
+		r.Target = Target{Kind: "Job", Name: "(per trigger)"}
+	}
+	if t := e.Target; t != nil && t.Object != nil {
+		tl := loc.Locate(t.Object.NameAt.Pos, t.Object.NameAt.End)
+		r.Target.Found, r.Target.File, r.Target.Line = true, tl.File, tl.Line
+	}
+	if c, ok := e.Inputs["pod-rate"]; ok {
+		r.PodRate = ptr(numfmt.Round6(c.Value))
+	}
+	for _, m := range as.Metrics {
+		s := Signal{Type: m.Signal.String(), Metric: m.Type, Mode: m.Mode}
+		if m.Resource != "" && (m.Type == "Resource" || m.Type == "ContainerResource") {
+			s.Metric = m.Type + " " + m.Resource
+		}
+		if m.Signal == scaling.SignalCPU && m.Utilization.V > 0 {
+			s.Utilization = ptr(m.Utilization.V)
+		}
+		if m.Signal == scaling.SignalBacklog || m.Signal == scaling.SignalRate {
+			s.ThresholdKey, s.Threshold, s.Defaulted = m.ThresholdKey, ptr(m.Threshold.V), !m.Threshold.Set
+		}
+		r.Signals = append(r.Signals, s)
+	}
+	r.Inputs = map[string]Input{}
+	for name, in := range e.Inputs {
+		if in.Origin == scaling.FromBuiltin {
+			continue
+		}
+		r.Inputs[name] = Input{Value: numfmt.Round6(in.Value), Text: in.Text, Origin: in.Origin.String()}
+	}
+
+	// Findings check reports on the autoscaler and on its target.
+	var diags []analyzer.Diagnostic
+	diags = append(diags, byObject[o]...)
+	if e.Target != nil && e.Target.Object != nil {
+		diags = append(diags, byObject[e.Target.Object]...)
+	}
+	for _, d := range diags {
+		dl := loc.Locate(d.Pos, d.End)
+		f := Finding{Rule: d.Rule, Severity: d.Severity.String(), File: dl.File, Line: dl.Line, Message: d.Message}
+		if d.Suppression != nil {
+			f.Suppressed = d.Suppression.Justification
+			if f.Suppressed == "" {
+				f.Suppressed = d.Suppression.Kind
+			}
+		}
+		r.Findings = append(r.Findings, f)
+	}
+	sev := func(rule string, fallback Verdict) (Verdict, string) {
+		return lawSeverity(cfg, o, byObject[o], rule, fallback)
+	}
+
+	if g := e.Growth; g != nil {
+		gl := &GrowthLaw{G: numfmt.Round6(g.G), Tolerance: g.Tolerance, Target: float64(g.TargetPercent) / 100, Limit: numfmt.Round6(g.Limit),
+			Request: numfmt.Round6(g.Request), Trapped: g.Trapped, Eval: g}
+		gl.Rule, gl.Verdict = "tolerance-trap", Pass
+		gl.MarginPercent = MarginAbove(g.G, 1+g.Tolerance)
+		if g.Trapped {
+			gl.Verdict, gl.Note = sev("tolerance-trap", Fail)
+			if g.FixTarget >= 1 {
+				gl.FixTarget = ptr(g.FixTarget)
+			}
+		}
+		if g.HasOverload {
+			gl.Overload = ptr(g.Overload)
+			if !g.Trapped {
+				gl.Rounds = ptr(g.Rounds)
+			}
+			if g.HasDeadTime {
+				gl.DeadTime, gl.MetricWindow = ptr(g.DeadTime), ptr(g.MetricWindow)
+				gl.TimeToCapacity = finitePtr(g.TimeToCapacity)
+				if g.HasDeadline {
+					gl.CapacityDeadline = ptr(g.Deadline)
+					if !g.Trapped {
+						gl.MarginPercent = minMargin(gl.MarginPercent, marginBelow(g.TimeToCapacity, g.Deadline))
+						if g.TimeToCapacity > g.Deadline {
+							gl.Rule = "scale-up-rounds"
+							gl.Verdict, gl.Note = sev("scale-up-rounds", Warn)
+						}
+					}
+				}
+			}
+		}
+		r.Growth = gl
+	}
+	for _, b := range e.Backlog {
+		ll := &LatencyLaw{Metric: b.Metric.Index, Trigger: b.Metric.Type, ThresholdKey: b.Metric.ThresholdKey, Threshold: numfmt.Round6(b.Threshold),
+			DeadTime: b.DeadTime, SamplingDelay: b.SamplingDelay, Window: b.Window, W: numfmt.Round6(b.W), Phi: numfmt.Round6(b.Phi),
+			RequiredStandingDelay: numfmt.Round6(b.Required), WindowProof: numfmt.Round6(b.WindowProof), Eval: b}
+		ll.Rule, ll.Verdict = "latency-floor", Pass
+		if b.HasPodRate {
+			ll.PodRate = ptr(numfmt.Round6(b.PodRate))
+		}
+		if b.HasPodRate && b.Threshold > 0 {
+			ll.StandingDelay = ptr(numfmt.Round6(b.StandingDelay))
+			ll.Rests = ptr(b.Rests)
+			ll.MarginPercent = MarginAbove(b.StandingDelay, b.Required)
+			ll.FixThreshold = finitePtr(b.FixThreshold(cfg.Option(rules.LatencyFloor, o.File().Path, "margin")))
+			if b.FixWindowOK && !b.FixWindowUnlimited {
+				ll.FixWindow = ptr(numfmt.Round6(math.Floor(b.FixWindow)))
+			}
+			if !b.Rests {
+				ll.Verdict, ll.Note = sev("latency-floor", Fail)
+			}
+		} else {
+			ll.Verdict, ll.Note = Unknown, "needs scalelint.dev/pod-rate"
+		}
+		if b.HasLatencyTarget {
+			ll.LatencyTarget, ll.LatencyHeld = ptr(b.LatencyTarget), ptr(b.LatencyHeld)
+			ll.MarginPercent = minMargin(ll.MarginPercent, MarginAbove(b.LatencyTarget, b.Required))
+			if !b.LatencyHeld {
+				v, note := sev("latency-target", Fail)
+				if v < ll.Verdict || ll.Verdict == Unknown {
+					ll.Rule, ll.Verdict, ll.Note = "latency-target", v, note
+				}
+			} else if ll.Verdict == Unknown {
+				ll.Rule, ll.Verdict, ll.Note = "latency-target", Pass, ""
+			}
+		}
+		r.Latency = append(r.Latency, ll)
+	}
+	if rt := e.Retry; rt != nil {
+		rl := &RetryLaw{Signal: rt.Signal.String(), Amplification: numfmt.Round6(rt.Amplification), TrapTarget: numfmt.Round6(rt.TrapTarget),
+			Target: numfmt.Round6(rt.Target), Protected: rt.Protected, Trapped: rt.Trapped}
+		rl.Rule, rl.Verdict = "retry-trap", Pass
+		if rt.FixTarget > 0 {
+			rl.FixTarget = ptr(numfmt.Round6(rt.FixTarget))
+		}
+		if rt.Protected {
+			rl.Note = "an admission bound shorter than the client timeout removes the debt"
+		} else {
+			rl.MarginPercent = marginBelow(rt.Target, rt.TrapTarget)
+		}
+		if rt.Trapped {
+			fallback := Fail
+			if rt.Signal == scaling.SignalCPU {
+				fallback = Warn
+			}
+			rl.Verdict, rl.Note = sev("retry-trap", fallback)
+		}
+		r.Retry = rl
+	}
+	if c := e.Ceiling; c != nil {
+		cl := &CeilingLaw{Ceiling: c.Ceiling, Defaulted: !as.Max.Set && as.Kind != scaling.HPA, Trapped: c.Trapped,
+			BandEmpty: c.BandEmpty, OverPeak: c.OverPeak, Eval: c}
+		cl.Rule, cl.Verdict = "ceiling-trap", Pass
+		if c.HasFloor {
+			cl.CeilingFloor, cl.Amplification = ptr(numfmt.Round6(c.Floor)), ptr(numfmt.Round6(c.Amplification))
+			cl.Demand, cl.PodRate = ptr(numfmt.Round6(c.Demand)), ptr(numfmt.Round6(c.PodRate))
+			cl.MarginPercent = MarginAbove(c.Ceiling, c.Floor)
+		}
+		if c.HasTop {
+			cl.CeilingTop = ptr(numfmt.Round6(c.Top))
+			cl.Peak = ptr(numfmt.Round6(c.Top / 0.8))
+			if in, ok := e.Inputs["scalability-peak"]; ok {
+				cl.Peak = ptr(numfmt.Round6(in.Value))
+			}
+			cl.MarginPercent = minMargin(cl.MarginPercent, marginBelow(c.Ceiling, c.Top))
+		}
+		// The worst of the three findings decides.
+		type cand struct {
+			fails    bool
+			rule     string
+			fallback Verdict
+		}
+		for _, k := range []cand{
+			{c.HasFloor && c.Trapped, "ceiling-trap", Fail},
+			{c.HasFloor && c.HasTop && c.BandEmpty, "empty-ceiling-band", Fail},
+			{c.HasTop && c.OverPeak, "ceiling-over-peak", Warn},
+		} {
+			if !k.fails {
+				continue
+			}
+			v, note := sev(k.rule, k.fallback)
+			if cl.Verdict == Pass || v < cl.Verdict {
+				cl.Rule, cl.Verdict, cl.Note = k.rule, v, note
+			}
+		}
+		if cl.Verdict == Pass && !c.HasFloor {
+			cl.Rule = "ceiling-over-peak"
+		}
+		r.Ceiling = cl
+	}
+	if b := e.Bound; b != nil {
+		bl := &BoundLaw{AdmissionBound: b.Bound, ClientTimeout: b.Timeout}
+		bl.Rule, bl.Verdict = "bound-exceeds-timeout", Pass
+		bl.MarginPercent = marginBelow(b.Bound, b.Timeout)
+		if !b.Shorter {
+			bl.Verdict, bl.Note = sev("bound-exceeds-timeout", Fail)
+		}
+		r.Bound = bl
+	}
+
+	// Missing inputs and the laws they leave unknown.
+	unknown := map[string]bool{}
+	r.Missing = report.MissingLaws(e)
+	for _, x := range e.Missing {
+		if law := LawOf(x.Law); law != "" {
+			unknown[law] = true
+		}
+	}
+	for _, law := range LawOrder {
+		if h := r.Law(law); h != nil {
+			r.Laws[law] = h.Verdict
+			continue
+		}
+		if unknown[law] {
+			r.Laws[law] = Unknown
+			r.Unknown = append(r.Unknown, law)
+		} else {
+			r.Laws[law] = NA
+		}
+	}
+	// A law that holds but whose other half is unknown (rounds without an
+	// overload, a ceiling without its floor) still counts as evaluated.
+	r.Verdict = NA
+	anyUnknown := false
+	for _, law := range LawOrder {
+		v := r.Laws[law]
+		if v == Unknown {
+			anyUnknown = true
+			continue
+		}
+		if v < r.Verdict {
+			r.Verdict = v
+		}
+		if h := r.Law(law); h != nil && h.MarginPercent != nil {
+			r.MarginPercent = minMargin(r.MarginPercent, ptr(*h.MarginPercent))
+		}
+	}
+	if r.Verdict == NA && anyUnknown {
+		r.Verdict = Unknown
+	}
+	return r
+}
+
+// lawSeverity is the verdict of a failing law as check reports it: the
+// severity of the rule's unsuppressed finding on the object (error: fail,
+// warning: warn, info: pass); accepted when the finding is suppressed or
+// the rule is off for the file; fallback when check reported nothing.
+func lawSeverity(cfg *analyzer.Config, o *manifest.Object, diags []analyzer.Diagnostic, rule string, fallback Verdict) (Verdict, string) {
+	worst, found := analyzer.Severity(0), false
+	suppressed := ""
+	for _, d := range diags {
+		if d.Rule != rule {
+			continue
+		}
+		if d.Suppression != nil {
+			suppressed = d.Suppression.Justification
+			if suppressed == "" {
+				suppressed = d.Suppression.Kind
+			}
+			continue
+		}
+		found = true
+		if d.Severity > worst {
+			worst = d.Severity
+		}
+	}
+	if found {
+		switch worst {
+		case analyzer.Error:
+			return Fail, ""
+		case analyzer.Warning:
+			return Warn, ""
+		default:
+			return Pass, rule + " is configured as info"
+		}
+	}
+	if suppressed != "" {
+		return Accepted, "suppressed: " + suppressed
+	}
+	if a, ok := rules.ByName(rule); ok {
+		if _, _, on := cfg.RuleSetting(a, o.File().Path); !on {
+			return Accepted, rule + " is off in the configuration"
+		}
+	}
+	return fallback, ""
+}
+
+// maxSimulations bounds the simulations one HTML report runs (rows are
+// sorted worst first, so the worst consumers get theirs). A 20-hour run
+// takes about a millisecond; the SVG is what costs (about 70 kB each).
+const maxSimulations = 200
+
+// simConfig is the deployed loop of one backlog metric exactly as the
+// simulate command sets it up without flags: the manifest's threshold,
+// replicas, behavior and window, the annotated dead time and pod rate,
+// and a demand step of 4x up to the annotated demand. ok is false when an
+// input is missing (the demand, most often).
+func simConfig(r *Row, l *LatencyLaw) (simulate.Config, bool) {
+	if l.Eval == nil || r.eval == nil {
+		return simulate.Config{}, false
+	}
+	if _, ok := r.eval.Inputs["demand"]; !ok {
+		return simulate.Config{}, false
+	}
+	run, err := simulation.Setup(r.eval.Autoscaler, l.Eval.Metric, r.eval, simulation.Overrides{})
+	if err != nil {
+		return simulate.Config{}, false
+	}
+	return run.Config, true
+}
+
+// simulateRows runs the simulations of the rows' backlog consumers, in
+// parallel, worst rows first.
+func simulateRows(rows []*Row) {
+	type job struct {
+		l   *LatencyLaw
+		cfg simulate.Config
+	}
+	var jobs []job
+	for _, r := range rows {
+		for _, l := range r.Latency {
+			if len(jobs) >= maxSimulations {
+				break
+			}
+			if cfg, ok := simConfig(r, l); ok {
+				jobs = append(jobs, job{l, cfg})
+			}
+		}
+	}
+	ch := make(chan job)
+	var wg sync.WaitGroup
+	for i := 0; i < runtime.GOMAXPROCS(0); i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range ch {
+				if res, err := simulate.Run(j.cfg); err == nil {
+					j.l.Sim = &res
+				}
+			}
+		}()
+	}
+	for _, j := range jobs {
+		ch <- j
+	}
+	close(ch)
+	wg.Wait()
+}

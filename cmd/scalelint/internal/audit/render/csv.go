@@ -1,0 +1,85 @@
+package render
+
+import (
+	"encoding/csv"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/audit"
+)
+
+// csvColumns are the CSV header: the JSON fact names where a column holds
+// one.
+var csvColumns = []string{"verdict", "marginPercent", "kind", "namespace", "name", "file", "line", "scaleTarget", "signal", "podRate",
+	"growthVerdict", "g", "tolerance", "overload", "rounds", "timeToCapacity",
+	"latencyVerdict", "threshold", "standingDelay", "requiredStandingDelay", "phi", "w", "fixThreshold", "fixWindow",
+	"retryVerdict", "amplification", "trapTarget", "target",
+	"ceilingVerdict", "ceiling", "ceilingFloor", "ceilingTop",
+	"boundVerdict", "admissionBound", "clientTimeout",
+	"missing", "rules"}
+
+// csvText neutralises a text cell a spreadsheet would run as a formula.
+func csvText(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}
+
+func fnum(v *float64) string {
+	if v == nil {
+		return ""
+	}
+	return strconv.FormatFloat(*v, 'f', -1, 64)
+}
+
+func fval(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+func writeCSV(w io.Writer, a *audit.Audit, _ Options) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(csvColumns); err != nil {
+		return err
+	}
+	for _, r := range a.Rows {
+		rec := map[string]string{
+			"verdict": r.Verdict.String(), "marginPercent": fnum(r.MarginPercent),
+			"kind": r.Object.Kind, "namespace": csvText(r.Object.Namespace), "name": csvText(r.Object.Name),
+			"file": csvText(r.File), "line": strconv.Itoa(r.Line), "scaleTarget": csvText(targetText(r)),
+			"signal": csvText(signalShort(r)), "podRate": fnum(r.PodRate),
+			"growthVerdict": r.Laws[audit.Growth].String(), "latencyVerdict": r.Laws[audit.Latency].String(),
+			"retryVerdict": r.Laws[audit.Retry].String(), "ceilingVerdict": r.Laws[audit.Ceiling].String(),
+			"boundVerdict": r.Laws[audit.Bound].String(),
+			"missing":      csvText(missingText(r)), "rules": strings.Join(r.Rules(), " "),
+		}
+		if g := r.Growth; g != nil {
+			rec["g"], rec["tolerance"], rec["target"] = fval(g.G), fval(g.Tolerance), fval(g.Target)
+			rec["overload"], rec["timeToCapacity"] = fnum(g.Overload), fnum(g.TimeToCapacity)
+			if g.Rounds != nil {
+				rec["rounds"] = strconv.Itoa(*g.Rounds)
+			}
+		}
+		if l := r.WorstLatency(); l != nil {
+			rec["threshold"], rec["standingDelay"], rec["requiredStandingDelay"] = fval(l.Threshold), fnum(l.StandingDelay), fval(l.RequiredStandingDelay)
+			rec["phi"], rec["w"], rec["fixThreshold"], rec["fixWindow"] = fval(l.Phi), fval(l.W), fnum(l.FixThreshold), fnum(l.FixWindow)
+		}
+		if t := r.Retry; t != nil {
+			rec["amplification"], rec["trapTarget"], rec["target"] = fval(t.Amplification), fval(t.TrapTarget), fval(t.Target)
+		}
+		if c := r.Ceiling; c != nil {
+			rec["ceiling"], rec["ceilingFloor"], rec["ceilingTop"] = fval(c.Ceiling), fnum(c.CeilingFloor), fnum(c.CeilingTop)
+		}
+		if b := r.Bound; b != nil {
+			rec["admissionBound"], rec["clientTimeout"] = fval(b.AdmissionBound), fval(b.ClientTimeout)
+		}
+		row := make([]string, len(csvColumns))
+		for i, c := range csvColumns {
+			row[i] = rec[c]
+		}
+		if err := cw.Write(row); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}

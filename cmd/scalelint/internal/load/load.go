@@ -1,0 +1,126 @@
+// Package load reads what check, audit and simulate read: the
+// configuration, and files, directories (walked with the configuration's
+// excludes) and stdin, parsed in parallel into one workspace.
+//
+// Data flow: paths -> workspace.Walk -> workspace.LoadReleased (each
+// file's trees released and its text dropped once its views are built;
+// see analyzer/workspace) -> workspace.New. Nothing is printed here: the
+// caller reports Inputs.Errs and Inputs.Warnings.
+package load
+
+import (
+	"fmt"
+	"go/token"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/scalelint/scalelint/analyzer"
+	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/workspace"
+	"github.com/scalelint/scalelint/rules"
+)
+
+// stdinName is the file name of the document read from stdin ("-").
+const stdinName = "<stdin>"
+
+// Config reads path, or the .scalelint.yaml found from the working
+// directory up to the repository root, or the built-in configuration,
+// and applies namespace (--namespace) when not empty.
+func Config(path, namespace string) (*analyzer.Config, error) {
+	if path == "" {
+		wd, err := os.Getwd()
+		if err == nil {
+			path = analyzer.FindConfig(wd)
+		}
+	}
+	cfg := analyzer.DefaultConfig()
+	if path != "" {
+		var err error
+		if cfg, err = analyzer.LoadConfig(path, rules.All()); err != nil {
+			return nil, err
+		}
+	}
+	if namespace != "" {
+		cfg.Namespace = namespace
+	}
+	return cfg, nil
+}
+
+// Inputs are the files a command reads, in one workspace.
+type Inputs struct {
+	Config    *analyzer.Config // the configuration read with
+	Workspace *workspace.Workspace
+	Files     int // files read
+	// Named are the files found under the paths given, the only ones
+	// --fix may write (stdin never is).
+	Named map[string]bool
+	// Errs are the paths that could not be read: an I/O error.
+	Errs []error
+	// Warnings say what was odd but not wrong: paths that hold no file
+	// scalelint reads (a mistyped path in a CI job would otherwise pass
+	// with "0 files").
+	Warnings []string
+	Paths    []string // the paths read: as given, or "." when none was
+}
+
+// Read reads paths ("." when none; "-" is stdin) with cfg's excludes and
+// limits. progress, when not nil, is told how many files were found and
+// each one parsed (Progress).
+func Read(paths []string, stdin io.Reader, cfg *analyzer.Config, progress io.Writer) *Inputs {
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	fset := token.NewFileSet()
+	parseOpts := manifest.Options{Eager: manifest.IsReadKind, Limits: cfg.Limits}
+	in := &Inputs{Config: cfg, Named: map[string]bool{}, Paths: paths}
+	var files []*manifest.File
+	var diskPaths []string
+	for _, p := range paths {
+		if p != "-" {
+			diskPaths = append(diskPaths, p)
+			continue
+		}
+		data, err := io.ReadAll(stdin)
+		if err != nil {
+			in.Errs = append(in.Errs, fmt.Errorf("stdin: %w", err))
+			continue
+		}
+		files = append(files, manifest.Parse(fset, stdinName, data, parseOpts))
+	}
+	if len(diskPaths) > 0 {
+		found, errs := workspace.Walk(diskPaths, cfg.Excluded)
+		in.Errs = append(in.Errs, errs...)
+		if len(found) == 0 && len(errs) == 0 {
+			in.Warnings = append(in.Warnings, fmt.Sprintf("no YAML or JSON file to read under %s (after the configuration's excludes)", strings.Join(diskPaths, ", ")))
+		}
+		p := startProgress(progress, len(found))
+		loaded, errs := workspace.LoadReleased(fset, found, parseOpts, p.file)
+		p.done()
+		in.Errs = append(in.Errs, errs...)
+		files = append(files, loaded...)
+		for _, f := range loaded {
+			in.Named[f.Path] = true
+		}
+	}
+	in.Files = len(files)
+	in.Workspace = workspace.New(fset, files, workspace.Options{DefaultNamespace: cfg.Namespace, Release: true})
+	return in
+}
+
+// NothingRead reports whether errors left nothing to read: the command
+// then ends with the errors alone.
+func (in *Inputs) NothingRead() bool { return in.Files == 0 && len(in.Errs) > 0 }
+
+// Changed returns an error for each file whose text was dropped after
+// parsing and read differently when its findings were printed (it changed
+// during the run): the run's results for it cannot be trusted.
+func (in *Inputs) Changed() []error {
+	var errs []error
+	for _, f := range in.Workspace.Files {
+		if err := f.TextErr(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errs
+}

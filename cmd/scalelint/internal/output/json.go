@@ -1,0 +1,108 @@
+package output
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/numfmt"
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/report"
+)
+
+// JSON writes the findings and a summary, version 1: one diagnostic at a
+// time, as they are resolved.
+type JSON struct{}
+
+// JSONDiagnostic is one finding of the JSON output.
+type JSONDiagnostic struct {
+	File      string             `json:"file"`
+	Line      int                `json:"line"`
+	Column    int                `json:"column"`
+	EndLine   int                `json:"endLine"`
+	EndColumn int                `json:"endColumn"`
+	Severity  string             `json:"severity"`
+	Rule      string             `json:"rule"`
+	Message   string             `json:"message"`
+	Object    *report.ObjectRef  `json:"object,omitempty"`
+	Facts     map[string]float64 `json:"facts,omitempty"`
+	Source    string             `json:"source,omitempty"`
+}
+
+// JSONSummary counts what the run read and found.
+type JSONSummary struct {
+	Files       int              `json:"files"`
+	Objects     int              `json:"objects"`
+	Autoscalers int              `json:"autoscalers"`
+	Errors      int              `json:"errors"`
+	Warnings    int              `json:"warnings"`
+	Infos       int              `json:"infos"`
+	Missing     []report.Missing `json:"missing,omitempty"`
+}
+
+// Print writes the document {"version": 1, "diagnostics": [JSONDiagnostic
+// ...], "summary": JSONSummary} as json.Encoder with a two-space indent
+// would, byte for byte, but one element at a time (each diagnostic, each
+// autoscaler's missing inputs): the output of a large repository is never
+// held in memory whole. The findings come in the report's order, by file,
+// line and column.
+func (JSON) Print(w io.Writer, r *report.Report) error {
+	s := NewJSONStream(w)
+	fmt.Fprintf(s.W, "{\n  \"version\": %d,\n  \"diagnostics\": [", 1)
+	err := r.Each(false, func(f *report.Finding) error {
+		d, l := f.Diagnostic, f.Location
+		return s.Element(JSONDiagnostic{
+			File: l.File, Line: l.Line, Column: l.Col, EndLine: l.EndLine, EndColumn: l.EndCol,
+			Severity: d.Severity.String(), Rule: d.Rule, Message: d.Message,
+			Object: f.Object, Facts: roundFacts(d.Facts), Source: l.Source,
+		}, "    ")
+	})
+	if err != nil {
+		return err
+	}
+	s.EndList("    ")
+	c := r.Counts()
+	return writeSummary(s, JSONSummary{Files: len(r.Workspace.Files), Objects: r.ObjectCount(), Autoscalers: len(r.Workspace.Autoscalers()),
+		Errors: c.Errors, Warnings: c.Warnings, Infos: c.Infos}, r.Missing())
+}
+
+// writeSummary ends the document with the summary, its missing inputs
+// written one autoscaler at a time.
+func writeSummary(s *JSONStream, sum JSONSummary, missing []report.Missing) error {
+	b, err := s.Value(sum, "  ") // without Missing: omitted, then written one by one
+	if err != nil {
+		return err
+	}
+	s.W.WriteString("],\n  \"summary\": ")
+	if len(missing) == 0 {
+		s.W.Write(b)
+	} else {
+		s.W.Write(bytes.TrimSuffix(b, []byte("\n  }")))
+		s.W.WriteString(",\n    \"missing\": [")
+		for _, m := range missing {
+			if err := s.Element(m, "      "); err != nil {
+				return err
+			}
+		}
+		s.EndList("      ")
+		s.W.WriteString("]\n  }")
+	}
+	s.W.WriteString("\n}\n")
+	return s.Flush()
+}
+
+// roundFacts keeps facts readable and stable across platforms: six
+// significant digits, and no infinity or NaN (JSON has none).
+func roundFacts(f map[string]float64) map[string]float64 {
+	if len(f) == 0 {
+		return nil
+	}
+	out := make(map[string]float64, len(f))
+	for k, v := range f {
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			continue
+		}
+		out[k] = numfmt.Round6(v)
+	}
+	return out
+}

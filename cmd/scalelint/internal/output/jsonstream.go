@@ -1,0 +1,71 @@
+package output
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+)
+
+// JSONStream writes JSON as json.Encoder with SetIndent("", "  ") and
+// SetEscapeHTML(false) would, one value at a time, so that a long list
+// (check's findings, the audit's rows) is never held whole. Its two
+// buffers are reused from value to value: a long list makes next to no
+// garbage (encoding it at once made ~70 MB at 10,000 services, at the
+// run's peak).
+type JSONStream struct {
+	W                 *bufio.Writer
+	compact, indented bytes.Buffer
+	enc               *json.Encoder
+	n                 int // elements written in the open list
+}
+
+// NewJSONStream returns a stream writing to w; Flush ends it.
+func NewJSONStream(w io.Writer) *JSONStream {
+	s := &JSONStream{W: bufio.NewWriterSize(w, 64<<10)}
+	s.enc = json.NewEncoder(&s.compact)
+	s.enc.SetEscapeHTML(false)
+	return s
+}
+
+// Value returns v's JSON indented for a place whose lines start with
+// prefix; it is valid until the next call.
+func (s *JSONStream) Value(v any, prefix string) ([]byte, error) {
+	s.compact.Reset()
+	if err := s.enc.Encode(v); err != nil {
+		return nil, err
+	}
+	s.indented.Reset()
+	if err := json.Indent(&s.indented, bytes.TrimSuffix(s.compact.Bytes(), []byte("\n")), prefix, "  "); err != nil {
+		return nil, err
+	}
+	return s.indented.Bytes(), nil
+}
+
+// Element writes one element of an array whose opening bracket is
+// written, on its own line at prefix.
+func (s *JSONStream) Element(v any, prefix string) error {
+	b, err := s.Value(v, prefix)
+	if err != nil {
+		return err
+	}
+	if s.n > 0 {
+		s.W.WriteByte(',')
+	}
+	s.n++
+	s.W.WriteString("\n" + prefix)
+	s.W.Write(b)
+	return nil
+}
+
+// EndList ends the array the elements went to with the line its closing
+// bracket goes on (prefix is the elements'), and starts counting anew.
+func (s *JSONStream) EndList(prefix string) {
+	if s.n > 0 {
+		s.W.WriteString("\n" + prefix[:len(prefix)-2])
+	}
+	s.n = 0
+}
+
+// Flush writes what is buffered.
+func (s *JSONStream) Flush() error { return s.W.Flush() }

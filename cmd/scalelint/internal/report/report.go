@@ -1,0 +1,175 @@
+// Package report is one check run's results, shared by every output
+// format: the findings resolved to what users see (lines, columns in
+// Unicode code points, the object, the notes and fixes), their counts, the
+// laws left unevaluated for want of inputs, and the baseline.
+//
+// Data flow: analyzer.RunWith -> New -> (ApplyBaseline) -> Each, which
+// resolves the findings file by file with a Locator -> a format
+// (cmd/scalelint/internal/output). A file's text, dropped after parsing
+// (manifest.File.DropText), is read again to resolve its findings and
+// dropped again when they move on to the next file: the formats receive
+// resolved positions and never read files, and a report of a large
+// repository holds one file's text at a time.
+package report
+
+import (
+	"fmt"
+
+	"github.com/scalelint/scalelint/analyzer"
+	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/workspace"
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/numfmt"
+)
+
+// Report is one run's results.
+type Report struct {
+	Workspace *workspace.Workspace
+	Config    *analyzer.Config
+	// All are the run's findings, suppressed ones included, sorted by
+	// file and position (as analyzer.Run returns them).
+	All []analyzer.Diagnostic
+	// Shown are the unsuppressed ones, in the same order: what the
+	// formats show (SARIF lists All).
+	Shown []analyzer.Diagnostic
+
+	// Baseline is the baseline applied (ApplyBaseline), or nil.
+	Baseline *Baseline
+	// Baselined counts the findings the baseline held; Gone the baseline's
+	// findings no longer found.
+	Baselined, Gone int
+
+	shared *analyzer.Shared // the run's: its law evaluations
+	// missing holds Missing once computed: the JSON summary, the text
+	// listing and the hint after the summary all read it.
+	missing *[]Missing
+}
+
+// New makes the report of a run: shared is the one the run was made with
+// (analyzer.RunWith), whose law evaluations Missing reads.
+func New(ws *workspace.Workspace, diags []analyzer.Diagnostic, cfg *analyzer.Config, shared *analyzer.Shared) *Report {
+	r := &Report{Workspace: ws, Config: cfg, All: diags, shared: shared}
+	for _, d := range diags {
+		if d.Suppression == nil {
+			r.Shown = append(r.Shown, d)
+		}
+	}
+	return r
+}
+
+// Counts are the shown findings by severity.
+type Counts struct{ Errors, Warnings, Infos int }
+
+// Counts counts the shown findings by severity.
+func (r *Report) Counts() Counts {
+	var c Counts
+	for _, d := range r.Shown {
+		switch d.Severity {
+		case analyzer.Error:
+			c.Errors++
+		case analyzer.Warning:
+			c.Warnings++
+		default:
+			c.Infos++
+		}
+	}
+	return c
+}
+
+// Worst is the highest severity shown (0 when nothing is).
+func (r *Report) Worst() analyzer.Severity {
+	var w analyzer.Severity
+	for _, d := range r.Shown {
+		if d.Severity > w {
+			w = d.Severity
+		}
+	}
+	return w
+}
+
+// SummaryLine counts the findings, files and autoscalers, and what the
+// baseline held.
+func (r *Report) SummaryLine() string {
+	c := r.Counts()
+	s := fmt.Sprintf("%s, %s, %s in %s (%s)", numfmt.Plural(c.Errors, "error"), numfmt.Plural(c.Warnings, "warning"),
+		numfmt.Plural(c.Infos, "info"), numfmt.Plural(len(r.Workspace.Files), "file"), numfmt.Plural(len(r.Workspace.Autoscalers()), "autoscaler"))
+	if r.Baseline != nil {
+		s += fmt.Sprintf("; %d baselined", r.Baselined)
+		if r.Gone > 0 {
+			s += fmt.Sprintf(", %d baselined %s fixed (--write-baseline shrinks the file)", r.Gone, map[bool]string{true: "finding", false: "findings"}[r.Gone == 1])
+		}
+	}
+	return s
+}
+
+// ObjectCount counts the objects of the inputs: a document the parser
+// skipped counts as the one object its sniffed kind says, so the count
+// does not depend on which documents were parsed.
+func (r *Report) ObjectCount() int {
+	n := 0
+	for _, f := range r.Workspace.Files {
+		if f.Template {
+			continue
+		}
+		for _, d := range f.Docs {
+			if d.Parsed() {
+				n += len(d.Objects())
+			} else if d.Kind != "" {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// Fingerprint identifies a finding across runs (analyzer.Fingerprint).
+func (r *Report) Fingerprint(d analyzer.Diagnostic) string {
+	return analyzer.Fingerprint(r.Workspace, d)
+}
+
+// ObjectRef identifies an object in JSON outputs.
+type ObjectRef struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Namespace  string `json:"namespace"`
+	Name       string `json:"name"`
+}
+
+// objectOf identifies a finding's object: its Object, else the object
+// whose mapping holds its position; nil when none does.
+func (r *Report) objectOf(d analyzer.Diagnostic) *ObjectRef {
+	o := d.Object
+	if o == nil {
+		f := r.Workspace.FileOf(d.Pos)
+		if f == nil {
+			return nil
+		}
+		off := f.Tok.Offset(d.Pos)
+		for _, doc := range f.Docs {
+			if !doc.Parsed() || off < doc.Start || off >= doc.End {
+				continue
+			}
+			for _, x := range doc.Objects() {
+				if d.Pos >= x.At.Pos && d.Pos <= x.At.End {
+					o = x
+				}
+			}
+		}
+	}
+	return r.ObjectRef(o)
+}
+
+// ObjectRef identifies an object, with its namespace defaulted as the
+// configuration says.
+func (r *Report) ObjectRef(o *manifest.Object) *ObjectRef {
+	if o == nil {
+		return nil
+	}
+	ns := o.Namespace
+	if ns == "" {
+		ns = r.Config.Namespace
+		if ns == "" {
+			ns = "default"
+		}
+	}
+	return &ObjectRef{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: ns, Name: o.Name}
+}

@@ -1,0 +1,137 @@
+package report
+
+import (
+	"context"
+	"fmt"
+	"go/token"
+	"testing"
+
+	"github.com/scalelint/scalelint/analyzer"
+	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/workspace"
+	"github.com/scalelint/scalelint/rules"
+)
+
+// counted parses files as the CLI loads them (views built, trees released,
+// texts dropped) and counts each file's reads of its text again.
+func counted(t *testing.T, files map[string]string) (*workspace.Workspace, map[string]*int) {
+	t.Helper()
+	fset := token.NewFileSet()
+	reads := map[string]*int{}
+	var parsed []*manifest.File
+	for name, text := range files {
+		data := []byte(text)
+		n := new(int)
+		reads[name] = n
+		f := manifest.Parse(fset, name, data, manifest.Options{Eager: manifest.IsReadKind})
+		workspace.Prepare(f, true)
+		f.DropText(func() ([]byte, error) { *n++; return data, nil }, true)
+		parsed = append(parsed, f)
+	}
+	return workspace.New(fset, parsed, workspace.Options{Release: true}), reads
+}
+
+const (
+	deployment = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: orders
+  annotations: {scalelint.dev/dead-time: "90s", scalelint.dev/pod-rate: "10"}
+spec:
+  template:
+    spec:
+      containers: [{name: app}]
+`
+	scaledObject = `apiVersion: keda.sh/v1alpha1
+kind: ScaledObject
+metadata:
+  name: orders
+spec:
+  scaleTargetRef: {name: orders}
+  triggers:
+  - type: kafka
+    metadata: {topic: a, lagThreshold: "10"}
+  - type: kafka
+    metadata: {topic: b, lagThreshold: "20"}
+`
+)
+
+// TestEachReadsEachFileOnce: findings in one file whose notes point into
+// another (the annotations on the target) are resolved with both files'
+// texts held, each read again once, and both dropped again at the end.
+func TestEachReadsEachFileOnce(t *testing.T) {
+	ws, reads := counted(t, map[string]string{"a-so.yaml": scaledObject, "b-deploy.yaml": deployment})
+	shared := analyzer.NewShared()
+	cfg := analyzer.DefaultConfig()
+	r := New(ws, analyzer.RunWith(context.Background(), ws, rules.All(), cfg, shared), cfg, shared)
+	for _, n := range reads {
+		*n = 0
+	}
+	floors, notes := 0, 0
+	err := r.Each(false, func(f *Finding) error {
+		if f.Diagnostic.Rule == "latency-floor" {
+			floors++
+			for _, n := range f.Notes {
+				if n.Location.File == "b-deploy.yaml" && n.Location.Line == 5 {
+					notes++
+				}
+			}
+			if string(f.SourceLine) != fmt.Sprintf("    metadata: {topic: %s, lagThreshold: \"%d\"}", map[int]string{9: "a", 11: "b"}[f.Location.Line], map[int]int{9: 10, 11: 20}[f.Location.Line]) {
+				t.Errorf("source line %q of the finding at line %d", f.SourceLine, f.Location.Line)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if floors != 2 || notes != 4 { // each: the dead time and the pod rate, annotated on the target
+		t.Fatalf("%d latency-floor findings with %d notes in the target's file, want 2 and 4", floors, notes)
+	}
+	for name, n := range reads {
+		if *n != 1 {
+			t.Errorf("%s read again %d times, want once", name, *n)
+		}
+	}
+	// Dropped again: a new pass reads each again, once.
+	r.Each(false, func(*Finding) error { return nil })
+	for name, n := range reads {
+		if *n != 2 {
+			t.Errorf("%s: %d reads after a second pass, want 2 (dropped after the first)", name, *n)
+		}
+	}
+}
+
+// TestLocatorHoldsUntilRelease: a Locator keeps the texts it read until
+// Release, never dropping one behind its caller's back.
+func TestLocatorHoldsUntilRelease(t *testing.T) {
+	ws, reads := counted(t, map[string]string{"a-so.yaml": scaledObject, "b-deploy.yaml": deployment})
+	var a, b *manifest.File
+	for _, f := range ws.Files {
+		if f.Path == "a-so.yaml" {
+			a = f
+		} else {
+			b = f
+		}
+	}
+	l := NewLocator(ws)
+	at := func(f *manifest.File, off int) token.Pos { return f.Tok.Pos(off) }
+	if loc := l.Locate(at(a, 0), at(a, 10)); loc.File != "a-so.yaml" || loc.Line != 1 || loc.Col != 1 || loc.EndCol != 11 {
+		t.Errorf("located %+v", loc)
+	}
+	l.Locate(at(b, 0), token.NoPos)
+	if loc := l.Locate(at(a, len("apiVersion: keda.sh/v1alpha1\n")), token.NoPos); loc.Line != 2 || loc.Col != 1 || loc.EndLine != 2 {
+		t.Errorf("located %+v", loc)
+	}
+	if *reads["a-so.yaml"] != 1 || *reads["b-deploy.yaml"] != 1 {
+		t.Errorf("reads %d and %d before Release, want 1 and 1", *reads["a-so.yaml"], *reads["b-deploy.yaml"])
+	}
+	l.Release()
+	l.Locate(at(a, 3), token.NoPos)
+	if *reads["a-so.yaml"] != 2 {
+		t.Errorf("a-so.yaml read %d times after Release, want 2 (its text dropped by Release)", *reads["a-so.yaml"])
+	}
+	if loc := l.Locate(token.NoPos, token.NoPos); loc.File != "" || loc.Line != 1 {
+		t.Errorf("no position located at %+v", loc)
+	}
+}
