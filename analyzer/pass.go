@@ -94,6 +94,16 @@ func (p *Pass) Option(name string, file *manifest.File) float64 {
 	return cfg.Option(p.Analyzer, path, name)
 }
 
+// Config returns the configuration of the run (the built-in one for a
+// Pass made by hand): rules that evaluate the laws read its annotation
+// defaults and inference settings.
+func (p *Pass) Config() *Config {
+	if p.config == nil {
+		return DefaultConfig()
+	}
+	return p.config
+}
+
 // Inputs returns the law inputs of an autoscaler: its annotations, its
 // target's, the repository's defaults and the built-in defaults.
 func (p *Pass) Inputs(a *scaling.Autoscaler) scaling.Inputs {

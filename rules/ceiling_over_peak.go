@@ -25,9 +25,12 @@ var CeilingOverPeak = &analyzer.Analyzer{
 				Message: fmt.Sprintf("ceiling %s is above 0.8 × scalability peak %s = %s: the autoscaler may climb past the peak, where each pod lowers throughput",
 					num(c.Ceiling, 0), num(c.Top/0.8, 2), num(c.Top, 2)),
 				Facts:   map[string]float64{"ceiling": c.Ceiling, "ceilingTop": c.Top},
+				Sources: factSources(e, "scalabilityPeak", "scalability-peak"),
 				Related: inputRelated(e.Inputs["scalability-peak"], "the scalability peak")}
 			fix := math.Floor(c.Top + 1e-9)
-			if fix >= 1 && (!c.HasFloor || fix > c.Floor) {
+			// Not into the trap: above the amplified need (a least one when
+			// A is a lower bound, so then no fix is offered).
+			if fix >= 1 && (!c.HasFloor || (fix > c.Floor && !c.Bounded)) {
 				if edit, ok := setField(a.Object, maxPath(a), num(fix, 0)); ok {
 					d.SuggestedFixes = []analyzer.SuggestedFix{{Message: fmt.Sprintf("Lower the ceiling to %s", num(fix, 0)), Edits: []analyzer.TextEdit{edit}}}
 				}

@@ -28,14 +28,20 @@ var CeilingTrap = &analyzer.Analyzer{
 				ceil += " (KEDA's default)"
 			}
 			fix := math.Floor(c.Floor) + 1
+			file := a.Object.File()
 			d := analyzer.Diagnostic{Pos: r.Pos(), End: r.End(), Object: a.Object, Field: "spec.maxReplicas",
-				Message: fmt.Sprintf("ceiling %s is at or below the amplified need A·λ/c = %s pods (A = %s, demand %s, pod rate %s): after a trigger this service stays failed; above it, recovery time falls as 1/(M − %s)",
-					ceil, num(c.Floor, 2), num(c.Amplification, 3), num(c.Demand, 3), num(c.PodRate, 3), num(c.Floor, 2)),
-				Facts: map[string]float64{"ceiling": c.Ceiling, "ceilingFloor": c.Floor, "amplification": c.Amplification, "demand": c.Demand, "podRate": c.PodRate},
+				Message: fmt.Sprintf("ceiling %s is at or below the amplified need A·λ/c %s %s pods (A %s, demand %s, pod rate %s): after a trigger this service stays failed; above it, recovery time falls as 1/(M − %s)",
+					ceil, relation(c.Bounded, "≥"), num(c.Floor, 2), amplificationText(e, c.Amplification, file), num(c.Demand, 3), num(c.PodRate, 3), mStar(c)),
+				Facts:   map[string]float64{"ceiling": c.Ceiling, "ceilingFloor": c.Floor, "amplification": c.Amplification, "demand": c.Demand, "podRate": c.PodRate},
+				Sources: factSources(e, "amplification", amplificationInput(e), "demand", "demand", "podRate", "pod-rate"),
 			}
 			if !c.HasTop || fix <= c.Top {
 				if edit, ok := setField(a.Object, maxPath(a), num(fix, 0)); ok {
-					d.SuggestedFixes = []analyzer.SuggestedFix{{Message: fmt.Sprintf("Raise the ceiling to %s", num(fix, 0)), Edits: []analyzer.TextEdit{edit}}}
+					msg := fmt.Sprintf("Raise the ceiling to %s", num(fix, 0))
+					if c.Bounded {
+						msg += " (the least that may escape: A is at least " + num(c.Amplification, 3) + ")"
+					}
+					d.SuggestedFixes = []analyzer.SuggestedFix{{Message: msg, Edits: []analyzer.TextEdit{edit}}}
 				}
 			}
 			pass.Report(d)
@@ -62,4 +68,13 @@ func ceilingRange(a *scaling.Autoscaler) analyzer.Span {
 		}
 	}
 	return analyzer.FieldSpan(a.Object, f)
+}
+
+// mStar is M* for a message: the number, or "M*" when only a lower bound
+// on it is known.
+func mStar(c *CeilingEval) string {
+	if c.Bounded {
+		return "M*"
+	}
+	return num(c.Floor, 2)
 }

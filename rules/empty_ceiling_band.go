@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/scalelint/scalelint/analyzer"
+	"github.com/scalelint/scalelint/analyzer/manifest"
 )
 
 // EmptyCeilingBand reports autoscalers for which no ceiling is safe.
@@ -21,11 +22,22 @@ var EmptyCeilingBand = &analyzer.Analyzer{
 			a := e.Autoscaler
 			r := ceilingRange(a)
 			pass.Report(analyzer.Diagnostic{Pos: r.Pos(), End: r.End(), Object: a.Object, Field: "spec.maxReplicas",
-				Message: fmt.Sprintf("no ceiling is safe: the amplified need A·λ/c = %s pods is at or above 0.8 × scalability peak %s = %s; lower the retry amplification or bound the queue instead",
-					num(c.Floor, 2), num(c.Top/0.8, 2), num(c.Top, 2)),
-				Facts:   map[string]float64{"ceiling": c.Ceiling, "ceilingFloor": c.Floor, "ceilingTop": c.Top},
+				Message: fmt.Sprintf("no ceiling is safe: the amplified need A·λ/c %s %s pods%s is at or above 0.8 × scalability peak %s = %s; lower the retry amplification or bound the queue instead",
+					relation(c.Bounded, "≥"), num(c.Floor, 2), boundedA(e, c, a.Object.File()), num(c.Top/0.8, 2), num(c.Top, 2)),
+				Facts: map[string]float64{"ceiling": c.Ceiling, "ceilingFloor": c.Floor, "ceilingTop": c.Top},
+				Sources: factSources(e, "amplification", amplificationInput(e), "demand", "demand", "podRate", "pod-rate",
+					"scalabilityPeak", "scalability-peak"),
 				Related: inputRelated(e.Inputs["scalability-peak"], "the scalability peak")})
 		}
 		return nil
 	},
+}
+
+// boundedA says where a lower bound on A came from: " (A ≥ 4 (...))", or
+// "" when A is stated.
+func boundedA(e *Evaluation, c *CeilingEval, file *manifest.File) string {
+	if !c.Bounded {
+		return ""
+	}
+	return " (A " + amplificationText(e, c.Amplification, file) + ")"
 }

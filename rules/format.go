@@ -1,11 +1,14 @@
 package rules
 
 import (
+	"fmt"
 	"math"
+	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/scalelint/scalelint/analyzer"
+	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
 	"github.com/scalelint/scalelint/analyzer/workspace"
 )
@@ -35,7 +38,7 @@ const defaultMargin = 0.1
 // evaluations evaluates every autoscaler of the pass, once per run for
 // every rule that reports on the laws (see Evaluator).
 func evaluations(pass *analyzer.Pass) []*Evaluation {
-	ev := pass.Shared(evaluatorKey{}, func() any { return newEvaluator(pass.Defaults) }).(*Evaluator)
+	ev := pass.Shared(evaluatorKey{}, func() any { return newEvaluator(pass.Config()) }).(*Evaluator)
 	type key struct{ ws *workspace.Workspace }
 	return pass.Shared(key{pass.Workspace}, func() any {
 		var out []*Evaluation
@@ -53,5 +56,133 @@ func inputRelated(in scaling.Input, what string) []analyzer.Related {
 		return nil
 	}
 	r := analyzer.FieldSpan(in.Object, in.At)
-	return []analyzer.Related{{Pos: r.Pos(), End: r.End(), Message: what + " (" + in.Origin.String() + ")"}}
+	msg := what + " (" + in.Origin.String() + ")"
+	if in.Origin == scaling.FromInference && in.Bound != scaling.Exact {
+		msg = fmt.Sprintf("%s %s %s, read from %s", what, in.Bound.Relation(), inputValue(in.Name, in.Value), in.Source)
+	}
+	return []analyzer.Related{{Pos: r.Pos(), End: r.End(), Message: msg}}
+}
+
+// bound is an input's bound for FactSource.Bound.
+func boundWord(b scaling.Bound) string {
+	return [...]string{"exact", "lower", "upper"}[b]
+}
+
+// factSources gives the sources of a finding's input facts, by fact name
+// (fact) from the input of that name (input), for the inputs known.
+func factSources(e *Evaluation, pairs ...string) map[string]analyzer.FactSource {
+	out := map[string]analyzer.FactSource{}
+	for i := 0; i+1 < len(pairs); i += 2 {
+		in, ok := e.Inputs[pairs[i+1]]
+		if !ok {
+			continue
+		}
+		fs := analyzer.FactSource{Bound: boundWord(in.Bound), Origin: in.Origin.String(), Source: in.Source}
+		if in.Object != nil && in.At.IsValid() {
+			fs.Pos = in.At.Pos
+		}
+		out[pairs[i]] = fs
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// inputValue formats an input's value in its unit: "90s", "4".
+func inputValue(name string, v float64) string {
+	if spec, ok := scaling.SpecOf(name); ok && spec.Kind == scaling.Duration {
+		return secs(v)
+	}
+	return num(v, 3)
+}
+
+// inputText formats an input of a finding in file: the value for what an
+// annotation or the configuration states ("90s"); for an inferred bound,
+// its relation, value and source, "≥ 20s (readinessProbe,
+// api/deployment.yaml:31)" (rules/laws/README.md §10).
+func inputText(in scaling.Input, file *manifest.File) string {
+	v := inputValue(in.Name, in.Value)
+	if in.Origin != scaling.FromInference || in.Bound == scaling.Exact {
+		return v
+	}
+	out := in.Bound.Relation() + " " + v
+	if in.Upper > in.Value {
+		out += " to " + inputValue(in.Name, in.Upper)
+	}
+	parts := []string{}
+	if in.From != "" {
+		parts = append(parts, in.From)
+	}
+	if w := where(in, file); w != "" {
+		parts = append(parts, w)
+	}
+	if len(parts) > 0 {
+		out += " (" + strings.Join(parts, ", ") + ")"
+	}
+	return out
+}
+
+// where names the place an inferred input was read: "line 31" in the
+// finding's own file, else the file's path (relative to the finding's
+// directory when both are absolute, as in the language server) and line.
+func where(in scaling.Input, file *manifest.File) string {
+	if in.Object == nil || !in.At.IsValid() {
+		return ""
+	}
+	src := in.Object.File()
+	line := src.LineOf(in.At.Pos)
+	if line == 0 {
+		return ""
+	}
+	if file != nil && src.Path == file.Path {
+		return "line " + strconv.Itoa(line)
+	}
+	p := src.Path
+	if file != nil && filepath.IsAbs(p) && filepath.IsAbs(file.Path) {
+		if rel, err := filepath.Rel(filepath.Dir(file.Path), p); err == nil {
+			p = rel
+		}
+	}
+	return filepath.ToSlash(p) + ":" + strconv.Itoa(line)
+}
+
+// relation is the sign of a value that is a bound ("≤", "≥") or "=".
+func relation(bounded bool, sign string) string {
+	if bounded {
+		return sign
+	}
+	return "="
+}
+
+// amplificationInput names the input A was read from.
+func amplificationInput(e *Evaluation) string {
+	if _, ok := e.Inputs["retries"]; ok {
+		return "retries"
+	}
+	return "retry-amplification"
+}
+
+// amplificationText is A for a message: "= 3", or an inferred bound with
+// its source, "≥ 4 (Canary podinfo spec.service.retries, canary.yaml:12)".
+func amplificationText(e *Evaluation, A float64, file *manifest.File) string {
+	in := e.Inputs[amplificationInput(e)]
+	if in.Origin == scaling.FromInference && in.Bound != scaling.Exact {
+		return inputText(in, file)
+	}
+	return "= " + num(A, 3)
+}
+
+// numUp formats a positive number rounded up to sig significant digits:
+// for a bound a message states ("fewer than 0.68 messages/s"), rounding
+// up keeps the claim true.
+func numUp(v float64, sig int) string {
+	if !(v > 0) || math.IsInf(v, 1) {
+		return num(v, 3)
+	}
+	e := math.Floor(math.Log10(v)) - float64(sig-1)
+	scale := math.Pow(10, e)
+	up := math.Ceil(v/scale-1e-9) * scale
+	prec := max(0, int(-e))
+	return num(up, prec)
 }

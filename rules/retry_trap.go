@@ -22,6 +22,7 @@ var RetryTrap = &analyzer.Analyzer{
 			}
 			a := e.Autoscaler
 			m := rt.Metric
+			file := a.Object.File()
 			at := metricField(a, m)
 			var sev analyzer.Severity
 			target := pct(rt.Target)
@@ -30,17 +31,24 @@ var RetryTrap = &analyzer.Analyzer{
 			fixValue := num(rt.FixTarget, 0)
 			if rt.Signal == scaling.SignalRate {
 				at = thresholdField(a, m)
-				what = fmt.Sprintf("rate target %s (threshold %s / pod rate %s)", target, num(m.Threshold.V, 3), num(e.Inputs["pod-rate"].Value, 3))
+				what = fmt.Sprintf("rate target %s (threshold %s / pod rate %s)", target, num(m.Threshold.V, 3), inputText(e.Inputs["pod-rate"], file))
 				fixMsg = fmt.Sprintf("Lower %s to %s", m.ThresholdKey, num(rt.FixTarget, 2))
 				fixValue = num(rt.FixTarget, 2)
+				if len(rt.Others) > 0 {
+					sev = analyzer.Warning // another metric may hold more pods
+				}
 			} else {
 				sev = analyzer.Warning // CPU sees the debt as busy pods
 			}
+			if rt.Bounded {
+				fixMsg += " (the most that may escape: A is at least " + num(rt.Amplification, 3) + ")"
+			}
 			r := analyzer.FieldSpan(a.Object, at)
 			d := analyzer.Diagnostic{Pos: r.Pos(), End: r.End(), Object: a.Object, Field: fmt.Sprintf("metrics[%d].target", m.Index), Severity: sev,
-				Message: fmt.Sprintf("%s is at or above 1/A = %s (retry amplification A = %s): after an overload trips it, this service stays failed; keep the target below %s or bound the queue below the client timeout",
-					what, pct(rt.TrapTarget), num(rt.Amplification, 3), pct(rt.TrapTarget)),
+				Message: fmt.Sprintf("%s is at or above 1/A %s %s (retry amplification A %s): after an overload trips it, this service stays failed; keep the target below %s or bound the queue below the client timeout%s",
+					what, relation(rt.Bounded, "≤"), pct(rt.TrapTarget), amplificationText(e, rt.Amplification, file), pct(rt.TrapTarget), othersClause(a, rt.Others)),
 				Facts:   map[string]float64{"amplification": rt.Amplification, "trapTarget": rt.TrapTarget, "target": rt.Target},
+				Sources: factSources(e, "amplification", amplificationInput(e), "podRate", "pod-rate"),
 				Related: append(inputRelated(e.Inputs["retries"], "the retries"), inputRelated(e.Inputs["retry-amplification"], "the retry amplification")...),
 			}
 			value := m.Utilization.At

@@ -43,7 +43,8 @@ func For(ws *workspace.Workspace, a *scaling.Autoscaler, opts Options) Result {
 		res.Inputs["dead-time"] = w.DeadTimeFloor()
 	} else {
 		res.Inputs["dead-time"] = scaling.Input{Name: "dead-time", Bound: scaling.AtLeast, Origin: scaling.FromInference,
-			Object: a.Object, At: a.Target.At, Source: "the scale target's pod template is not among the inputs: the dead time is at least 0"}
+			Object: a.Object, At: a.Target.At, From: "no pod template",
+			Source: "the scale target's pod template is not among the inputs: the dead time is at least 0"}
 	}
 	res.cachedMetrics(a)
 	if r.Object != nil {
@@ -88,7 +89,7 @@ func (res *Result) cachedMetrics(a *scaling.Autoscaler) {
 		}
 		poll := a.PollingInterval.V
 		res.Inputs["sampling-delay"] = scaling.Input{Name: "sampling-delay", Value: base.Value, Upper: base.Value + poll,
-			Bound: scaling.AtLeast, Origin: scaling.FromInference, Object: a.Object, At: m.At, Text: spec.Default,
+			Bound: scaling.AtLeast, Origin: scaling.FromInference, Object: a.Object, At: m.At, Text: spec.Default, From: "useCachedMetrics",
 			Source: fmt.Sprintf("trigger %s sets useCachedMetrics: the HPA reads values up to pollingInterval %gs old, so the sampling delay is between %gs and %gs",
 				m.Type, poll, base.Value, base.Value+poll)}
 		return
@@ -130,7 +131,7 @@ func (res *Result) traffic(idx *index, w *manifest.Object) {
 		rt := l.route.Retry
 		res.Inputs["retry-amplification"] = scaling.Input{Name: "retry-amplification", Value: least, List: []int{rt.Retries},
 			Text: fmt.Sprint(rt.Retries), Bound: scaling.AtLeast, Origin: scaling.FromInference, Object: l.view.Object, At: rt.RetriesAt,
-			Source: retrySource(l, len(links))}
+			Source: retrySource(l, len(links)), From: rt.Source}
 	}
 	// τ_out: the shortest timeout of a route that surely reaches the pods.
 	best := math.Inf(1)
@@ -148,7 +149,7 @@ func (res *Result) traffic(idx *index, w *manifest.Object) {
 	}
 	if !math.IsInf(best, 1) {
 		res.Inputs["client-timeout"] = scaling.Input{Name: "client-timeout", Value: best, Text: bestT.Text, Bound: scaling.AtMost,
-			Origin: scaling.FromInference, Object: bestL.view.Object, At: bestT.At,
+			Origin: scaling.FromInference, Object: bestL.view.Object, At: bestT.At, From: bestT.Source,
 			Source: bestT.Source + via(bestL) + ": a caller gives up after it, so the client timeout is at most this"}
 	}
 }

@@ -111,6 +111,9 @@ type Input struct {
 	// "readinessProbe of container api", "VirtualService reviews
 	// http[0].retries"; Object and At locate it.
 	Source string
+	// From names the source in a few words for a message, beside the
+	// position: "readinessProbe", "VirtualService reviews http[0].retries".
+	From string
 	// Upper is the most the quantity can be when an inferred lower bound
 	// has an upper end too (useCachedMetrics adds up to one polling
 	// interval to the sampling delay); 0 when there is none.

@@ -105,7 +105,7 @@ func (w *Workload) DeadTimeFloor() Input {
 	f := w.deadTime
 	in := Input{Name: "dead-time", Value: f.value, Bound: AtLeast, Origin: FromInference, Object: w.Object, At: f.at}
 	if f.none {
-		in.Source = "no readiness or startup probe: the dead time is at least 0"
+		in.Source, in.From = "no readiness or startup probe: the dead time is at least 0", "no probe"
 		return in
 	}
 	var parts []string
@@ -122,6 +122,7 @@ func (w *Workload) DeadTimeFloor() Input {
 		parts = append(parts, fmt.Sprintf("(successThreshold %s − 1) × periodSeconds %s", fmtSeconds(f.ready.success), fmtSeconds(f.ready.period)))
 	}
 	in.Source = fmt.Sprintf("%s of container %s: %s", what, f.container, strings.Join(parts, " + "))
+	in.From = what
 	return in
 }
 
