@@ -18,6 +18,7 @@ import (
 	"github.com/scalelint/scalelint/analyzer/infer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
+	"github.com/scalelint/scalelint/analyzer/suggest"
 )
 
 // ConfigFileNames are the names of the configuration file, in the order
@@ -183,7 +184,7 @@ func (p *configParser) infer(n *yaml.Node) (infer.Options, error) {
 			}
 			if !slices.Contains(known, name) {
 				msg := fmt.Sprintf("unknown controller %q", name)
-				if s := manifest.Closest(name, known); s != "" {
+				if s := suggest.Closest(name, known); s != "" {
 					msg += fmt.Sprintf(" (did you mean %q?)", s)
 				}
 				return o, p.errf(c, "%s; known controllers: %s", msg, strings.Join(known, ", "))
@@ -265,7 +266,7 @@ func outputLines(data []byte) []string {
 
 func (p *configParser) unknown(k *yaml.Node, known []string) error {
 	msg := fmt.Sprintf("unknown key %q", k.Value)
-	if s := manifest.Closest(k.Value, known); s != "" {
+	if s := suggest.Closest(k.Value, known); s != "" {
 		msg += fmt.Sprintf(" (did you mean %q?)", s)
 	} else {
 		msg += fmt.Sprintf(" (known keys: %s)", strings.Join(known, ", "))
@@ -324,7 +325,7 @@ func (p *configParser) rules(n *yaml.Node) (map[string]RuleConfig, error) {
 		a, ok := p.byName[k.Value]
 		if !ok {
 			msg := fmt.Sprintf("unknown rule %q", k.Value)
-			if s := manifest.Closest(k.Value, p.ruleNames()); s != "" {
+			if s := suggest.Closest(k.Value, p.ruleNames()); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
 			}
 			return nil, p.errf(k, "%s; `scalelint rules` lists them", msg)

@@ -26,6 +26,7 @@
 // law inputs), traffic (what Services, meshes, gateways and Canaries say
 // of retries and timeouts), workspace (the immutable set of files and the
 // object index), infer (the law inputs the manifests bound, linked
-// exactly to each autoscaler's workload; rules/laws/README.md §10) and
+// exactly to each autoscaler's workload; rules/laws/README.md §10),
+// suggest (the "did you mean" of unknown names, for every layer) and
 // analyzertest (txtar fixtures with "# want" expectations).
 package analyzer

@@ -7,6 +7,7 @@ import (
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
+	"github.com/scalelint/scalelint/rules/format"
 )
 
 // CeilingTrap reports replica ceilings at or below the amplified need.
@@ -23,7 +24,7 @@ var CeilingTrap = &analyzer.Analyzer{
 			}
 			a := e.Autoscaler
 			r := ceilingRange(a)
-			ceil := num(c.Ceiling, 0)
+			ceil := format.Num(c.Ceiling, 0)
 			if !a.Max.Set {
 				ceil += " (KEDA's default)"
 			}
@@ -31,15 +32,15 @@ var CeilingTrap = &analyzer.Analyzer{
 			file := a.Object.File()
 			d := analyzer.Diagnostic{Pos: r.Pos(), End: r.End(), Object: a.Object, Field: "spec.maxReplicas",
 				Message: fmt.Sprintf("ceiling %s is at or below the amplified need A·λ/c %s %s pods (A %s, demand %s, pod rate %s): after a trigger this service stays failed; above it, recovery time falls as 1/(M − %s)",
-					ceil, relation(c.Bounded, "≥"), num(c.Floor, 2), amplificationText(e, c.Amplification, file), num(c.Demand, 3), num(c.PodRate, 3), mStar(c)),
+					ceil, relation(c.Bounded, "≥"), format.Num(c.Floor, 2), amplificationText(e, c.Amplification, file), format.Num(c.Demand, 3), format.Num(c.PodRate, 3), mStar(c)),
 				Facts:   map[string]float64{"ceiling": c.Ceiling, "ceilingFloor": c.Floor, "amplification": c.Amplification, "demand": c.Demand, "podRate": c.PodRate},
 				Sources: factSources(e, "amplification", amplificationInput(e), "demand", "demand", "podRate", "pod-rate"),
 			}
 			if !c.HasTop || fix <= c.Top {
-				if edit, ok := setField(a.Object, maxPath(a), num(fix, 0)); ok {
-					msg := fmt.Sprintf("Raise the ceiling to %s", num(fix, 0))
+				if edit, ok := setField(a.Object, maxPath(a), format.Num(fix, 0)); ok {
+					msg := fmt.Sprintf("Raise the ceiling to %s", format.Num(fix, 0))
 					if c.Bounded {
-						msg += " (the least that may escape: A is at least " + num(c.Amplification, 3) + ")"
+						msg += " (the least that may escape: A is at least " + format.Num(c.Amplification, 3) + ")"
 					}
 					d.SuggestedFixes = []analyzer.SuggestedFix{{Message: msg, Edits: []analyzer.TextEdit{edit}}}
 				}
@@ -76,5 +77,5 @@ func mStar(c *CeilingEval) string {
 	if c.Bounded {
 		return "M*"
 	}
-	return num(c.Floor, 2)
+	return format.Num(c.Floor, 2)
 }

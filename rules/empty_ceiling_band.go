@@ -5,6 +5,7 @@ import (
 
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/rules/format"
 )
 
 // EmptyCeilingBand reports autoscalers for which no ceiling is safe.
@@ -23,7 +24,7 @@ var EmptyCeilingBand = &analyzer.Analyzer{
 			r := ceilingRange(a)
 			pass.Report(analyzer.Diagnostic{Pos: r.Pos(), End: r.End(), Object: a.Object, Field: "spec.maxReplicas",
 				Message: fmt.Sprintf("no ceiling is safe: the amplified need A·λ/c %s %s pods%s is at or above 0.8 × scalability peak %s = %s; lower the retry amplification or bound the queue instead",
-					relation(c.Bounded, "≥"), num(c.Floor, 2), boundedA(e, c, a.Object.File()), num(c.Top/0.8, 2), num(c.Top, 2)),
+					relation(c.Bounded, "≥"), format.Num(c.Floor, 2), boundedA(e, c, a.Object.File()), format.Num(c.Top/0.8, 2), format.Num(c.Top, 2)),
 				Facts: map[string]float64{"ceiling": c.Ceiling, "ceilingFloor": c.Floor, "ceilingTop": c.Top},
 				Sources: factSources(e, "amplification", amplificationInput(e), "demand", "demand", "podRate", "pod-rate",
 					"scalabilityPeak", "scalability-peak"),

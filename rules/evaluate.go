@@ -462,7 +462,7 @@ func (e *Evaluation) evalGrowth(val func(string) (float64, bool)) {
 // bounded reports whether an input is an inferred bound.
 func (e *Evaluation) bounded(name string) bool {
 	in, ok := e.Inputs[name]
-	return ok && in.Origin == scaling.FromInference && in.Bound != scaling.Exact
+	return ok && in.IsBound()
 }
 
 func (e *Evaluation) evalBacklog(m *scaling.Metric, val func(string) (float64, bool)) *BacklogEval {

@@ -11,26 +11,8 @@ import (
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
 	"github.com/scalelint/scalelint/analyzer/workspace"
+	"github.com/scalelint/scalelint/rules/format"
 )
-
-// num formats a number for a message: at most prec decimals, without
-// trailing zeros.
-func num(v float64, prec int) string {
-	if math.IsInf(v, 1) {
-		return "∞"
-	}
-	s := strconv.FormatFloat(v, 'f', prec, 64)
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	return s
-}
-
-// secs formats seconds: "90s", "89.5s".
-func secs(v float64) string { return num(v, 1) + "s" }
-
-// pct formats a fraction as a percentage: "33.3%".
-func pct(v float64) string { return num(100*v, 1) + "%" }
 
 // defaultMargin is the margin of latency-floor's threshold fix.
 const defaultMargin = 0.1
@@ -57,7 +39,7 @@ func inputRelated(in scaling.Input, what string) []analyzer.Related {
 	}
 	r := analyzer.FieldSpan(in.Object, in.At)
 	msg := what + " (" + in.Origin.String() + ")"
-	if in.Origin == scaling.FromInference && in.Bound != scaling.Exact {
+	if in.IsBound() {
 		msg = fmt.Sprintf("%s %s %s, read from %s", what, in.Bound.Relation(), inputValue(in.Name, in.Value), in.Source)
 	}
 	return []analyzer.Related{{Pos: r.Pos(), End: r.End(), Message: msg}}
@@ -92,9 +74,9 @@ func factSources(e *Evaluation, pairs ...string) map[string]analyzer.FactSource 
 // inputValue formats an input's value in its unit: "90s", "4".
 func inputValue(name string, v float64) string {
 	if spec, ok := scaling.SpecOf(name); ok && spec.Kind == scaling.Duration {
-		return secs(v)
+		return format.Secs(v)
 	}
-	return num(v, 3)
+	return format.Num(v, 3)
 }
 
 // inputText formats an input of a finding in file: the value for what an
@@ -103,7 +85,7 @@ func inputValue(name string, v float64) string {
 // api/deployment.yaml:31)" (rules/laws/README.md §10).
 func inputText(in scaling.Input, file *manifest.File) string {
 	v := inputValue(in.Name, in.Value)
-	if in.Origin != scaling.FromInference || in.Bound == scaling.Exact {
+	if !in.IsBound() {
 		return v
 	}
 	out := in.Bound.Relation() + " " + v
@@ -167,10 +149,10 @@ func amplificationInput(e *Evaluation) string {
 // its source, "≥ 4 (Canary podinfo spec.service.retries, canary.yaml:12)".
 func amplificationText(e *Evaluation, A float64, file *manifest.File) string {
 	in := e.Inputs[amplificationInput(e)]
-	if in.Origin == scaling.FromInference && in.Bound != scaling.Exact {
+	if in.IsBound() {
 		return inputText(in, file)
 	}
-	return "= " + num(A, 3)
+	return "= " + format.Num(A, 3)
 }
 
 // numUp formats a positive number rounded up to sig significant digits:
@@ -178,11 +160,11 @@ func amplificationText(e *Evaluation, A float64, file *manifest.File) string {
 // up keeps the claim true.
 func numUp(v float64, sig int) string {
 	if !(v > 0) || math.IsInf(v, 1) {
-		return num(v, 3)
+		return format.Num(v, 3)
 	}
 	e := math.Floor(math.Log10(v)) - float64(sig-1)
 	scale := math.Pow(10, e)
 	up := math.Ceil(v/scale-1e-9) * scale
 	prec := max(0, int(-e))
-	return num(up, prec)
+	return format.Num(up, prec)
 }

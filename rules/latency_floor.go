@@ -8,6 +8,7 @@ import (
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
+	"github.com/scalelint/scalelint/rules/format"
 )
 
 // LatencyFloor reports backlog-scaled consumers whose standing delay is
@@ -34,21 +35,6 @@ var LatencyFloor = &analyzer.Analyzer{
 	},
 }
 
-// thresholdNode is where a backlog threshold is written, or the trigger's
-// type when KEDA's default applies.
-func thresholdField(a *scaling.Autoscaler, m *scaling.Metric) manifest.Field {
-	if m.Threshold.Set && m.Threshold.At.IsValid() {
-		return m.Threshold.At
-	}
-	if m.TypeAt.IsValid() {
-		return m.TypeAt
-	}
-	if m.At.IsValid() {
-		return m.At
-	}
-	return a.Object.KindAt
-}
-
 // thresholdPath is the field path of a metric's threshold.
 func thresholdPath(a *scaling.Autoscaler, m *scaling.Metric) manifest.Path {
 	if a.Kind == scaling.HPA {
@@ -73,16 +59,16 @@ func thresholdName(m *scaling.Metric) string {
 		key = "threshold"
 	}
 	if !m.Threshold.Set {
-		return key + " " + num(m.Threshold.V, 3) + ", KEDA's default"
+		return key + " " + format.Num(m.Threshold.V, 3) + ", KEDA's default"
 	}
-	return key + " " + num(m.Threshold.V, 3)
+	return key + " " + format.Num(m.Threshold.V, 3)
 }
 
 // loopInputs describes the inputs of the floor: "dead time ≥ 20s
 // (readinessProbe, line 31), window 300s", with the sampling delay when it
 // is not the built-in default.
 func loopInputs(e *Evaluation, b *BacklogEval, file *manifest.File) string {
-	out := "dead time " + inputText(e.Inputs["dead-time"], file) + ", window " + secs(b.Window)
+	out := "dead time " + inputText(e.Inputs["dead-time"], file) + ", window " + format.Secs(b.Window)
 	if s, ok := e.Inputs["sampling-delay"]; ok && s.Origin != scaling.FromBuiltin {
 		out += ", sampling delay " + inputText(s, file)
 	}
@@ -131,7 +117,7 @@ func reportLatencyFloor(pass *analyzer.Pass, e *Evaluation, b *BacklogEval) {
 	a := e.Autoscaler
 	m := b.Metric
 	file := a.Object.File()
-	r := analyzer.FieldSpan(a.Object, thresholdField(a, m))
+	r := analyzer.FieldSpan(a.Object, a.ThresholdField(m))
 	key := m.ThresholdKey
 	if key == "" {
 		key = "threshold"
@@ -147,7 +133,7 @@ func reportLatencyFloor(pass *analyzer.Pass, e *Evaluation, b *BacklogEval) {
 	d := analyzer.Diagnostic{
 		Pos: r.Pos(), End: r.End(), Object: a.Object, Field: fmt.Sprintf("metrics[%d].threshold", m.Index), Severity: sev,
 		Message: fmt.Sprintf("standing delay %s (%s) is below the %s%s this loop needs to rest (%s): it hunts%s",
-			secs(b.StandingDelay), delay, atLeast(b.Bounded), secs(b.Required), loopInputs(e, b, file), othersClause(a, b.Others)),
+			format.Secs(b.StandingDelay), delay, atLeast(b.Bounded), format.Secs(b.Required), loopInputs(e, b, file), othersClause(a, b.Others)),
 		Facts: map[string]float64{"standingDelay": b.StandingDelay, "requiredStandingDelay": b.Required, "phi": b.Phi, "w": b.W,
 			"deadTime": b.DeadTime, "window": b.Window, "threshold": b.Threshold, "samplingDelay": b.SamplingDelay},
 		Sources: latencySources(e),
@@ -158,7 +144,7 @@ func reportLatencyFloor(pass *analyzer.Pass, e *Evaluation, b *BacklogEval) {
 	d.Related = append(d.Related, inputRelated(e.Inputs["dead-time"], "the dead time")...)
 	d.Related = append(d.Related, inputRelated(e.Inputs["pod-rate"], "the pod rate")...)
 	// Fix 1: the smallest threshold that rests (at least that, at a bound).
-	value := num(b.FixThreshold(pass.Option("margin", file)), 0)
+	value := format.Num(b.FixThreshold(pass.Option("margin", file)), 0)
 	var edit analyzer.TextEdit
 	ok := false
 	if m.Threshold.Set && m.Threshold.At.IsValid() {
@@ -169,7 +155,7 @@ func reportLatencyFloor(pass *analyzer.Pass, e *Evaluation, b *BacklogEval) {
 	if ok {
 		msg := fmt.Sprintf("Set %s to %s", key, value)
 		if b.Bounded {
-			msg += " (the least that may rest: the dead time is at least " + secs(b.DeadTime) + ")"
+			msg += " (the least that may rest: the dead time is at least " + format.Secs(b.DeadTime) + ")"
 		}
 		d.SuggestedFixes = append(d.SuggestedFixes, analyzer.SuggestedFix{Message: msg, Edits: []analyzer.TextEdit{edit}})
 	}
@@ -177,10 +163,10 @@ func reportLatencyFloor(pass *analyzer.Pass, e *Evaluation, b *BacklogEval) {
 	// that, at a bound).
 	if b.FixWindowOK && !b.FixWindowUnlimited && b.FixWindow < b.Window {
 		wv := math.Floor(b.FixWindow)
-		if edit, ok := setField(a.Object, windowPath(a), num(wv, 0)); ok {
-			msg := fmt.Sprintf("Shorten the scale-down stabilization window to %ss", num(wv, 0))
+		if edit, ok := setField(a.Object, windowPath(a), format.Num(wv, 0)); ok {
+			msg := fmt.Sprintf("Shorten the scale-down stabilization window to %ss", format.Num(wv, 0))
 			if b.Bounded {
-				msg += " (the longest that may rest: the dead time is at least " + secs(b.DeadTime) + ")"
+				msg += " (the longest that may rest: the dead time is at least " + format.Secs(b.DeadTime) + ")"
 			}
 			d.SuggestedFixes = append(d.SuggestedFixes, analyzer.SuggestedFix{Message: msg, Edits: []analyzer.TextEdit{edit}})
 		}
@@ -201,7 +187,7 @@ func reportPodRateCeiling(pass *analyzer.Pass, e *Evaluation, b *BacklogEval) {
 	a := e.Autoscaler
 	m := b.Metric
 	file := a.Object.File()
-	r := analyzer.FieldSpan(a.Object, thresholdField(a, m))
+	r := analyzer.FieldSpan(a.Object, a.ThresholdField(m))
 	key := m.ThresholdKey
 	if key == "" {
 		key = "threshold"
@@ -210,12 +196,12 @@ func reportPodRateCeiling(pass *analyzer.Pass, e *Evaluation, b *BacklogEval) {
 	// threshold of at least the multiple rests, above the last rate no
 	// window rests.
 	unit := "messages/s"
-	written := key + " " + num(m.Threshold.V, 3)
+	written := key + " " + format.Num(m.Threshold.V, 3)
 	if !m.Threshold.Set {
 		written += " (KEDA's default)"
 	}
 	msg := fmt.Sprintf("hunts unless each pod serves fewer than %s %s: with %s the loop rests only if the standing delay T/c ≥ %s (%s); at a pod rate c, %s ≥ %s·c rests",
-		numUp(b.PodRateCeiling, 2), unit, written, secs(b.Required), loopInputs(e, b, file), key, numUp(b.Required, 3))
+		numUp(b.PodRateCeiling, 2), unit, written, format.Secs(b.Required), loopInputs(e, b, file), key, numUp(b.Required, 3))
 	if !math.IsInf(b.PodRateCeilingNoWindow, 1) && b.PodRateCeilingNoWindow > b.PodRateCeiling {
 		msg += fmt.Sprintf(", and above %s %s no window does", numUp(b.PodRateCeilingNoWindow, 2), unit)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/scalelint/scalelint/analyzer"
+	"github.com/scalelint/scalelint/rules/format"
 )
 
 // LatencyTarget reports a promised queue latency below the loop's floor.
@@ -25,10 +26,10 @@ var LatencyTarget = &analyzer.Analyzer{
 					r = analyzer.FieldSpan(in.Object, in.At)
 				}
 				msg := fmt.Sprintf("promised latency %s is below the %s%s floor of this loop (%s): it cannot hold it at rest",
-					secs(b.LatencyTarget), atLeast(b.Bounded), secs(b.Required), loopInputs(e, b, a.Object.File()))
+					format.Secs(b.LatencyTarget), atLeast(b.Bounded), format.Secs(b.Required), loopInputs(e, b, a.Object.File()))
 				if !b.Bounded {
 					// e·τ_eff at a lower bound on τ is not a safe promise.
-					msg += fmt.Sprintf("; any promise of %s or more is safe", secs(b.WindowProof))
+					msg += fmt.Sprintf("; any promise of %s or more is safe", format.Secs(b.WindowProof))
 				}
 				pass.Report(analyzer.Diagnostic{Pos: r.Pos(), End: r.End(), Object: a.Object, Field: "metadata.annotations.latency-target",
 					Message: msg,

@@ -5,6 +5,7 @@ import (
 
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/scaling"
+	"github.com/scalelint/scalelint/rules/format"
 )
 
 // RetryTrap reports targets at or above 1/A: after an overload trips it, a
@@ -25,15 +26,15 @@ var RetryTrap = &analyzer.Analyzer{
 			file := a.Object.File()
 			at := metricField(a, m)
 			var sev analyzer.Severity
-			target := pct(rt.Target)
+			target := format.Pct(rt.Target)
 			what := "CPU target " + target
-			fixMsg := fmt.Sprintf("Lower the target to %s%%", num(rt.FixTarget, 0))
-			fixValue := num(rt.FixTarget, 0)
+			fixMsg := fmt.Sprintf("Lower the target to %s%%", format.Num(rt.FixTarget, 0))
+			fixValue := format.Num(rt.FixTarget, 0)
 			if rt.Signal == scaling.SignalRate {
-				at = thresholdField(a, m)
-				what = fmt.Sprintf("rate target %s (threshold %s / pod rate %s)", target, num(m.Threshold.V, 3), inputText(e.Inputs["pod-rate"], file))
-				fixMsg = fmt.Sprintf("Lower %s to %s", m.ThresholdKey, num(rt.FixTarget, 2))
-				fixValue = num(rt.FixTarget, 2)
+				at = a.ThresholdField(m)
+				what = fmt.Sprintf("rate target %s (threshold %s / pod rate %s)", target, format.Num(m.Threshold.V, 3), inputText(e.Inputs["pod-rate"], file))
+				fixMsg = fmt.Sprintf("Lower %s to %s", m.ThresholdKey, format.Num(rt.FixTarget, 2))
+				fixValue = format.Num(rt.FixTarget, 2)
 				if len(rt.Others) > 0 {
 					sev = analyzer.Warning // another metric may hold more pods
 				}
@@ -41,12 +42,12 @@ var RetryTrap = &analyzer.Analyzer{
 				sev = analyzer.Warning // CPU sees the debt as busy pods
 			}
 			if rt.Bounded {
-				fixMsg += " (the most that may escape: A is at least " + num(rt.Amplification, 3) + ")"
+				fixMsg += " (the most that may escape: A is at least " + format.Num(rt.Amplification, 3) + ")"
 			}
 			r := analyzer.FieldSpan(a.Object, at)
 			d := analyzer.Diagnostic{Pos: r.Pos(), End: r.End(), Object: a.Object, Field: fmt.Sprintf("metrics[%d].target", m.Index), Severity: sev,
 				Message: fmt.Sprintf("%s is at or above 1/A %s %s (retry amplification A %s): after an overload trips it, this service stays failed; keep the target below %s or bound the queue below the client timeout%s",
-					what, relation(rt.Bounded, "≤"), pct(rt.TrapTarget), amplificationText(e, rt.Amplification, file), pct(rt.TrapTarget), othersClause(a, rt.Others)),
+					what, relation(rt.Bounded, "≤"), format.Pct(rt.TrapTarget), amplificationText(e, rt.Amplification, file), format.Pct(rt.TrapTarget), othersClause(a, rt.Others)),
 				Facts:   map[string]float64{"amplification": rt.Amplification, "trapTarget": rt.TrapTarget, "target": rt.Target},
 				Sources: factSources(e, "amplification", amplificationInput(e), "podRate", "pod-rate"),
 				Related: append(inputRelated(e.Inputs["retries"], "the retries"), inputRelated(e.Inputs["retry-amplification"], "the retry amplification")...),

@@ -11,7 +11,10 @@ import (
 func parseWorkload(t *testing.T, src string) *Workload {
 	t.Helper()
 	f := manifest.Parse(token.NewFileSet(), "w.yaml", []byte(src), manifest.Options{})
-	objs := f.Objects()
+	var objs []*manifest.Object
+	for _, d := range f.Docs {
+		objs = append(objs, d.Objects()...)
+	}
 	if len(objs) != 1 {
 		t.Fatalf("%d objects", len(objs))
 	}
@@ -82,4 +85,18 @@ func TestDeadTimeFloor(t *testing.T) {
 	if d := w.DeadTimeFloor(); d.Value != 0 || d.Bound != AtLeast || !strings.HasPrefix(d.Source, "no readiness or startup probe") {
 		t.Errorf("no probe: %+v", d)
 	}
+}
+
+// Labels returns the pod template's labels (for tests: production code
+// asks HasLabels).
+func (w *Workload) Labels() map[string]string {
+	if w.podLabels == "" {
+		return nil
+	}
+	out := map[string]string{}
+	for _, kv := range strings.Split(strings.Trim(w.podLabels, "\x00"), "\x00") {
+		k, v, _ := strings.Cut(kv, "\x01")
+		out[k] = v
+	}
+	return out
 }

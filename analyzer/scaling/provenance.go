@@ -40,13 +40,6 @@ func MergeInferred(merged, inferred Inputs) Inputs {
 	return out
 }
 
-// Inferred reports whether an input was inferred rather than stated.
-func (in Input) Inferred() bool { return in.Origin == FromInference }
-
-// Lower reports whether the input is known to be at least its value: it
-// is exact, or an inferred lower bound.
-func (in Input) Lower() bool { return in.Bound == Exact || in.Bound == AtLeast }
-
-// UpperBounded reports whether the input is known to be at most its value:
-// it is exact, or an inferred upper bound.
-func (in Input) UpperBounded() bool { return in.Bound == Exact || in.Bound == AtMost }
+// IsBound reports whether the input is an inferred bound rather than a
+// value: a rule uses it only in the direction its Bound makes sound.
+func (in Input) IsBound() bool { return in.Origin == FromInference && in.Bound != Exact }

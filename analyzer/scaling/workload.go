@@ -189,16 +189,3 @@ func (w *Workload) HasLabels(selector map[string]string) bool {
 	}
 	return true
 }
-
-// Labels returns the pod template's labels.
-func (w *Workload) Labels() map[string]string {
-	if w.podLabels == "" {
-		return nil
-	}
-	out := map[string]string{}
-	for _, kv := range strings.Split(strings.Trim(w.podLabels, "\x00"), "\x00") {
-		k, v, _ := strings.Cut(kv, "\x01")
-		out[k] = v
-	}
-	return out
-}

@@ -28,7 +28,11 @@ func FuzzFromObject(f *testing.F) {
 	f.Add([]byte("a: &x {kind: Canary}\napiVersion: flagger.app/v1beta1\nkind: Canary\nspec: {service: *x, targetRef: *x}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		file := manifest.Parse(token.NewFileSet(), "f.yaml", data, manifest.Options{})
-		for _, o := range file.Objects() {
+		var objs []*manifest.Object
+		for _, d := range file.Docs {
+			objs = append(objs, d.Objects()...)
+		}
+		for _, o := range objs {
 			v := FromObject(o)
 			if v == nil {
 				continue

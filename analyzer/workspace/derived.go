@@ -86,16 +86,6 @@ func (ws *Workspace) Near(from, to *manifest.Object) bool {
 	return commonDirDepth(from.Doc.File, to.Doc.File) == len(a) && (d < 0 || len(b)-len(a) <= d)
 }
 
-// Namespace returns the namespaces an object is deployed in (Namespaces)
-// when it is one, else "" (several, by kustomization roots).
-func (ws *Workspace) Namespace(o *manifest.Object) string {
-	ns := ws.Namespaces(o)
-	if len(ns) == 1 {
-		return ns[0]
-	}
-	return ""
-}
-
 // Named returns the indexed objects of a kind (any group) and name.
 func (ws *Workspace) Named(kind, name string) []*manifest.Object {
 	objs, _ := ws.byName.get(nameKey{kind, name})

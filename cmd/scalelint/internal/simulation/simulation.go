@@ -197,7 +197,7 @@ func Setup(a *scaling.Autoscaler, m *scaling.Metric, e *rules.Evaluation, o Over
 			return *flagValue, true
 		}
 		if v, ok := in[name]; ok {
-			if v.Origin == scaling.FromInference && v.Bound != scaling.Exact {
+			if v.IsBound() {
 				// A bound read from the manifests is not a value to
 				// simulate with: the loop at a lower bound on τ may rest
 				// where the true one hunts.
