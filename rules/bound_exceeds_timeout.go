@@ -29,7 +29,7 @@ var BoundExceedsTimeout = &analyzer.Analyzer{
 			timeout := format.Secs(b.Timeout)
 			if b.Bounded {
 				// Sound: τ_out ≤ the route's timeout ≤ b (rules/docs/bound-exceeds-timeout.md).
-				timeout = inputText(e.Inputs["client-timeout"], a.Object.File())
+				timeout = InputText(e.Inputs["client-timeout"], a.Object.File())
 			}
 			pass.Report(analyzer.Diagnostic{Pos: r.Pos(), End: r.End(), Object: a.Object, Field: "metadata.annotations.admission-bound",
 				Message: fmt.Sprintf("admission bound %s is not shorter than the client timeout %s: admitted work can wait past its client, so retry debt still forms; bound the queue below %s",

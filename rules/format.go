@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"math"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -79,11 +78,11 @@ func inputValue(name string, v float64) string {
 	return format.Num(v, 3)
 }
 
-// inputText formats an input of a finding in file: the value for what an
+// InputText formats an input of a finding in file: the value for what an
 // annotation or the configuration states ("90s"); for an inferred bound,
 // its relation, value and source, "≥ 20s (readinessProbe,
 // api/deployment.yaml:31)" (rules/laws/README.md §10).
-func inputText(in scaling.Input, file *manifest.File) string {
+func InputText(in scaling.Input, file *manifest.File) string {
 	v := inputValue(in.Name, in.Value)
 	if !in.IsBound() {
 		return v
@@ -150,21 +149,7 @@ func amplificationInput(e *Evaluation) string {
 func amplificationText(e *Evaluation, A float64, file *manifest.File) string {
 	in := e.Inputs[amplificationInput(e)]
 	if in.IsBound() {
-		return inputText(in, file)
+		return InputText(in, file)
 	}
 	return "= " + format.Num(A, 3)
-}
-
-// numUp formats a positive number rounded up to sig significant digits:
-// for a bound a message states ("fewer than 0.68 messages/s"), rounding
-// up keeps the claim true.
-func numUp(v float64, sig int) string {
-	if !(v > 0) || math.IsInf(v, 1) {
-		return format.Num(v, 3)
-	}
-	e := math.Floor(math.Log10(v)) - float64(sig-1)
-	scale := math.Pow(10, e)
-	up := math.Ceil(v/scale-1e-9) * scale
-	prec := max(0, int(-e))
-	return format.Num(up, prec)
 }

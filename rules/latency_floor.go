@@ -68,9 +68,9 @@ func thresholdName(m *scaling.Metric) string {
 // (readinessProbe, line 31), window 300s", with the sampling delay when it
 // is not the built-in default.
 func loopInputs(e *Evaluation, b *BacklogEval, file *manifest.File) string {
-	out := "dead time " + inputText(e.Inputs["dead-time"], file) + ", window " + format.Secs(b.Window)
+	out := "dead time " + InputText(e.Inputs["dead-time"], file) + ", window " + format.Secs(b.Window)
 	if s, ok := e.Inputs["sampling-delay"]; ok && s.Origin != scaling.FromBuiltin {
-		out += ", sampling delay " + inputText(s, file)
+		out += ", sampling delay " + InputText(s, file)
 	}
 	return out
 }
@@ -122,7 +122,7 @@ func reportLatencyFloor(pass *analyzer.Pass, e *Evaluation, b *BacklogEval) {
 	if key == "" {
 		key = "threshold"
 	}
-	delay := fmt.Sprintf("%s / pod rate %s", thresholdName(m), inputText(e.Inputs["pod-rate"], file))
+	delay := fmt.Sprintf("%s / pod rate %s", thresholdName(m), InputText(e.Inputs["pod-rate"], file))
 	if b.Delay {
 		delay = thresholdName(m) + ", the drain time the trigger holds"
 	}
@@ -201,9 +201,9 @@ func reportPodRateCeiling(pass *analyzer.Pass, e *Evaluation, b *BacklogEval) {
 		written += " (KEDA's default)"
 	}
 	msg := fmt.Sprintf("hunts unless each pod serves fewer than %s %s: with %s the loop rests only if the standing delay T/c ≥ %s (%s); at a pod rate c, %s ≥ %s·c rests",
-		numUp(b.PodRateCeiling, 2), unit, written, format.Secs(b.Required), loopInputs(e, b, file), key, numUp(b.Required, 3))
+		format.SigUp(b.PodRateCeiling, 2), unit, written, format.Secs(b.Required), loopInputs(e, b, file), key, format.SigUp(b.Required, 3))
 	if !math.IsInf(b.PodRateCeilingNoWindow, 1) && b.PodRateCeilingNoWindow > b.PodRateCeiling {
-		msg += fmt.Sprintf(", and above %s %s no window does", numUp(b.PodRateCeilingNoWindow, 2), unit)
+		msg += fmt.Sprintf(", and above %s %s no window does", format.SigUp(b.PodRateCeilingNoWindow, 2), unit)
 	}
 	msg += " (annotate scalelint.dev/pod-rate for the fixes)" + othersClause(a, b.Others)
 	d := analyzer.Diagnostic{

@@ -32,7 +32,7 @@ var RetryTrap = &analyzer.Analyzer{
 			fixValue := format.Num(rt.FixTarget, 0)
 			if rt.Signal == scaling.SignalRate {
 				at = a.ThresholdField(m)
-				what = fmt.Sprintf("rate target %s (threshold %s / pod rate %s)", target, format.Num(m.Threshold.V, 3), inputText(e.Inputs["pod-rate"], file))
+				what = fmt.Sprintf("rate target %s (threshold %s / pod rate %s)", target, format.Num(m.Threshold.V, 3), InputText(e.Inputs["pod-rate"], file))
 				fixMsg = fmt.Sprintf("Lower %s to %s", m.ThresholdKey, format.Num(rt.FixTarget, 2))
 				fixValue = format.Num(rt.FixTarget, 2)
 				if len(rt.Others) > 0 {

@@ -35,7 +35,7 @@ var ScaleUpRounds = &analyzer.Analyzer{
 				if g.Rounds > 0 {
 					tau := format.Secs(g.DeadTime)
 					if g.DeadTimeBounded {
-						tau = "dead time " + inputText(e.Inputs["dead-time"], a.Object.File())
+						tau = "dead time " + InputText(e.Inputs["dead-time"], a.Object.File())
 					}
 					msg += fmt.Sprintf(": at least %d × (%s + %s) = %s to capacity", g.Rounds, tau, format.Secs(g.MetricWindow), format.Secs(g.TimeToCapacity))
 				}

@@ -22,6 +22,10 @@ type link struct {
 	// controller names the opted-in controller whose default the route
 	// is ("" for what the manifests write).
 	controller string
+	// deps are the other objects the link was made from (the HTTPRoute a
+	// policy applies to), beside view and via: an edit to any of them may
+	// change it (Readers).
+	deps []*manifest.Object
 }
 
 // index links every traffic view of a workspace to the workloads it
@@ -85,8 +89,9 @@ func build(ws *workspace.Workspace, opts Options) *index {
 	return b.idx
 }
 
-// linkRoute links a route through each of its backends.
-func (b *builder) linkRoute(v *traffic.View, r *traffic.Route, controller string) {
+// linkRoute links a route through each of its backends; deps are the
+// objects besides v the route was read from.
+func (b *builder) linkRoute(v *traffic.View, r *traffic.Route, controller string, deps ...*manifest.Object) {
 	for _, be := range r.Backends {
 		for _, svc := range b.services(v.Object, be) {
 			sv := traffic.FromObject(svc)
@@ -101,7 +106,7 @@ func (b *builder) linkRoute(v *traffic.View, r *traffic.Route, controller string
 				}
 				subset = labels
 			}
-			b.linkService(v, r, svc, controller, linkOpts{maybe: maybe, subset: subset, service: sv})
+			b.linkService(v, r, svc, controller, linkOpts{maybe: maybe, subset: subset, service: sv, deps: deps})
 		}
 	}
 }
@@ -110,6 +115,7 @@ type linkOpts struct {
 	maybe   bool
 	subset  map[string]string
 	service *traffic.View
+	deps    []*manifest.Object
 }
 
 // linkService links a route to the workloads a Service selects.
@@ -134,7 +140,7 @@ func (b *builder) linkService(v *traffic.View, r *traffic.Route, svc *manifest.O
 		if !wv.HasLabels(sv.Service.Selector) || (len(o.subset) > 0 && !wv.HasLabels(o.subset)) {
 			continue
 		}
-		l := link{view: v, route: r, via: svc, maybe: o.maybe, controller: controller}
+		l := link{view: v, route: r, via: svc, maybe: o.maybe, controller: controller, deps: o.deps}
 		if linkerd && b.hasServiceProfile(svc) {
 			b.idx.ignored[w] = append(b.idx.ignored[w], l)
 			continue
@@ -222,7 +228,7 @@ func (b *builder) linkPolicy(v *traffic.View) {
 				r := v.Routes[i] // the policy, applied to this rule's backends
 				r.Backends = rule.Backends
 				r.Timeouts = append(append([]traffic.Timeout(nil), r.Timeouts...), rule.Timeouts...)
-				b.linkRoute(v, &r, "")
+				b.linkRoute(v, &r, "", rv.Object)
 			}
 		}
 	}
@@ -263,6 +269,48 @@ func (b *builder) policyRoutes(from *manifest.Object, p *traffic.BackendTrafficP
 						out = append(out, rv)
 						break
 					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// globalKinds are the traffic kinds whose objects bear on links they are
+// not part of: a DestinationRule's subsets, a ServiceProfile that
+// overrides Linkerd's annotations, the Gateways and GatewayClasses that
+// decide which controller's defaults apply, a BackendTrafficPolicy that
+// governs routes. An edit to one may change any workload's links.
+var globalKinds = map[string]bool{"DestinationRule": true, "ServiceProfile": true, "Gateway": true, "GatewayClass": true,
+	"BackendTrafficPolicy": true}
+
+// Readers returns the workloads whose inferred inputs read one of objs,
+// in the workspace's index (built if it was not): those linked through
+// one of them (as the route, the Service, or an object the route was
+// read from), or every linked workload when one of objs is of a kind
+// that bears on links it is not part of. A language server that lints
+// again only what an edit reaches asks it of the workspaces before and
+// after the edit: the union covers links made, changed and broken.
+func Readers(ws *workspace.Workspace, opts Options, objs []*manifest.Object) []*manifest.Object {
+	touched := map[*manifest.Object]bool{}
+	global := false
+	for _, o := range objs {
+		if traffic.Is(o) {
+			touched[o] = true
+			global = global || globalKinds[o.Kind]
+		}
+	}
+	if len(touched) == 0 {
+		return nil // no traffic object: nothing inferred reads them
+	}
+	idx := indexOf(ws, opts)
+	var out []*manifest.Object
+	for _, m := range []map[*manifest.Object][]link{idx.byWorkload, idx.ignored} {
+		for w, links := range m {
+			for _, l := range links {
+				if global || touched[l.view.Object] || touched[l.via] || slices.ContainsFunc(l.deps, func(d *manifest.Object) bool { return touched[d] }) {
+					out = append(out, w)
+					break
 				}
 			}
 		}

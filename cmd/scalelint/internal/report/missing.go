@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/scalelint/scalelint/analyzer/scaling"
+	"github.com/scalelint/scalelint/analyzer/workspace"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/numfmt"
 	"github.com/scalelint/scalelint/rules"
 )
@@ -15,6 +16,41 @@ type Missing struct {
 	Line   int          `json:"line"`
 	Object *ObjectRef   `json:"object"`
 	Laws   []MissingLaw `json:"laws"`
+	// Bounds are the inputs read from the manifests as bounds, which the
+	// laws used only where sound (rules/laws/README.md §10).
+	Bounds []InputBound `json:"bounds,omitempty"`
+}
+
+// InputBound is one input the manifests bound: scalelint.dev/dead-time
+// ≥ 20 (readinessProbe of container api, deploy.yaml:31).
+type InputBound struct {
+	Input  string  `json:"input"` // the annotation that would state it, with the prefix
+	Bound  string  `json:"bound"` // lower or upper
+	Value  float64 `json:"value"` // seconds for durations
+	Upper  float64 `json:"upperEnd,omitempty"`
+	Source string  `json:"source"`
+	File   string  `json:"file,omitempty"`
+	Line   int     `json:"line,omitempty"`
+}
+
+// Bounds lists an evaluation's inferred inputs, by annotation name.
+func Bounds(ws *workspace.Workspace, e *rules.Evaluation) []InputBound {
+	var out []InputBound
+	for _, spec := range scaling.Annotations {
+		in, ok := e.Inputs[spec.Name]
+		if !ok || !in.IsBound() {
+			continue
+		}
+		b := InputBound{Input: scaling.Prefix + spec.Name, Bound: [...]string{"exact", "lower", "upper"}[in.Bound],
+			Value: numfmt.Round6(in.Value), Upper: numfmt.Round6(in.Upper), Source: in.Source}
+		if in.Object != nil && in.At.IsValid() {
+			if f := ws.FileOf(in.At.Pos); f != nil {
+				b.File, b.Line = f.Path, f.LineOf(in.At.Pos)
+			}
+		}
+		out = append(out, b)
+	}
+	return out
 }
 
 // MissingLaw is one law left unevaluated and what it needs.
@@ -55,20 +91,43 @@ func (r *Report) Missing() []Missing {
 		// autoscaler keeps (workspace.LoadReleased): a column would read
 		// the file's text again.
 		f := a.Object.File()
-		out = append(out, Missing{File: f.Path, Line: f.Tok.Line(a.Object.NameAt.Pos), Object: r.ObjectRef(a.Object), Laws: MissingLaws(e)})
+		out = append(out, Missing{File: f.Path, Line: f.Tok.Line(a.Object.NameAt.Pos), Object: r.ObjectRef(a.Object), Laws: MissingLaws(e),
+			Bounds: Bounds(r.Workspace, e)})
 	}
 	r.missing = &out
 	return out
 }
 
-// MissingHint says how many autoscalers have laws left unevaluated for
-// want of inputs, and where to see which ("" when none): a clean run must
-// not read as "every law holds" when most were never computed.
+// Coverage counts the autoscalers by how much of their laws was decided
+// (rules.Coverage), from the run's evaluations; computed once.
+func (r *Report) Coverage() [rules.AllEvaluated + 1]int {
+	if r.coverage != nil {
+		return *r.coverage
+	}
+	var c [rules.AllEvaluated + 1]int
+	evals := rules.Evaluations(r.shared, r.Config)
+	for _, a := range r.Workspace.Autoscalers() {
+		c[evals.Evaluate(r.Workspace, a).Coverage()]++
+	}
+	r.coverage = &c
+	return c
+}
+
+// MissingHint says, in one sentence, for how many autoscalers every law
+// that applies was evaluated, for how many some (the others bounded or
+// not evaluated) and for how many none, and where to see what they need
+// ("" when every law that applies was evaluated): a clean run must not
+// read as "every law holds" when most were never computed.
 func (r *Report) MissingHint() string {
-	n := len(r.Missing())
-	if n == 0 {
+	c := r.Coverage()
+	if c[rules.PartlyEvaluated]+c[rules.NoneEvaluated] == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%d of %s: laws not evaluated for want of inputs; --explain-missing lists them",
-		n, numfmt.Plural(len(r.Workspace.Autoscalers()), "autoscaler"))
+	n := len(r.Workspace.Autoscalers())
+	s := fmt.Sprintf("%s: every law that applies evaluated for %d, some for %d (the others only bounded or not evaluated), none for %d",
+		numfmt.Plural(n, "autoscaler"), c[rules.AllEvaluated], c[rules.PartlyEvaluated], c[rules.NoneEvaluated])
+	if c[rules.NoLaw] > 0 {
+		s += fmt.Sprintf(", no law applies to %d", c[rules.NoLaw])
+	}
+	return s + "; --explain-missing lists what each needs"
 }
