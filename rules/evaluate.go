@@ -4,11 +4,14 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/infer"
+	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
+	"github.com/scalelint/scalelint/analyzer/suggest"
 	"github.com/scalelint/scalelint/analyzer/workspace"
 	"github.com/scalelint/scalelint/rules/laws"
 )
@@ -307,12 +310,14 @@ func evaluate(ws *workspace.Workspace, r *workspace.Resolution, a *scaling.Autos
 	}
 	e.evalGrowth(val)
 	for _, m := range a.Metrics {
+		law := "latency-floor"
+		if m.Signal == scaling.SignalRate {
+			law = "retry-trap"
+		}
 		switch {
+		case m.Composite != "" && (m.Signal == scaling.SignalBacklog || m.Signal == scaling.SignalRate):
+			e.Missing = append(e.Missing, Missing{Law: law, Why: fmt.Sprintf("trigger %d (%s): %s", m.Index, m.Type, m.Composite)})
 		case m.ThresholdRefused != "" && (m.Signal == scaling.SignalBacklog || m.Signal == scaling.SignalRate):
-			law := "latency-floor"
-			if m.Signal == scaling.SignalRate {
-				law = "retry-trap"
-			}
 			e.Missing = append(e.Missing, Missing{Law: law,
 				Why: fmt.Sprintf("trigger %d (%s): KEDA refuses %s, so the law has no threshold: %s", m.Index, m.Type, m.ThresholdKey, m.ThresholdRefused)})
 		case m.Signal == scaling.SignalBacklog:
@@ -465,7 +470,21 @@ func (e *Evaluation) bounded(name string) bool {
 	return ok && in.IsBound()
 }
 
+// fixedCount reports whether the HPA can hold only one replica count: a
+// ceiling at or below the floor (KEDA's minReplicaCount 0 gives the HPA a
+// floor of 1). No loop then: the latency floor does not apply.
+func (e *Evaluation) fixedCount() bool {
+	a := e.Autoscaler
+	if a.Min.Invalid || a.Max.Invalid {
+		return false
+	}
+	return a.Max.V <= max(a.Min.V, 1)
+}
+
 func (e *Evaluation) evalBacklog(m *scaling.Metric, val func(string) (float64, bool)) *BacklogEval {
+	if e.fixedCount() {
+		return nil
+	}
 	tau, hasTau := val("dead-time")
 	c, hasC := val("pod-rate")
 	if !hasTau { // only without inference (compute)
@@ -497,6 +516,12 @@ func (e *Evaluation) evalBacklog(m *scaling.Metric, val func(string) (float64, b
 		b.StandingDelay = b.Threshold // seconds: the threshold is D itself
 	case hasC:
 		b.StandingDelay = laws.StandingDelay(b.Threshold, c)
+	case e.written("pod-rate"):
+		// A pod rate is written but cannot be read: invalid-annotation
+		// reports it, and a finding that assumes none would follow on.
+		e.Missing = append(e.Missing, Missing{Law: "latency-floor", Needs: []string{"pod-rate"},
+			Why: scaling.Prefix + "pod-rate is written but not valid (invalid-annotation)"})
+		return b
 	default:
 		// Without a pod rate: the loop hunts whenever c > T/Required.
 		e.need("latency-floor", "pod-rate")
@@ -567,7 +592,7 @@ func (e *Evaluation) amplificationBounded() bool {
 func (e *Evaluation) evalRetry(val func(string) (float64, bool)) {
 	var m *scaling.Metric
 	for _, x := range e.Autoscaler.Metrics {
-		if x.Signal == scaling.SignalRate && x.Threshold.V > 0 {
+		if x.Signal == scaling.SignalRate && x.Threshold.V > 0 && x.Composite == "" {
 			m = x
 			break
 		}
@@ -654,4 +679,29 @@ func (e *Evaluation) evalCeiling(val func(string) (float64, bool)) {
 	if c.HasFloor || c.HasTop {
 		e.Ceiling = c
 	}
+}
+
+// written reports whether an annotation of that name is written on the
+// autoscaler or its target, valid or not, or a misspelt key that names it
+// (invalid-annotation's "did you mean").
+func (e *Evaluation) written(name string) bool {
+	objs := []*manifest.Object{e.Autoscaler.Object}
+	if e.Target != nil && e.Target.Object != nil {
+		objs = append(objs, e.Target.Object)
+	}
+	for _, o := range objs {
+		for _, a := range o.Annotations {
+			key, ok := strings.CutPrefix(a.Key, scaling.Prefix)
+			if !ok {
+				continue
+			}
+			if key == name {
+				return true
+			}
+			if _, known := scaling.SpecOf(key); !known && suggest.Closest(key, scaling.AnnotationNames()) == name {
+				return true
+			}
+		}
+	}
+	return false
 }

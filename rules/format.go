@@ -39,7 +39,10 @@ func inputRelated(in scaling.Input, what string) []analyzer.Related {
 	r := analyzer.FieldSpan(in.Object, in.At)
 	msg := what + " (" + in.Origin.String() + ")"
 	if in.IsBound() {
-		msg = fmt.Sprintf("%s %s %s, read from %s", what, in.Bound.Relation(), inputValue(in.Name, in.Value), in.Source)
+		if in.Value == 0 {
+			return nil // "at least 0" points at nothing worth a note
+		}
+		msg = fmt.Sprintf("%s %s %s (%s)", what, in.Bound.Relation(), inputValue(in.Name, in.Value), in.Source)
 	}
 	return []analyzer.Related{{Pos: r.Pos(), End: r.End(), Message: msg}}
 }

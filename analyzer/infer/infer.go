@@ -42,7 +42,7 @@ func For(ws *workspace.Workspace, a *scaling.Autoscaler, opts Options) Result {
 	if w := r.Workload; w != nil && w.HasTemplate {
 		res.Inputs["dead-time"] = w.DeadTimeFloor()
 	} else {
-		res.Inputs["dead-time"] = scaling.Input{Name: "dead-time", Bound: scaling.AtLeast, Origin: scaling.FromInference,
+		res.Inputs["dead-time"] = scaling.Input{Name: "dead-time", Text: "0s", Bound: scaling.AtLeast, Origin: scaling.FromInference,
 			Object: a.Object, At: a.Target.At, From: "no pod template",
 			Source: "the scale target's pod template is not among the inputs: the dead time is at least 0"}
 	}

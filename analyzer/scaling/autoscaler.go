@@ -1,7 +1,9 @@
 package scaling
 
 import (
+	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -86,6 +88,10 @@ type Metric struct {
 	// CachedMetrics is a KEDA trigger's useCachedMetrics: the HPA reads
 	// values up to one pollingInterval old.
 	CachedMetrics bool
+	// Composite says why the HPA does not read this trigger's metric
+	// (KEDA's scalingModifiers replace it with a formula's); "" when it
+	// does.
+	Composite string
 }
 
 // Autoscaler is an HPA, ScaledObject or ScaledJob in one shape.
@@ -419,7 +425,30 @@ func fromKEDA(o *manifest.Object, kind Kind, ref *manifest.ScaleTarget, min, max
 		}
 		a.Metrics = append(a.Metrics, m)
 	}
+	a.compositeMetric(adv)
 	return a
+}
+
+// compositeMetric: with scalingModifiers (and a positive target), KEDA
+// gives the HPA one composite External metric computed by the formula in
+// place of every trigger's own, keeping only the cpu and memory triggers
+// (getScaledObjectMetricSpecs in kedacore/keda controllers/keda/hpa.go).
+// No other trigger's threshold is then a target the HPA holds, so no law
+// of per-pod targets reads it.
+func (a *Autoscaler) compositeMetric(adv *manifest.AdvancedConfig) {
+	if adv == nil || adv.ScalingModifiers.Formula == "" {
+		return
+	}
+	if t, err := strconv.ParseFloat(strings.TrimSpace(adv.ScalingModifiers.Target), 64); err != nil || !(t > 0) {
+		return
+	}
+	for _, m := range a.Metrics {
+		if m.Type == "cpu" || m.Type == "memory" {
+			continue
+		}
+		m.Composite = fmt.Sprintf("scalingModifiers give the HPA the formula %q against target %s in place of this trigger's metric, so its threshold is not a target the HPA holds",
+			adv.ScalingModifiers.Formula, strings.TrimSpace(adv.ScalingModifiers.Target))
+	}
 }
 
 // locateMetric records where a metric entry and its type are written.

@@ -103,7 +103,7 @@ func (w *Workload) readDeadTimeFloor(o *manifest.Object, spec manifest.Path) {
 // the dead time, as an inferred input (0 without probes).
 func (w *Workload) DeadTimeFloor() Input {
 	f := w.deadTime
-	in := Input{Name: "dead-time", Value: f.value, Bound: AtLeast, Origin: FromInference, Object: w.Object, At: f.at}
+	in := Input{Name: "dead-time", Value: f.value, Text: fmtSeconds(f.value) + "s", Bound: AtLeast, Origin: FromInference, Object: w.Object, At: f.at}
 	if f.none {
 		in.Source, in.From = "no readiness or startup probe: the dead time is at least 0", "no probe"
 		return in

@@ -123,11 +123,10 @@ func (r *Report) MissingHint() string {
 	if c[rules.PartlyEvaluated]+c[rules.NoneEvaluated] == 0 {
 		return ""
 	}
-	n := len(r.Workspace.Autoscalers())
-	s := fmt.Sprintf("%s: every law that applies evaluated for %d, some for %d (the others only bounded or not evaluated), none for %d",
-		numfmt.Plural(n, "autoscaler"), c[rules.AllEvaluated], c[rules.PartlyEvaluated], c[rules.NoneEvaluated])
+	s := fmt.Sprintf("%s: laws evaluated in full for %d, in part for %d (the others only bounded or not evaluated), not at all for %d",
+		numfmt.Plural(len(r.Workspace.Autoscalers()), "autoscaler"), c[rules.AllEvaluated], c[rules.PartlyEvaluated], c[rules.NoneEvaluated])
 	if c[rules.NoLaw] > 0 {
-		s += fmt.Sprintf(", no law applies to %d", c[rules.NoLaw])
+		s += fmt.Sprintf(", and no law applies to %d", c[rules.NoLaw])
 	}
 	return s + "; --explain-missing lists what each needs"
 }
