@@ -478,7 +478,7 @@ func (e *Evaluation) fixedCount() bool {
 	if a.Min.Invalid || a.Max.Invalid {
 		return false
 	}
-	return a.Max.V <= max(a.Min.V, 1)
+	return a.Max.V > 0 && a.Max.V <= max(a.Min.V, 1) // 0: not given (compute), or refused by replica-bounds
 }
 
 func (e *Evaluation) evalBacklog(m *scaling.Metric, val func(string) (float64, bool)) *BacklogEval {

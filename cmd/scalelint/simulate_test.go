@@ -11,8 +11,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/scalelint/scalelint/cmd/scalelint/internal/numfmt"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/simulation"
+	"github.com/scalelint/scalelint/rules/format"
 )
 
 // The tests in this file run `scalelint simulate` in process on manifests
@@ -198,7 +198,7 @@ func TestSimulateFindBoundaryPublished(t *testing.T) {
 			if math.Abs(b.StandingDelay/published[w]-1) > 0.08 {
 				t.Errorf("boundary %vs is not within 8%% of the published %vs", b.StandingDelay, published[w])
 			}
-			if out.Inputs.Path != "legacy" || numfmt.Num(out.Inputs.Window) != w || out.Inputs.Need != 200 || out.Inputs.MaxReplicas != 2000 {
+			if out.Inputs.Path != "legacy" || format.Num(out.Inputs.Window, 4) != w || out.Inputs.Need != 200 || out.Inputs.MaxReplicas != 2000 {
 				t.Errorf("inputs %+v", out.Inputs)
 			}
 			if b.Threshold != math.Ceil(b.StandingDelay*10-1e-9) || b.Lo >= b.StandingDelay || b.Hi < b.StandingDelay {

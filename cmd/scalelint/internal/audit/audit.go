@@ -42,7 +42,6 @@ import (
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
 	"github.com/scalelint/scalelint/analyzer/workspace"
-	"github.com/scalelint/scalelint/cmd/scalelint/internal/numfmt"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/report"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/simulation"
 	"github.com/scalelint/scalelint/rules"
@@ -385,7 +384,7 @@ func (a *Audit) SummaryLine() string {
 	if len(parts) == 0 {
 		parts = []string{"nothing to audit"}
 	}
-	return fmt.Sprintf("%s in %s: %s", numfmt.Plural(len(a.Rows), "autoscaler"), numfmt.Plural(a.Files, "file"), strings.Join(parts, ", "))
+	return fmt.Sprintf("%s in %s: %s", report.Plural(len(a.Rows), "autoscaler"), report.Plural(a.Files, "file"), strings.Join(parts, ", "))
 }
 
 // Reaches reports whether a law of some row has a verdict at or worse
@@ -476,13 +475,13 @@ func MarginAbove(v, boundary float64) *float64 {
 	if !(boundary > 0) || math.IsInf(v, 0) || math.IsNaN(v) || math.IsInf(boundary, 0) {
 		return nil
 	}
-	return ptr(numfmt.Round6((v - boundary) / boundary * 100))
+	return ptr(format.RoundSig((v-boundary)/boundary*100, 6))
 }
 
 func marginBelow(v, boundary float64) *float64 {
 	m := MarginAbove(v, boundary)
 	if m != nil {
-		*m = numfmt.Round6(-*m)
+		*m = format.RoundSig(-*m, 6)
 	}
 	return m
 }
@@ -499,7 +498,7 @@ func finitePtr(v float64) *float64 {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return nil
 	}
-	return ptr(numfmt.Round6(v))
+	return ptr(format.RoundSig(v, 6))
 }
 
 func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *rules.Evaluation, byObject map[*manifest.Object][]analyzer.Diagnostic) *Row {
@@ -516,7 +515,7 @@ func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *
 		r.Target.Found, r.Target.File, r.Target.Line = true, tl.File, tl.Line
 	}
 	if c, ok := e.Inputs["pod-rate"]; ok {
-		r.PodRate = ptr(numfmt.Round6(c.Value))
+		r.PodRate = ptr(format.RoundSig(c.Value, 6))
 	}
 	for _, m := range as.Metrics {
 		s := Signal{Type: m.Signal.String(), Metric: m.Type, Mode: m.Mode}
@@ -536,8 +535,8 @@ func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *
 		if in.Origin == scaling.FromBuiltin {
 			continue
 		}
-		x := Input{Value: numfmt.Round6(in.Value), Text: in.Text, Origin: in.Origin.String(),
-			Bound: [...]string{"exact", "lower", "upper"}[in.Bound], Upper: numfmt.Round6(in.Upper), Source: in.Source}
+		x := Input{Value: format.RoundSig(in.Value, 6), Text: in.Text, Origin: in.Origin.String(),
+			Bound: [...]string{"exact", "lower", "upper"}[in.Bound], Upper: format.RoundSig(in.Upper, 6), Source: in.Source}
 		if in.Object != nil && in.At.IsValid() {
 			f := in.Object.File()
 			x.File, x.Line = f.Path, f.LineOf(in.At.Pos)
@@ -567,8 +566,8 @@ func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *
 	}
 
 	if g := e.Growth; g != nil {
-		gl := &GrowthLaw{G: numfmt.Round6(g.G), Tolerance: g.Tolerance, Target: float64(g.TargetPercent) / 100, Limit: numfmt.Round6(g.Limit),
-			Request: numfmt.Round6(g.Request), Trapped: g.Trapped, Eval: g}
+		gl := &GrowthLaw{G: format.RoundSig(g.G, 6), Tolerance: g.Tolerance, Target: float64(g.TargetPercent) / 100, Limit: format.RoundSig(g.Limit, 6),
+			Request: format.RoundSig(g.Request, 6), Trapped: g.Trapped, Eval: g}
 		gl.Rule, gl.Verdict = "tolerance-trap", Pass
 		gl.MarginPercent = MarginAbove(g.G, 1+g.Tolerance)
 		if g.Trapped {
@@ -607,23 +606,23 @@ func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *
 		r.Growth = gl
 	}
 	for _, b := range e.Backlog {
-		ll := &LatencyLaw{Metric: b.Metric.Index, Trigger: b.Metric.Type, ThresholdKey: b.Metric.ThresholdKey, Threshold: numfmt.Round6(b.Threshold),
-			DeadTime: b.DeadTime, SamplingDelay: b.SamplingDelay, Window: b.Window, W: numfmt.Round6(b.W), Phi: numfmt.Round6(b.Phi),
-			RequiredStandingDelay: numfmt.Round6(b.Required), WindowProof: numfmt.Round6(b.WindowProof), Eval: b}
+		ll := &LatencyLaw{Metric: b.Metric.Index, Trigger: b.Metric.Type, ThresholdKey: b.Metric.ThresholdKey, Threshold: format.RoundSig(b.Threshold, 6),
+			DeadTime: b.DeadTime, SamplingDelay: b.SamplingDelay, Window: b.Window, W: format.RoundSig(b.W, 6), Phi: format.RoundSig(b.Phi, 6),
+			RequiredStandingDelay: format.RoundSig(b.Required, 6), WindowProof: format.RoundSig(b.WindowProof, 6), Eval: b}
 		ll.Rule, ll.Verdict, ll.Bounded = "latency-floor", Pass, b.Bounded
 		if b.HasPodRate {
-			ll.PodRate = ptr(numfmt.Round6(b.PodRate))
+			ll.PodRate = ptr(format.RoundSig(b.PodRate, 6))
 		}
 		switch {
 		case b.HasDelay && b.Threshold > 0:
-			ll.StandingDelay = ptr(numfmt.Round6(b.StandingDelay))
+			ll.StandingDelay = ptr(format.RoundSig(b.StandingDelay, 6))
 			ll.Rests = ptr(b.Rests)
 			if !b.Bounded {
 				ll.MarginPercent = MarginAbove(b.StandingDelay, b.Required)
 			}
 			ll.FixThreshold = finitePtr(b.FixThreshold(cfg.Option(rules.LatencyFloor, o.File().Path, "margin")))
 			if b.FixWindowOK && !b.FixWindowUnlimited {
-				ll.FixWindow = ptr(numfmt.Round6(math.Floor(b.FixWindow)))
+				ll.FixWindow = ptr(format.RoundSig(math.Floor(b.FixWindow), 6))
 			}
 			switch {
 			case !b.Rests:
@@ -665,11 +664,11 @@ func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *
 		r.Latency = append(r.Latency, ll)
 	}
 	if rt := e.Retry; rt != nil {
-		rl := &RetryLaw{Signal: rt.Signal.String(), Amplification: numfmt.Round6(rt.Amplification), TrapTarget: numfmt.Round6(rt.TrapTarget),
-			Target: numfmt.Round6(rt.Target), Protected: rt.Protected, Trapped: rt.Trapped}
+		rl := &RetryLaw{Signal: rt.Signal.String(), Amplification: format.RoundSig(rt.Amplification, 6), TrapTarget: format.RoundSig(rt.TrapTarget, 6),
+			Target: format.RoundSig(rt.Target, 6), Protected: rt.Protected, Trapped: rt.Trapped}
 		rl.Rule, rl.Verdict, rl.Bounded = "retry-trap", Pass, rt.Bounded || rt.ProtectionUnknown
 		if rt.FixTarget > 0 {
-			rl.FixTarget = ptr(numfmt.Round6(rt.FixTarget))
+			rl.FixTarget = ptr(format.RoundSig(rt.FixTarget, 6))
 		}
 		switch {
 		case rt.Protected:
@@ -696,17 +695,17 @@ func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *
 			BandEmpty: c.BandEmpty, OverPeak: c.OverPeak, Eval: c}
 		cl.Rule, cl.Verdict, cl.Bounded = "ceiling-trap", Pass, c.Bounded
 		if c.HasFloor {
-			cl.CeilingFloor, cl.Amplification = ptr(numfmt.Round6(c.Floor)), ptr(numfmt.Round6(c.Amplification))
-			cl.Demand, cl.PodRate = ptr(numfmt.Round6(c.Demand)), ptr(numfmt.Round6(c.PodRate))
+			cl.CeilingFloor, cl.Amplification = ptr(format.RoundSig(c.Floor, 6)), ptr(format.RoundSig(c.Amplification, 6))
+			cl.Demand, cl.PodRate = ptr(format.RoundSig(c.Demand, 6)), ptr(format.RoundSig(c.PodRate, 6))
 			if !c.Bounded {
 				cl.MarginPercent = MarginAbove(c.Ceiling, c.Floor)
 			}
 		}
 		if c.HasTop {
-			cl.CeilingTop = ptr(numfmt.Round6(c.Top))
-			cl.Peak = ptr(numfmt.Round6(c.Top / 0.8))
+			cl.CeilingTop = ptr(format.RoundSig(c.Top, 6))
+			cl.Peak = ptr(format.RoundSig(c.Top/0.8, 6))
 			if in, ok := e.Inputs["scalability-peak"]; ok {
-				cl.Peak = ptr(numfmt.Round6(in.Value))
+				cl.Peak = ptr(format.RoundSig(in.Value, 6))
 			}
 			cl.MarginPercent = minMargin(cl.MarginPercent, marginBelow(c.Ceiling, c.Top))
 		}

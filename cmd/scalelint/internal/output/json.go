@@ -6,8 +6,8 @@ import (
 	"io"
 	"math"
 
-	"github.com/scalelint/scalelint/cmd/scalelint/internal/numfmt"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/report"
+	"github.com/scalelint/scalelint/rules/format"
 )
 
 // JSON writes the findings and a summary, version 1: one diagnostic at a
@@ -106,7 +106,7 @@ func roundFacts(f map[string]float64) map[string]float64 {
 		if math.IsInf(v, 0) || math.IsNaN(v) {
 			continue
 		}
-		out[k] = numfmt.Round6(v)
+		out[k] = format.RoundSig(v, 6)
 	}
 	return out
 }

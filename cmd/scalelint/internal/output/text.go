@@ -10,8 +10,8 @@ import (
 
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/scaling"
-	"github.com/scalelint/scalelint/cmd/scalelint/internal/numfmt"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/report"
+	"github.com/scalelint/scalelint/rules/format"
 )
 
 // Text prints findings in the style of compilers:
@@ -143,9 +143,9 @@ func writeMissing(w io.Writer, ms []report.Missing) {
 		}
 		for _, b := range m.Bounds {
 			rel := map[string]string{"lower": "≥", "upper": "≤"}[b.Bound]
-			v := numfmt.Num(b.Value)
+			v := format.Num(b.Value, 4)
 			if b.Upper > b.Value {
-				v += " to " + numfmt.Num(b.Upper)
+				v += " to " + format.Num(b.Upper, 4)
 			}
 			where := ""
 			if b.File != "" {

@@ -5,8 +5,8 @@ import (
 
 	"github.com/scalelint/scalelint/analyzer/scaling"
 	"github.com/scalelint/scalelint/analyzer/workspace"
-	"github.com/scalelint/scalelint/cmd/scalelint/internal/numfmt"
 	"github.com/scalelint/scalelint/rules"
+	"github.com/scalelint/scalelint/rules/format"
 )
 
 // Missing lists, for one autoscaler, the laws that could not be evaluated
@@ -42,7 +42,7 @@ func Bounds(ws *workspace.Workspace, e *rules.Evaluation) []InputBound {
 			continue
 		}
 		b := InputBound{Input: scaling.Prefix + spec.Name, Bound: [...]string{"exact", "lower", "upper"}[in.Bound],
-			Value: numfmt.Round6(in.Value), Upper: numfmt.Round6(in.Upper), Source: in.Source}
+			Value: format.RoundSig(in.Value, 6), Upper: format.RoundSig(in.Upper, 6), Source: in.Source}
 		if in.Object != nil && in.At.IsValid() {
 			if f := ws.FileOf(in.At.Pos); f != nil {
 				b.File, b.Line = f.Path, f.LineOf(in.At.Pos)
@@ -124,7 +124,7 @@ func (r *Report) MissingHint() string {
 		return ""
 	}
 	s := fmt.Sprintf("%s: laws evaluated in full for %d, in part for %d (the others only bounded or not evaluated), not at all for %d",
-		numfmt.Plural(len(r.Workspace.Autoscalers()), "autoscaler"), c[rules.AllEvaluated], c[rules.PartlyEvaluated], c[rules.NoneEvaluated])
+		Plural(len(r.Workspace.Autoscalers()), "autoscaler"), c[rules.AllEvaluated], c[rules.PartlyEvaluated], c[rules.NoneEvaluated])
 	if c[rules.NoLaw] > 0 {
 		s += fmt.Sprintf(", and no law applies to %d", c[rules.NoLaw])
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/audit"
+	"github.com/scalelint/scalelint/rules/format"
 )
 
 // csvColumns are the CSV header: the JSON fact names where a column holds
@@ -27,14 +28,13 @@ func csvText(s string) string {
 	return s
 }
 
+// fnum writes a cell every digit of a number holds, or nothing for none.
 func fnum(v *float64) string {
 	if v == nil {
 		return ""
 	}
-	return strconv.FormatFloat(*v, 'f', -1, 64)
+	return format.Exact(*v)
 }
-
-func fval(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
 func writeCSV(w io.Writer, a *audit.Audit, _ Options) error {
 	cw := csv.NewWriter(w)
@@ -53,24 +53,24 @@ func writeCSV(w io.Writer, a *audit.Audit, _ Options) error {
 			"missing":      csvText(missingText(r)), "rules": strings.Join(r.Rules(), " "),
 		}
 		if g := r.Growth; g != nil {
-			rec["g"], rec["tolerance"], rec["target"] = fval(g.G), fval(g.Tolerance), fval(g.Target)
+			rec["g"], rec["tolerance"], rec["target"] = format.Exact(g.G), format.Exact(g.Tolerance), format.Exact(g.Target)
 			rec["overload"], rec["timeToCapacity"] = fnum(g.Overload), fnum(g.TimeToCapacity)
 			if g.Rounds != nil {
 				rec["rounds"] = strconv.Itoa(*g.Rounds)
 			}
 		}
 		if l := r.WorstLatency(); l != nil {
-			rec["threshold"], rec["standingDelay"], rec["requiredStandingDelay"] = fval(l.Threshold), fnum(l.StandingDelay), fval(l.RequiredStandingDelay)
-			rec["phi"], rec["w"], rec["fixThreshold"], rec["fixWindow"] = fval(l.Phi), fval(l.W), fnum(l.FixThreshold), fnum(l.FixWindow)
+			rec["threshold"], rec["standingDelay"], rec["requiredStandingDelay"] = format.Exact(l.Threshold), fnum(l.StandingDelay), format.Exact(l.RequiredStandingDelay)
+			rec["phi"], rec["w"], rec["fixThreshold"], rec["fixWindow"] = format.Exact(l.Phi), format.Exact(l.W), fnum(l.FixThreshold), fnum(l.FixWindow)
 		}
 		if t := r.Retry; t != nil {
-			rec["amplification"], rec["trapTarget"], rec["target"] = fval(t.Amplification), fval(t.TrapTarget), fval(t.Target)
+			rec["amplification"], rec["trapTarget"], rec["target"] = format.Exact(t.Amplification), format.Exact(t.TrapTarget), format.Exact(t.Target)
 		}
 		if c := r.Ceiling; c != nil {
-			rec["ceiling"], rec["ceilingFloor"], rec["ceilingTop"] = fval(c.Ceiling), fnum(c.CeilingFloor), fnum(c.CeilingTop)
+			rec["ceiling"], rec["ceilingFloor"], rec["ceilingTop"] = format.Exact(c.Ceiling), fnum(c.CeilingFloor), fnum(c.CeilingTop)
 		}
 		if b := r.Bound; b != nil {
-			rec["admissionBound"], rec["clientTimeout"] = fval(b.AdmissionBound), fval(b.ClientTimeout)
+			rec["admissionBound"], rec["clientTimeout"] = format.Exact(b.AdmissionBound), format.Exact(b.ClientTimeout)
 		}
 		row := make([]string, len(csvColumns))
 		for i, c := range csvColumns {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/audit"
+	"github.com/scalelint/scalelint/rules/format"
 	"github.com/scalelint/scalelint/rules/laws"
 )
 
@@ -17,46 +18,30 @@ import (
 // band. Every text that comes from a manifest is escaped; numbers are
 // written with anum so the tests can find them.
 
-// anum formats a number for a picture or a cell: whole numbers as they
-// are, others with three significant digits (at most one decimal from 10
-// on), without trailing zeros.
+// anum writes a number for a picture or a cell: format.Sig with three
+// significant digits (whole numbers as they are, at most one decimal from
+// 10 on), and "?" for NaN, a value the law could not compute, as the
+// table's legend reads "?" (format.Sig writes "NaN").
 func anum(v float64) string {
-	switch {
-	case math.IsInf(v, 1):
-		return "∞"
-	case math.IsNaN(v):
+	if math.IsNaN(v) {
 		return "?"
-	case v == math.Trunc(v) && math.Abs(v) < 1e15:
-		return strconv.FormatFloat(v, 'f', 0, 64)
 	}
-	prec := 1
-	if a := math.Abs(v); a >= 100 {
-		prec = 0
-	} else if a < 10 {
-		prec = 2 - int(math.Floor(math.Log10(a)))
-		if prec > 6 {
-			prec = 6
-		}
-	}
-	s := strconv.FormatFloat(v, 'f', prec, 64)
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	return s
+	return format.Sig(v, 3)
 }
 
-// gnum formats a growth factor with four significant digits, as check's
-// messages do: "1.053", "1.25".
+// gnum writes a growth factor with four significant digits: "1.053",
+// "1.25". It is format.Sig(v, 4) but below 0.001, where Sig stops at
+// format.MaxDecimals and would drop digits (0.000333 for 1/3000): a
+// growth factor that small is a manifest's own (a 300000% target on
+// pods at their limit: g = 0.0003333), and the audit writes it whole.
 func gnum(v float64) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) || v == 0 {
+	if a := math.Abs(v); a > 0 && a < 0.001 {
+		return format.Num(v, 3-int(math.Floor(math.Log10(a))))
+	}
+	if math.IsNaN(v) {
 		return anum(v)
 	}
-	prec := max(0, 3-int(math.Floor(math.Log10(math.Abs(v)))))
-	s := strconv.FormatFloat(v, 'f', prec, 64)
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	return s
+	return format.Sig(v, 4)
 }
 
 // asecs formats seconds as check's messages do: "89.6s".
@@ -64,6 +49,17 @@ func asecs(v float64) string { return anum(v) + "s" }
 
 // apct formats a fraction as a percentage: "33.3%".
 func apct(v float64) string { return anum(100*v) + "%" }
+
+// whole writes v without decimals, as format.Num(v, 0), but +Inf as
+// strconv writes it, "+Inf", not format's "∞": a standing delay T/c and
+// the margins divided by a tiny floor overflow to +Inf for an absurd
+// manifest (a threshold of 1e300), and the cells have always shown it so.
+func whole(v float64) string {
+	if math.IsInf(v, 1) {
+		return "+Inf"
+	}
+	return format.Num(v, 0)
+}
 
 // amargin formats a margin in percent with its sign: "+12%", "−98.9%".
 func amargin(m *float64) string {
@@ -73,7 +69,7 @@ func amargin(m *float64) string {
 	v := *m
 	s := anum(math.Abs(v))
 	if math.Abs(v) >= 10 {
-		s = strconv.FormatFloat(math.Abs(v), 'f', 0, 64)
+		s = whole(math.Abs(v))
 	}
 	switch {
 	case v < 0:
@@ -98,10 +94,12 @@ func newSVG(w, h float64, label string) *svgDoc {
 	return s
 }
 
-func f1(v float64) string {
-	s := strconv.FormatFloat(v, 'f', 1, 64)
-	return strings.TrimSuffix(s, ".0")
-}
+// f1 writes a coordinate of a picture: format.Num with one decimal. No
+// coordinate is +Inf (which format.Num writes "∞", strconv "+Inf"): the
+// scales clamp the standing delay and the ceiling band to the picture,
+// and the rest are the evaluation's finite numbers (W, the rounds and
+// their times, the deadline) or follow from them.
+func f1(v float64) string { return format.Num(v, 1) }
 
 func (s *svgDoc) raw(format string, args ...any) { fmt.Fprintf(&s.b, format, args...) }
 
