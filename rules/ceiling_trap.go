@@ -30,9 +30,13 @@ var CeilingTrap = &analyzer.Analyzer{
 			}
 			fix := math.Floor(c.Floor) + 1
 			file := a.Object.File()
-			d := analyzer.Diagnostic{Pos: r.Pos(), End: r.End(), Object: a.Object, Field: "spec.maxReplicas",
-				Message: fmt.Sprintf("ceiling %s is at or below the amplified need A·λ/c %s %s pods (A %s, demand %s, pod rate %s): after a trigger this service stays failed; above it, recovery time falls as 1/(M − %s)",
-					ceil, relation(c.Bounded, "≥"), format.Num(c.Floor, 2), amplificationText(e, c.Amplification, file), format.Num(c.Demand, 3), format.Num(c.PodRate, 3), mStar(c)),
+			var sev analyzer.Severity
+			if c.Bounded {
+				sev = analyzer.Warning // an inferred A counts the requests through the routes read
+			}
+			d := analyzer.Diagnostic{Pos: r.Pos(), End: r.End(), Object: a.Object, Field: "spec.maxReplicas", Severity: sev,
+				Message: fmt.Sprintf("ceiling %s is at or below the amplified need A·λ/c %s %s pods (A %s, demand %s, pod rate %s): after a trigger this service stays failed; above it, recovery time falls as 1/(M − %s)%s",
+					ceil, relation(c.Bounded, "≥"), format.Num(c.Floor, 2), amplificationText(e, c.Amplification, file), format.Num(c.Demand, 3), format.Num(c.PodRate, 3), mStar(c), throughRoutes(c.Bounded)),
 				Facts:   map[string]float64{"ceiling": c.Ceiling, "ceilingFloor": c.Floor, "amplification": c.Amplification, "demand": c.Demand, "podRate": c.PodRate},
 				Sources: factSources(e, "amplification", amplificationInput(e), "demand", "demand", "podRate", "pod-rate"),
 			}

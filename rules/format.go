@@ -156,3 +156,14 @@ func amplificationText(e *Evaluation, A float64, file *manifest.File) string {
 	}
 	return "= " + format.Num(A, 3)
 }
+
+// throughRoutes qualifies a finding from an inferred A: the bound holds
+// for the requests that reach the pods through the routes it was read
+// from (rules/laws/README.md §10.3); callers that bypass them (clients
+// outside the mesh, in-cluster callers of an Ingress's Service) dilute it.
+func throughRoutes(bounded bool) string {
+	if !bounded {
+		return ""
+	}
+	return "; A counts the requests that come through the routes read, so this holds as far as the demand does"
+}

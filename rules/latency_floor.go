@@ -75,10 +75,10 @@ func loopInputs(e *Evaluation, b *BacklogEval, file *manifest.File) string {
 	return out
 }
 
-// atLeast is "at least " when a value is a lower bound.
-func atLeast(bounded bool) string {
+// orMore is " or more" after a value that is a lower bound.
+func orMore(bounded bool) string {
 	if bounded {
-		return "at least "
+		return " or more"
 	}
 	return ""
 }
@@ -133,7 +133,7 @@ func reportLatencyFloor(pass *analyzer.Pass, e *Evaluation, b *BacklogEval) {
 	d := analyzer.Diagnostic{
 		Pos: r.Pos(), End: r.End(), Object: a.Object, Field: fmt.Sprintf("metrics[%d].threshold", m.Index), Severity: sev,
 		Message: fmt.Sprintf("standing delay %s (%s) is below the %s%s this loop needs to rest (%s): it hunts%s",
-			format.Secs(b.StandingDelay), delay, atLeast(b.Bounded), format.Secs(b.Required), loopInputs(e, b, file), othersClause(a, b.Others)),
+			format.Secs(b.StandingDelay), delay, format.Secs(b.Required), orMore(b.Bounded), loopInputs(e, b, file), othersClause(a, b.Others)),
 		Facts: map[string]float64{"standingDelay": b.StandingDelay, "requiredStandingDelay": b.Required, "phi": b.Phi, "w": b.W,
 			"deadTime": b.DeadTime, "window": b.Window, "threshold": b.Threshold, "samplingDelay": b.SamplingDelay},
 		Sources: latencySources(e),

@@ -26,7 +26,7 @@ var LatencyTarget = &analyzer.Analyzer{
 					r = analyzer.FieldSpan(in.Object, in.At)
 				}
 				msg := fmt.Sprintf("promised latency %s is below the %s%s floor of this loop (%s): it cannot hold it at rest",
-					format.Secs(b.LatencyTarget), atLeast(b.Bounded), format.Secs(b.Required), loopInputs(e, b, a.Object.File()))
+					format.Secs(b.LatencyTarget), format.Secs(b.Required), orMore(b.Bounded), loopInputs(e, b, a.Object.File()))
 				if !b.Bounded {
 					// e·τ_eff at a lower bound on τ is not a safe promise.
 					msg += fmt.Sprintf("; any promise of %s or more is safe", format.Secs(b.WindowProof))

@@ -59,7 +59,10 @@ func linkerdRoute(ann map[string]annotation, owner string) (Route, bool) {
 			switch {
 			case err != nil:
 				rt.Why = fmt.Sprintf("retry.linkerd.io/limit %q is not a count Linkerd reads", limit.Value)
-			case n > 0:
+			default:
+				// 0 is counted as no retry: whether Linkerd reads it as
+				// none or as its default of 1, a lower bound on A may not
+				// count one.
 				rt.Retries = int(n)
 			}
 		}

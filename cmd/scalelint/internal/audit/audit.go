@@ -679,7 +679,7 @@ func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *
 		switch {
 		case rt.Trapped:
 			fallback := Fail
-			if rt.Signal == scaling.SignalCPU || len(rt.Others) > 0 {
+			if rt.Signal == scaling.SignalCPU || len(rt.Others) > 0 || rt.Bounded {
 				fallback = Warn
 			}
 			rl.Verdict, rl.Note = sev("retry-trap", fallback)
@@ -715,9 +715,13 @@ func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *
 			rule     string
 			fallback Verdict
 		}
+		floorFallback := Fail
+		if c.Bounded {
+			floorFallback = Warn // an inferred A: the rules report a warning
+		}
 		for _, k := range []cand{
-			{c.HasFloor && c.Trapped, "ceiling-trap", Fail},
-			{c.HasFloor && c.HasTop && c.BandEmpty, "empty-ceiling-band", Fail},
+			{c.HasFloor && c.Trapped, "ceiling-trap", floorFallback},
+			{c.HasFloor && c.HasTop && c.BandEmpty, "empty-ceiling-band", floorFallback},
 			{c.HasTop && c.OverPeak, "ceiling-over-peak", Warn},
 		} {
 			if !k.fails {
