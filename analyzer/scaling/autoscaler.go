@@ -436,18 +436,22 @@ func fromKEDA(o *manifest.Object, kind Kind, ref *manifest.ScaleTarget, min, max
 // No other trigger's threshold is then a target the HPA holds, so no law
 // of per-pod targets reads it.
 func (a *Autoscaler) compositeMetric(adv *manifest.AdvancedConfig) {
-	if adv == nil || adv.ScalingModifiers.Formula == "" {
+	if adv == nil || strings.TrimSpace(adv.ScalingModifiers.Formula) == "" {
 		return
 	}
-	if t, err := strconv.ParseFloat(strings.TrimSpace(adv.ScalingModifiers.Target), 64); err != nil || !(t > 0) {
-		return
+	// Without a positive target KEDA's webhook refuses the ScaledObject
+	// (replica-bounds reports it): no trigger's threshold is held then
+	// either.
+	target := "its target"
+	if t, err := strconv.ParseFloat(strings.TrimSpace(adv.ScalingModifiers.Target), 64); err == nil && t > 0 {
+		target = "target " + strings.TrimSpace(adv.ScalingModifiers.Target)
 	}
 	for _, m := range a.Metrics {
 		if m.Type == "cpu" || m.Type == "memory" {
 			continue
 		}
-		m.Composite = fmt.Sprintf("scalingModifiers give the HPA the formula %q against target %s in place of this trigger's metric, so its threshold is not a target the HPA holds",
-			adv.ScalingModifiers.Formula, strings.TrimSpace(adv.ScalingModifiers.Target))
+		m.Composite = fmt.Sprintf("scalingModifiers give the HPA the formula %q against %s in place of this trigger's metric, so its threshold is not a target the HPA holds",
+			adv.ScalingModifiers.Formula, target)
 	}
 }
 
