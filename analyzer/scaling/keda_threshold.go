@@ -82,9 +82,10 @@ func readThreshold(scaler string, spec thresholdSpec, md map[string]string) (key
 		return key, 0, false, fmt.Sprintf("%s %q is not positive: the HPA KEDA creates for it is refused (a metric target must be positive)", key, text)
 	case spec.kind == kedaFloat && math.Round(v*1000) < 1:
 		return key, 0, false, fmt.Sprintf("%s %q rounds to 0 at KEDA's milli precision: the HPA KEDA creates for it is refused (a metric target must be positive)", key, text)
-	case v > MaxMagnitude:
-		return key, 0, false, fmt.Sprintf("%s %q is larger than any queue scalelint computes with (%g)", key, text, MaxMagnitude)
 	}
+	// A threshold KEDA reads is used as it is, however large: the laws
+	// and every output write an unbounded result (∞), and a finding of
+	// invalid-field would claim KEDA refuses what it accepts.
 	return key, v, false, ""
 }
 

@@ -28,9 +28,9 @@ func TestKEDAThresholds(t *testing.T) {
 		{"kafka", map[string]string{"lagThreshold": "0x10"}, "lagThreshold", 0, false, "not an integer"},
 		{"kafka", map[string]string{"lagThreshold": "10Ki"}, "lagThreshold", 0, false, "not an integer"},
 		{"kafka", map[string]string{"lagThreshold": "null"}, "lagThreshold", 0, false, "not an integer"},
-		// 1e16 written out is an int64, accepted by KEDA; past scalelint's
-		// range, so not computed with.
-		{"kafka", map[string]string{"lagThreshold": "10000000000000000"}, "lagThreshold", 0, false, "larger than any queue"},
+		// 1e16 written out is an int64, accepted by KEDA, and read as it is
+		// (the laws write what it makes unbounded as ∞).
+		{"kafka", map[string]string{"lagThreshold": "10000000000000000"}, "lagThreshold", 1e16, false, ""},
 		{"aws-sqs-queue", map[string]string{"queueLength": "0"}, "queueLength", 0, false, "HPA KEDA creates"},
 		{"gcp-pubsub", map[string]string{"value": "2.5"}, "value", 2.5, false, ""},
 		{"gcp-pubsub", map[string]string{"value": "1e3"}, "value", 1000, false, ""},

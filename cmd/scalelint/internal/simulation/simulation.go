@@ -661,60 +661,60 @@ type metricJSON struct {
 }
 
 type inputsJSON struct {
-	DeadTime      float64 `json:"deadTime"`
-	PodRate       float64 `json:"podRate"`
-	Threshold     float64 `json:"threshold"`
-	StandingDelay float64 `json:"standingDelay"`
-	DemandFrom    float64 `json:"demandFrom"`
-	DemandTo      float64 `json:"demandTo"`
-	Need          float64 `json:"need"`
-	MinReplicas   int     `json:"minReplicas"`
-	MaxReplicas   int     `json:"maxReplicas"`
-	Path          string  `json:"path"` // legacy or behavior
-	Window        float64 `json:"window"`
-	ToleranceUp   float64 `json:"toleranceUp"`
-	ToleranceDown float64 `json:"toleranceDown"`
-	SamplingDelay float64 `json:"samplingDelay"`
-	Hours         float64 `json:"hours"`
-	Noise         float64 `json:"noise"`
-	Seed          int64   `json:"seed"`
+	DeadTime      format.Float `json:"deadTime"`
+	PodRate       format.Float `json:"podRate"`
+	Threshold     format.Float `json:"threshold"`
+	StandingDelay format.Float `json:"standingDelay"`
+	DemandFrom    format.Float `json:"demandFrom"`
+	DemandTo      format.Float `json:"demandTo"`
+	Need          format.Float `json:"need"`
+	MinReplicas   int          `json:"minReplicas"`
+	MaxReplicas   int          `json:"maxReplicas"`
+	Path          string       `json:"path"` // legacy or behavior
+	Window        format.Float `json:"window"`
+	ToleranceUp   format.Float `json:"toleranceUp"`
+	ToleranceDown format.Float `json:"toleranceDown"`
+	SamplingDelay format.Float `json:"samplingDelay"`
+	Hours         format.Float `json:"hours"`
+	Noise         format.Float `json:"noise"`
+	Seed          int64        `json:"seed"`
 }
 
 type summaryJSON struct {
-	From        float64 `json:"from"`
-	To          float64 `json:"to"`
-	Min         int     `json:"min"`
-	P5          float64 `json:"p5"`
-	P95         float64 `json:"p95"`
-	Max         int     `json:"max"`
-	Mean        float64 `json:"mean"`
-	MeanBacklog float64 `json:"meanBacklog"`
-	Need        float64 `json:"need"`
-	Swing       float64 `json:"swing"`
-	Hunts       bool    `json:"hunts"`
-	Period      float64 `json:"period"`
+	From        format.Float `json:"from"`
+	To          format.Float `json:"to"`
+	Min         int          `json:"min"`
+	P5          format.Float `json:"p5"`
+	P95         format.Float `json:"p95"`
+	Max         int          `json:"max"`
+	Mean        format.Float `json:"mean"`
+	MeanBacklog format.Float `json:"meanBacklog"`
+	Need        format.Float `json:"need"`
+	Swing       format.Float `json:"swing"`
+	Hunts       bool         `json:"hunts"`
+	Period      format.Float `json:"period"`
 }
 
 type lawJSON struct {
-	DeadTimeEff           float64 `json:"deadTimeEff"`
-	WindowEff             float64 `json:"windowEff"`
-	W                     float64 `json:"w"`
-	Phi                   float64 `json:"phi"`
-	RequiredStandingDelay float64 `json:"requiredStandingDelay"`
-	StandingDelay         float64 `json:"standingDelay"`
-	Rests                 bool    `json:"rests"`
+	DeadTimeEff           format.Float `json:"deadTimeEff"`
+	WindowEff             format.Float `json:"windowEff"`
+	W                     format.Float `json:"w"`
+	Phi                   format.Float `json:"phi"`
+	RequiredStandingDelay format.Float `json:"requiredStandingDelay"`
+	StandingDelay         format.Float `json:"standingDelay"`
+	Rests                 bool         `json:"rests"`
 }
 
 type boundaryJSON struct {
-	Found         bool    `json:"found"`
-	StandingDelay float64 `json:"standingDelay,omitempty"`
-	Threshold     float64 `json:"threshold,omitempty"`
-	Resolution    float64 `json:"resolution,omitempty"`
-	Lo            float64 `json:"lo,omitempty"`
-	Hi            float64 `json:"hi,omitempty"`
+	Found         bool         `json:"found"`
+	StandingDelay format.Float `json:"standingDelay,omitempty"`
+	Threshold     format.Float `json:"threshold,omitempty"`
+	Resolution    format.Float `json:"resolution,omitempty"`
+	Lo            format.Float `json:"lo,omitempty"`
+	Hi            format.Float `json:"hi,omitempty"`
 	// Difference is the deployed boundary relative to the law's: 0.05 is 5% above.
-	Difference float64 `json:"difference,omitempty"`
-	Why        string  `json:"why,omitempty"`
+	Difference format.Float `json:"difference,omitempty"`
+	Why        string       `json:"why,omitempty"`
 }
 
 func (r *Run) json() JSON {
@@ -732,16 +732,16 @@ func (r *Run) json() JSON {
 		Autoscaler: objectJSON{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: ns, Name: o.Name, File: o.File().Path, Line: line},
 		Metric:     metricJSON{Index: r.m.Index, Type: r.m.Type, ThresholdKey: r.m.ThresholdKey},
 		Inputs: inputsJSON{
-			DeadTime: format.RoundSig(r.deadTime, 6), PodRate: format.RoundSig(r.podRate, 6), Threshold: format.RoundSig(r.threshold, 6),
-			StandingDelay: format.RoundSig(r.standingDelay(), 6), DemandFrom: format.RoundSig(r.Config.DemandFrom, 6), DemandTo: format.RoundSig(r.Config.DemandTo, 6),
-			Need: format.RoundSig(r.Config.DemandTo/r.podRate, 6), MinReplicas: r.Config.MinReplicas, MaxReplicas: r.Config.MaxReplicas,
-			Path: r.pathName(), Window: r.window, ToleranceUp: format.RoundSig(r.tolUp, 6), ToleranceDown: format.RoundSig(r.tolDown, 6),
-			SamplingDelay: format.RoundSig(r.sampling, 6), Hours: format.RoundSig(r.Config.Hours, 6), Noise: format.RoundSig(r.Config.Noise, 6), Seed: r.Config.Seed,
+			DeadTime: format.JSONSig(r.deadTime), PodRate: format.JSONSig(r.podRate), Threshold: format.JSONSig(r.threshold),
+			StandingDelay: format.JSONSig(r.standingDelay()), DemandFrom: format.JSONSig(r.Config.DemandFrom), DemandTo: format.JSONSig(r.Config.DemandTo),
+			Need: format.JSONSig(r.Config.DemandTo / r.podRate), MinReplicas: r.Config.MinReplicas, MaxReplicas: r.Config.MaxReplicas,
+			Path: r.pathName(), Window: format.Float(r.window), ToleranceUp: format.JSONSig(r.tolUp), ToleranceDown: format.JSONSig(r.tolDown),
+			SamplingDelay: format.JSONSig(r.sampling), Hours: format.JSONSig(r.Config.Hours), Noise: format.JSONSig(r.Config.Noise), Seed: r.Config.Seed,
 		},
 		Sources: map[string]string{},
 		Law: lawJSON{
-			DeadTimeEff: format.RoundSig(r.deadTime+r.sampling, 6), WindowEff: format.RoundSig(r.window+r.sampling, 6), W: format.RoundSig(r.w, 6),
-			Phi: format.RoundSig(r.phi, 6), RequiredStandingDelay: format.RoundSig(r.required, 6), StandingDelay: format.RoundSig(r.standingDelay(), 6), Rests: r.lawRests(),
+			DeadTimeEff: format.JSONSig(r.deadTime + r.sampling), WindowEff: format.JSONSig(r.window + r.sampling), W: format.JSONSig(r.w),
+			Phi: format.JSONSig(r.phi), RequiredStandingDelay: format.JSONSig(r.required), StandingDelay: format.JSONSig(r.standingDelay()), Rests: r.lawRests(),
 		},
 		Notes: r.Notes,
 	}
@@ -756,19 +756,19 @@ func (r *Run) json() JSON {
 	}
 	if r.result != nil {
 		s := r.result.Summary
-		out.LastHour = &summaryJSON{From: s.From, To: s.To, Min: s.Min, P5: format.RoundSig(s.P5, 6), P95: format.RoundSig(s.P95, 6), Max: s.Max,
-			Mean: format.RoundSig(s.Mean, 6), MeanBacklog: format.RoundSig(s.MeanBacklog, 6), Need: format.RoundSig(s.Need, 6), Swing: format.RoundSig(s.Swing, 6), Hunts: s.Hunts, Period: s.Period}
+		out.LastHour = &summaryJSON{From: format.Float(s.From), To: format.Float(s.To), Min: s.Min, P5: format.JSONSig(s.P5), P95: format.JSONSig(s.P95), Max: s.Max,
+			Mean: format.JSONSig(s.Mean), MeanBacklog: format.JSONSig(s.MeanBacklog), Need: format.JSONSig(s.Need), Swing: format.JSONSig(s.Swing), Hunts: s.Hunts, Period: format.Float(s.Period)}
 		agrees := s.Hunts == !r.lawRests()
 		out.Agrees = &agrees
 	}
 	if b := r.boundary; b != nil {
 		out.Boundary = &boundaryJSON{Found: b.found, Why: b.why}
 		if b.found {
-			out.Boundary.StandingDelay = format.RoundSig(b.d, 6)
-			out.Boundary.Threshold = math.Ceil(b.d*r.podRate - 1e-9)
+			out.Boundary.StandingDelay = format.JSONSig(b.d)
+			out.Boundary.Threshold = format.Float(math.Ceil(b.d*r.podRate - 1e-9))
 			out.Boundary.Resolution = simulate.BoundaryResolution
-			out.Boundary.Lo, out.Boundary.Hi = format.RoundSig(b.lo, 6), format.RoundSig(b.hi, 6)
-			out.Boundary.Difference = format.RoundSig(b.d/r.required-1, 6)
+			out.Boundary.Lo, out.Boundary.Hi = format.JSONSig(b.lo), format.JSONSig(b.hi)
+			out.Boundary.Difference = format.JSONSig(b.d/r.required - 1)
 		}
 	}
 	return out

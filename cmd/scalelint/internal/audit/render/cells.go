@@ -174,9 +174,9 @@ func cell(r *audit.Row, law string, short bool) string {
 			if l.PodRateCeiling != nil {
 				// Without a pod rate: hunts unless c < c* (a bound).
 				if short {
-					return "c<" + format.SigUp(*l.PodRateCeiling, 2) + "/s"
+					return "c<" + format.SigUp(float64(*l.PodRateCeiling), 2) + "/s"
 				}
-				return fmt.Sprintf("hunts unless c < %s/s (needs T/c ≥ %s)", format.SigUp(*l.PodRateCeiling, 2), asecs(l.RequiredStandingDelay))
+				return fmt.Sprintf("hunts unless c < %s/s (needs T/c ≥ %s)", format.SigUp(float64(*l.PodRateCeiling), 2), asecs(l.RequiredStandingDelay))
 			}
 			if l.LatencyTarget != nil {
 				rel := "≥"
@@ -184,7 +184,7 @@ func cell(r *audit.Row, law string, short bool) string {
 					rel = "<"
 				}
 				if short {
-					return fmt.Sprintf("ℓ %s%s%s", shortNum(*l.LatencyTarget), rel, asecs(format.RoundSig(l.RequiredStandingDelay, 3)))
+					return fmt.Sprintf("ℓ %s%s%s", shortNum(*l.LatencyTarget), rel, asecs(format.RoundSig(float64(l.RequiredStandingDelay), 3)))
 				}
 				return fmt.Sprintf("promise %s %s %s (%s)", asecs(*l.LatencyTarget), rel, asecs(l.RequiredStandingDelay), amargin(l.MarginPercent))
 			}
@@ -195,7 +195,7 @@ func cell(r *audit.Row, law string, short bool) string {
 			rel = "<"
 		}
 		if short {
-			return fmt.Sprintf("%s%s%s %s", shortNum(*l.StandingDelay), rel, asecs(format.RoundSig(l.RequiredStandingDelay, 3)), amargin(l.MarginPercent))
+			return fmt.Sprintf("%s%s%s %s", shortNum(*l.StandingDelay), rel, asecs(format.RoundSig(float64(l.RequiredStandingDelay), 3)), amargin(l.MarginPercent))
 		}
 		out := fmt.Sprintf("%s %s %s (%s)", asecs(*l.StandingDelay), rel, asecs(l.RequiredStandingDelay), amargin(l.MarginPercent))
 		if l.Bounded {
@@ -222,7 +222,7 @@ func cell(r *audit.Row, law string, short bool) string {
 			if t.Protected && t.Target >= t.TrapTarget {
 				return "bounded"
 			}
-			return fmt.Sprintf("%s%%%s%s%%", whole(format.Round(100*t.Target, 0)), rel, whole(format.Round(100*t.TrapTarget, 0)))
+			return fmt.Sprintf("%s%%%s%s%%", whole(format.Round(100*float64(t.Target), 0)), rel, whole(format.Round(100*float64(t.TrapTarget), 0)))
 		}
 		out := fmt.Sprintf("%s %s %s (A = %s)", tgt, rel, apct(t.TrapTarget), anum(t.Amplification))
 		if t.Bounded {
@@ -276,9 +276,9 @@ func cell(r *audit.Row, law string, short bool) string {
 
 // shortNum formats a number for a narrow cell: whole from 10 on, halves
 // away from zero.
-func shortNum(v float64) string {
-	if math.Abs(v) >= 10 {
-		return whole(format.Round(v, 0))
+func shortNum[F ~float64](v F) string {
+	if math.Abs(float64(v)) >= 10 {
+		return whole(format.Round(float64(v), 0))
 	}
 	return anum(v)
 }

@@ -170,7 +170,7 @@ func sentence(r *audit.Row, law string) []string {
 				s += " at the lower bound on the dead time, so at least that"
 			}
 			if l.PodRateCeiling != nil {
-				s += fmt.Sprintf("; without a pod rate it hunts unless each pod serves fewer than T/%s = %s per second", asecs(l.RequiredStandingDelay), format.SigUp(*l.PodRateCeiling, 2))
+				s += fmt.Sprintf("; without a pod rate it hunts unless each pod serves fewer than T/%s = %s per second", asecs(l.RequiredStandingDelay), format.SigUp(float64(*l.PodRateCeiling), 2))
 			}
 			if l.StandingDelay != nil {
 				if l.PodRate != nil {
