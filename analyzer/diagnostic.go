@@ -78,8 +78,10 @@ type FactSource struct {
 	Origin string
 	// Source says what an inferred input was read from, in words.
 	Source string
-	// Pos is where it was read or annotated (NoPos for a default).
-	Pos token.Pos
+	// Pos is where it was read or annotated (NoPos for a default), and
+	// Line its line when known (0: the driver asks the file).
+	Pos  token.Pos
+	Line int
 }
 
 // Related is another place that explains a diagnostic: the other

@@ -63,7 +63,7 @@ func factSources(e *Evaluation, pairs ...string) map[string]analyzer.FactSource 
 		}
 		fs := analyzer.FactSource{Bound: boundWord(in.Bound), Origin: in.Origin.String(), Source: in.Source}
 		if in.Object != nil && in.At.IsValid() {
-			fs.Pos = in.At.Pos
+			fs.Pos, fs.Line = in.At.Start(), in.LineOf()
 		}
 		out[pairs[i]] = fs
 	}
@@ -115,7 +115,7 @@ func where(in scaling.Input, file *manifest.File) string {
 		return ""
 	}
 	src := in.Object.File()
-	line := src.LineOf(in.At.Pos)
+	line := in.LineOf()
 	if line == 0 {
 		return ""
 	}

@@ -199,6 +199,12 @@ func (f *File) LineOf(pos token.Pos) int {
 	if f.text.Load() != nil {
 		return f.Tok.Line(pos)
 	}
+	f.textMu.Lock()
+	kept := !f.dropLines
+	f.textMu.Unlock()
+	if kept { // the text was dropped, its line table kept
+		return f.Tok.Line(pos)
+	}
 	src := f.peekText()
 	off := min(f.Tok.Offset(pos), len(src))
 	if off == len(src) && off > 0 {

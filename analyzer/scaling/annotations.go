@@ -115,6 +115,9 @@ type Input struct {
 	// From names the source in a few words for a message, beside the
 	// position: "readinessProbe", "VirtualService reviews http[0].retries".
 	From string
+	// Line is the line of At when it was read with the file at hand (0:
+	// ask the file, manifest.File.LineOf).
+	Line int
 	// Upper is the most the quantity can be when an inferred lower bound
 	// has an upper end too (useCachedMetrics adds up to one polling
 	// interval to the sampling delay); 0 when there is none.
@@ -287,4 +290,16 @@ func ReadAnnotations(o *manifest.Object, origin Origin) (map[string]Input, []man
 		out[name] = in
 	}
 	return out, problems
+}
+
+// LineOf returns the line an input was read or annotated at, 0 when it
+// has no position.
+func (in Input) LineOf() int {
+	if in.Line > 0 {
+		return in.Line
+	}
+	if in.Object == nil || !in.At.IsValid() {
+		return 0
+	}
+	return in.Object.File().LineOf(in.At.Start())
 }

@@ -33,6 +33,7 @@ type probeFloor struct {
 	hasReady  bool
 	delay     float64 // the larger initial delay
 	at        manifest.Field
+	line      int  // at's line, read while the file's line table is at hand
 	none      bool // no probe at all
 }
 
@@ -52,7 +53,6 @@ func (w *Workload) readDeadTimeFloor(o *manifest.Object, spec manifest.Path) {
 	if sn == nil || sn.Kind != yaml.MappingNode {
 		return
 	}
-	w.deadTime.at = o.FieldOf(nil, sn)
 	best := -1.0
 	scan := func(list string, sidecarsOnly bool) {
 		_, seq := mappingEntry(sn, list)
@@ -91,6 +91,10 @@ func (w *Workload) readDeadTimeFloor(o *manifest.Object, spec manifest.Path) {
 					f.container = n.Value
 				}
 				f.at = o.FieldOf(at[0], at[1])
+				// The line now, while the file's line table is at hand: a
+				// finding that cites the probe must not read a workload's
+				// file again (a file without an autoscaler drops its table).
+				f.line = o.File().LineOf(f.at.Start())
 				w.deadTime = f
 			}
 		}
@@ -103,7 +107,7 @@ func (w *Workload) readDeadTimeFloor(o *manifest.Object, spec manifest.Path) {
 // the dead time, as an inferred input (0 without probes).
 func (w *Workload) DeadTimeFloor() Input {
 	f := w.deadTime
-	in := Input{Name: "dead-time", Value: f.value, Text: fmtSeconds(f.value) + "s", Bound: AtLeast, Origin: FromInference, Object: w.Object, At: f.at}
+	in := Input{Name: "dead-time", Value: f.value, Text: fmtSeconds(f.value) + "s", Bound: AtLeast, Origin: FromInference, Object: w.Object, At: f.at, Line: f.line}
 	if f.none {
 		in.Source, in.From = "no readiness or startup probe: the dead time is at least 0", "no probe"
 		return in

@@ -545,8 +545,7 @@ func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *
 			x.Upper = ptr(format.JSONSig(in.Upper))
 		}
 		if in.Object != nil && in.At.IsValid() {
-			f := in.Object.File()
-			x.File, x.Line = f.Path, f.LineOf(in.At.Pos)
+			x.File, x.Line = in.Object.File().Path, in.LineOf()
 		}
 		r.Inputs[name] = x
 	}

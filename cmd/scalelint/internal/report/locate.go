@@ -178,7 +178,10 @@ func (r *Report) sources(d analyzer.Diagnostic) map[string]Source {
 	for k, fs := range d.Sources {
 		s := Source{Bound: fs.Bound, Origin: fs.Origin, Text: fs.Source}
 		if f := r.Workspace.FileOf(fs.Pos); f != nil && fs.Pos.IsValid() {
-			s.File, s.Line = f.Path, f.LineOf(fs.Pos)
+			s.File, s.Line = f.Path, fs.Line
+			if s.Line == 0 {
+				s.Line = f.LineOf(fs.Pos)
+			}
 		}
 		out[k] = s
 	}

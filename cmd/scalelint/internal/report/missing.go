@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/scalelint/scalelint/analyzer/scaling"
-	"github.com/scalelint/scalelint/analyzer/workspace"
 	"github.com/scalelint/scalelint/rules"
 	"github.com/scalelint/scalelint/rules/format"
 )
@@ -34,7 +33,7 @@ type InputBound struct {
 }
 
 // Bounds lists an evaluation's inferred inputs, by annotation name.
-func Bounds(ws *workspace.Workspace, e *rules.Evaluation) []InputBound {
+func Bounds(e *rules.Evaluation) []InputBound {
 	var out []InputBound
 	for _, spec := range scaling.Annotations {
 		in, ok := e.Inputs[spec.Name]
@@ -44,9 +43,7 @@ func Bounds(ws *workspace.Workspace, e *rules.Evaluation) []InputBound {
 		b := InputBound{Input: scaling.Prefix + spec.Name, Bound: [...]string{"exact", "lower", "upper"}[in.Bound],
 			Value: format.RoundSig(in.Value, 6), Upper: format.RoundSig(in.Upper, 6), Source: in.Source}
 		if in.Object != nil && in.At.IsValid() {
-			if f := ws.FileOf(in.At.Pos); f != nil {
-				b.File, b.Line = f.Path, f.LineOf(in.At.Pos)
-			}
+			b.File, b.Line = in.Object.File().Path, in.LineOf()
 		}
 		out = append(out, b)
 	}
@@ -92,7 +89,7 @@ func (r *Report) Missing() []Missing {
 		// the file's text again.
 		f := a.Object.File()
 		out = append(out, Missing{File: f.Path, Line: f.Tok.Line(a.Object.NameAt.Pos), Object: r.ObjectRef(a.Object), Laws: MissingLaws(e),
-			Bounds: Bounds(r.Workspace, e)})
+			Bounds: Bounds(e)})
 	}
 	r.missing = &out
 	return out
