@@ -48,6 +48,8 @@ type Evaluation struct {
 	// Missing lists, per law, the annotations that would let it be
 	// evaluated, for the laws that apply to this autoscaler.
 	Missing []Missing
+
+	trapped map[*scaling.Metric]bool // cpuTrapped's answers
 }
 
 // Missing is a law that could not be evaluated and what it needs.
@@ -396,19 +398,35 @@ func growthOf(w *scaling.Workload, m *scaling.Metric, tolerance float64) (g *Gro
 // whose reading scalelint cannot bound (memory, Pods, Object, External, a
 // KEDA trigger) may.
 func (e *Evaluation) others(m *scaling.Metric) []*scaling.Metric {
+	if len(e.Autoscaler.Metrics) < 2 {
+		return nil
+	}
 	var out []*scaling.Metric
 	for _, x := range e.Autoscaler.Metrics {
-		if x == m {
+		if x == m || e.cpuTrapped(x) {
 			continue
-		}
-		if x.Signal == scaling.SignalCPU && x.Utilization.V > 0 {
-			if g, _, ok := growthOf(e.Target.Workload, x, e.Autoscaler.UpTolerance.V); ok && g.Trapped {
-				continue
-			}
 		}
 		out = append(out, x)
 	}
 	return out
+}
+
+// cpuTrapped reports whether a metric is a CPU utilization target in the
+// tolerance trap, computed once per metric.
+func (e *Evaluation) cpuTrapped(m *scaling.Metric) bool {
+	if m.Signal != scaling.SignalCPU || !(m.Utilization.V > 0) {
+		return false
+	}
+	if t, ok := e.trapped[m]; ok {
+		return t
+	}
+	g, _, ok := growthOf(e.Target.Workload, m, e.Autoscaler.UpTolerance.V)
+	t := ok && g.Trapped
+	if e.trapped == nil {
+		e.trapped = map[*scaling.Metric]bool{}
+	}
+	e.trapped[m] = t
+	return t
 }
 
 func (e *Evaluation) evalGrowth(val func(string) (float64, bool)) {

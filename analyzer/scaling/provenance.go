@@ -18,26 +18,20 @@ func (b Bound) Relation() string {
 	return [...]string{"=", "≥", "≤"}[b]
 }
 
-// MergeInferred adds inferred inputs under the merged ones (MergeInputs):
-// an annotation (on the autoscaler or its target) or a configured default
-// always wins over an inference, and an inference wins over a built-in
-// default.
+// MergeInferred adds inferred inputs under the merged ones (MergeInputs),
+// in place, and returns merged: an annotation (on the autoscaler or its
+// target) or a configured default always wins over an inference, and an
+// inference wins over a built-in default. merged must be the caller's
+// own map (MergeInputs returns a fresh one), as it is changed.
 func MergeInferred(merged, inferred Inputs) Inputs {
-	if len(inferred) == 0 {
-		return merged
-	}
-	out := make(Inputs, len(merged)+len(inferred))
-	for k, v := range merged {
-		out[k] = v
-	}
 	for k, v := range inferred {
-		if cur, ok := out[k]; ok && cur.Origin != FromBuiltin {
+		if cur, ok := merged[k]; ok && cur.Origin != FromBuiltin {
 			continue
 		}
 		v.Origin = FromInference
-		out[k] = v
+		merged[k] = v
 	}
-	return out
+	return merged
 }
 
 // IsBound reports whether the input is an inferred bound rather than a
