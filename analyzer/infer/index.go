@@ -54,6 +54,9 @@ type builder struct {
 func build(ws *workspace.Workspace, opts Options) *index {
 	b := &builder{ws: ws, opts: opts, idx: &index{byWorkload: map[*manifest.Object][]link{}, ignored: map[*manifest.Object][]link{}}}
 	for _, o := range ws.AllObjects() {
+		if !traffic.Is(o) {
+			continue // a kind check, without the object's memo lock: the language server builds this on every edit
+		}
 		if v := traffic.FromObject(o); v != nil {
 			b.views = append(b.views, v)
 		}

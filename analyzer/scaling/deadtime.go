@@ -104,8 +104,13 @@ func (w *Workload) readDeadTimeFloor(o *manifest.Object, spec manifest.Path) {
 }
 
 // DeadTimeFloor returns the lower bound the pod template's probes put on
-// the dead time, as an inferred input (0 without probes).
+// the dead time, as an inferred input (0 without probes), made once.
 func (w *Workload) DeadTimeFloor() Input {
+	w.floorOnce.Do(func() { w.floor = w.deadTimeFloor() })
+	return w.floor
+}
+
+func (w *Workload) deadTimeFloor() Input {
 	f := w.deadTime
 	in := Input{Name: "dead-time", Value: f.value, Text: fmtSeconds(f.value) + "s", Bound: AtLeast, Origin: FromInference, Object: w.Object, At: f.at, Line: f.line}
 	if f.none {

@@ -2,6 +2,7 @@ package scaling
 
 import (
 	"strings"
+	"sync"
 
 	yaml "go.yaml.in/yaml/v3"
 
@@ -33,6 +34,11 @@ type Workload struct {
 	// deadTime is what the pod template's probes say of the dead time
 	// (DeadTimeFloor).
 	deadTime probeFloor
+	// floor is deadTime as an input, made on first use (DeadTimeFloor):
+	// the language server evaluates a workload's autoscalers on every
+	// snapshot that relints them.
+	floorOnce sync.Once
+	floor     Input
 	// podLabels are the pod template's labels, which Services select,
 	// packed into one string (Labels, HasLabels).
 	podLabels string
