@@ -360,27 +360,37 @@ func firstCPU(a *scaling.Autoscaler) *scaling.Metric {
 	return nil
 }
 
-// growthOf computes g for a CPU utilization metric of the target; ok is
-// false when it cannot be (no template, no counted container, a container
-// without request or limit), with why for the ones a user can act on.
-func growthOf(w *scaling.Workload, m *scaling.Metric, tolerance float64) (g *GrowthEval, why string, ok bool) {
+// countedCPU sums the CPU limits and requests of the containers the HPA
+// counts for a metric; ok is false when g cannot be computed (no
+// template, no counted container, a container without request or limit),
+// with why for the cases a user can act on.
+func countedCPU(w *scaling.Workload, m *scaling.Metric) (limit, request float64, why string, ok bool) {
 	if w == nil || !w.HasTemplate {
-		return nil, "the scale target is not among the inputs", false
+		return 0, 0, "the scale target is not among the inputs", false
 	}
 	cs := w.Counted(m.Container)
 	if len(cs) == 0 {
-		return nil, "", false
+		return 0, 0, "", false
 	}
-	var limit, request float64
 	for _, c := range cs {
 		if !c.CPURequest.Set {
-			return nil, "", false // missing-cpu-request reports it
+			return 0, 0, "", false // missing-cpu-request reports it
 		}
 		if !c.CPULimit.Set {
-			return nil, "container " + c.Name + " has no CPU limit: it may use more than its share, so g is unbounded", false
+			return 0, 0, "container " + c.Name + " has no CPU limit: it may use more than its share, so g is unbounded", false
 		}
 		limit += c.CPULimit.V
 		request += c.CPURequest.V
+	}
+	return limit, request, "", true
+}
+
+// growthOf computes g for a CPU utilization metric of the target; ok is
+// false when it cannot be (countedCPU), with why.
+func growthOf(w *scaling.Workload, m *scaling.Metric, tolerance float64) (g *GrowthEval, why string, ok bool) {
+	limit, request, why, ok := countedCPU(w, m)
+	if !ok {
+		return nil, why, false
 	}
 	pct := int(math.Round(m.Utilization.V))
 	g = &GrowthEval{Metric: m, Limit: limit, Request: request, TargetPercent: pct, Tolerance: tolerance}
@@ -390,6 +400,17 @@ func growthOf(w *scaling.Workload, m *scaling.Metric, tolerance float64) (g *Gro
 	}
 	g.Trapped = laws.ToleranceTrapped(g.G, g.Tolerance)
 	return g, "", true
+}
+
+// growthTrapped reports whether a CPU utilization target is in the
+// tolerance trap, as growthOf computes it, without keeping its numbers.
+func growthTrapped(w *scaling.Workload, m *scaling.Metric, tolerance float64) bool {
+	limit, request, _, ok := countedCPU(w, m)
+	if !ok {
+		return false
+	}
+	g := laws.ControllerGrowthFactor(limit, request, int(math.Round(m.Utilization.V)))
+	return !math.IsNaN(g) && laws.ToleranceTrapped(g, tolerance)
 }
 
 // others returns the autoscaler's metrics other than m that may ask for
@@ -420,8 +441,7 @@ func (e *Evaluation) cpuTrapped(m *scaling.Metric) bool {
 	if t, ok := e.trapped[m]; ok {
 		return t
 	}
-	g, _, ok := growthOf(e.Target.Workload, m, e.Autoscaler.UpTolerance.V)
-	t := ok && g.Trapped
+	t := growthTrapped(e.Target.Workload, m, e.Autoscaler.UpTolerance.V)
 	if e.trapped == nil {
 		e.trapped = map[*scaling.Metric]bool{}
 	}

@@ -88,7 +88,7 @@ func (w *Workload) readDeadTimeFloor(o *manifest.Object, spec manifest.Path) {
 			if f.value > best {
 				best = f.value
 				if _, n := mappingEntry(c, "name"); n != nil {
-					f.container = n.Value
+					f.container = strings.Clone(n.Value) // nothing of the tree (or its arena) kept
 				}
 				f.at = o.FieldOf(at[0], at[1])
 				// The line now, while the file's line table is at hand: a
@@ -106,8 +106,11 @@ func (w *Workload) readDeadTimeFloor(o *manifest.Object, spec manifest.Path) {
 // DeadTimeFloor returns the lower bound the pod template's probes put on
 // the dead time, as an inferred input (0 without probes), made once.
 func (w *Workload) DeadTimeFloor() Input {
-	w.floorOnce.Do(func() { w.floor = w.deadTimeFloor() })
-	return w.floor
+	w.floorOnce.Do(func() {
+		in := w.deadTimeFloor()
+		w.floor = &in
+	})
+	return *w.floor
 }
 
 func (w *Workload) deadTimeFloor() Input {

@@ -12,7 +12,7 @@ type Inputs map[string]Input
 // built-in defaults (the repository README, "Annotations").
 func MergeInputs(a *Autoscaler, w *Workload, defaults Inputs) Inputs {
 	builtins := builtinInputs()
-	out := make(Inputs, len(builtins)+len(defaults)+len(a.Annotations)+4)
+	out := make(Inputs, len(builtins)+len(defaults)+len(a.Annotations)+1) // +1: the dead time's inferred floor
 	for k, v := range builtins {
 		out[k] = v
 	}

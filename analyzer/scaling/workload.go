@@ -38,7 +38,7 @@ type Workload struct {
 	// the language server evaluates a workload's autoscalers on every
 	// snapshot that relints them.
 	floorOnce sync.Once
-	floor     Input
+	floor     *Input
 	// podLabels are the pod template's labels, which Services select,
 	// packed into one string (Labels, HasLabels).
 	podLabels string

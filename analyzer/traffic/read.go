@@ -53,7 +53,7 @@ func str(n *yaml.Node) string {
 	if n = deref(n); n == nil || n.Kind != yaml.ScalarNode {
 		return ""
 	}
-	return strings.TrimSpace(n.Value)
+	return strings.Clone(strings.TrimSpace(n.Value)) // nothing of the tree (or the arena it lives in) kept
 }
 
 // items returns a sequence's items.
