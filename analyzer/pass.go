@@ -15,11 +15,9 @@ import (
 type Pass struct {
 	Analyzer  *Analyzer
 	Workspace *workspace.Workspace
-	// Defaults are the annotation defaults of the repository's config.
-	Defaults scaling.Inputs
-	config   *Config
-	report   func(Diagnostic)
-	shared   *Shared
+	config    *Config
+	report    func(Diagnostic)
+	shared    *Shared
 }
 
 // Shared holds what the rules of a run derive from its workspace alike
@@ -95,7 +93,34 @@ func (p *Pass) Option(name string, file *manifest.File) float64 {
 }
 
 // Inputs returns the law inputs of an autoscaler: its annotations, its
-// target's, the repository's defaults and the built-in defaults.
+// target's, the defaults of the configuration that governs its file and
+// the built-in defaults.
 func (p *Pass) Inputs(a *scaling.Autoscaler) scaling.Inputs {
-	return scaling.MergeInputs(a, p.Workspace.Target(a).Workload, p.Defaults)
+	return scaling.MergeInputs(a, p.Workspace.Target(a).Workload, p.DefaultsFor(a.Object.File()))
+}
+
+// DefaultsFor returns the annotation defaults (.scalelint.yaml defaults)
+// of the configuration that governs a file.
+func (p *Pass) DefaultsFor(file *manifest.File) scaling.Inputs {
+	return p.cfg().DefaultsFor(pathOf(file))
+}
+
+// KubernetesVersion returns the Kubernetes version the configuration that
+// governs a file deploys to (kubernetes-version).
+func (p *Pass) KubernetesVersion(file *manifest.File) KubernetesVersion {
+	return p.cfg().For(pathOf(file)).KubernetesVersion
+}
+
+func (p *Pass) cfg() *Config {
+	if p.config == nil {
+		return DefaultConfig()
+	}
+	return p.config
+}
+
+func pathOf(f *manifest.File) string {
+	if f == nil {
+		return ""
+	}
+	return f.Path
 }

@@ -49,7 +49,7 @@ func changedPaths(base, s *Snapshot) []string {
 
 // chunkFiles returns a handle's parsed documents (none for nil).
 func chunkFiles(h *fileHandle) []*manifest.File {
-	if h == nil {
+	if h == nil || !h.linted() {
 		return nil
 	}
 	out := make([]*manifest.File, len(h.chunks))

@@ -18,6 +18,13 @@ type Resolution struct {
 	// Variants are every definition that matched, nearest first: the same
 	// object as defined by bases, overlays and per-environment folders.
 	Variants []*manifest.Object
+	// Apart are the definitions of the target that are not deployed with
+	// the autoscaler (DeployedTogether: another root, or an unrelated
+	// directory tree), in path order: never resolved to, but reported.
+	Apart []*manifest.Object
+	// OtherNamespace are the definitions of the name deployed with the
+	// autoscaler, in other namespaces.
+	OtherNamespace []*manifest.Object
 }
 
 // Target returns the resolution of an autoscaler's scale target.
@@ -42,13 +49,18 @@ func (ws *Workspace) resolve(a *scaling.Autoscaler) *Resolution {
 		if t.APIVersion != "" && canonicalGroup(o.Group, o.Kind) != group {
 			continue
 		}
-		if o == a.Object || !ws.namespaceCompatible(a.Object, o) {
+		if o == a.Object {
 			continue
 		}
-		if !ws.sharesRoot(a.Object, o) && !ws.near(a.Object.Doc.File, o.Doc.File) {
-			continue // in an unrelated part of the tree
+		together := ws.DeployedTogether(a.Object, o)
+		switch {
+		case together && ws.namespaceCompatible(a.Object, o):
+			cands = append(cands, o)
+		case together:
+			r.OtherNamespace = append(r.OtherNamespace, o)
+		case ws.namespaceCompatible(a.Object, o):
+			r.Apart = append(r.Apart, o)
 		}
-		cands = append(cands, o)
 	}
 	if len(cands) == 0 {
 		return r
@@ -95,22 +107,6 @@ func (ws *Workspace) namespaceCompatible(a, b *manifest.Object) bool {
 	}
 	for _, x := range ws.Namespaces(a) {
 		for _, y := range ws.Namespaces(b) {
-			if x == y {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// sharesRoot reports whether two objects are deployed by a common root
-// kustomization.
-func (ws *Workspace) sharesRoot(a, b *manifest.Object) bool {
-	if len(ws.scopes.roots) == 0 {
-		return false
-	}
-	for _, x := range ws.Roots(a) {
-		for _, y := range ws.Roots(b) {
 			if x == y {
 				return true
 			}

@@ -83,7 +83,7 @@ func runSimulate(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	for _, p := range simulation.Problems(a) {
 		fmt.Fprintf(stderr, "scalelint: warning: %s\n", p)
 	}
-	run, err := simulation.Setup(a, m, rules.Evaluate(in.Workspace, a, in.Config.Defaults), o)
+	run, err := simulation.Setup(a, m, rules.Evaluate(in.Workspace, a, in.Config), o)
 	if err != nil {
 		return err
 	}
