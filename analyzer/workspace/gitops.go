@@ -49,8 +49,11 @@ type Root struct {
 	// Path is the kustomization file (KustomizeRoot) or the directory a
 	// GitOps object deploys, written as the workspace's file paths are
 	// (slash-separated; GitOps paths resolved against the repository
-	// root, Options.RepositoryRoot).
-	Path string
+	// root, Options.RepositoryRoot). An Argo CD Application with several
+	// sources deploys them all as one root: Paths lists them (Path is the
+	// first).
+	Path  string
+	Paths []string
 	// Object is the GitOps object that declares the root; nil for a
 	// kustomization file.
 	Object *manifest.Object
@@ -70,7 +73,11 @@ func (r *Root) String() string {
 	if r.Object == nil {
 		return r.Path
 	}
-	return r.Kind.String() + " " + quoteName(r.Object) + " (" + r.Path + ")"
+	paths := r.Paths
+	if len(paths) == 0 {
+		paths = []string{r.Path}
+	}
+	return r.Kind.String() + " " + quoteName(r.Object) + " (" + strings.Join(paths, ", ") + ")"
 }
 
 func quoteName(o *manifest.Object) string {
@@ -282,11 +289,13 @@ func (s *scopes) addGitOps(files []*manifest.File, ks *kustomizations, decls []g
 		kustDirs[path.Dir(keyOf(k.file))] = k
 	}
 	sources := sourceURLs(files)
+	// The sources of one Argo CD Application are one root.
+	byObject := map[*manifest.Object]*Root{}
 	for _, d := range decls {
 		if !fromThisRepository(d, sources, opts.RepositoryURLs) {
 			continue
 		}
-		var roots []string
+		var dirList []string
 		if len(d.patterns) > 0 {
 			for dir := range dirs {
 				rel := strings.TrimPrefix(strings.TrimPrefix(dir, base), "/")
@@ -294,24 +303,34 @@ func (s *scopes) addGitOps(files []*manifest.File, ks *kustomizations, decls []g
 					rel = dir
 				}
 				if matchAny(d.patterns, rel) && !matchAny(d.excludes, rel) {
-					roots = append(roots, dir)
+					dirList = append(dirList, dir)
 				}
 			}
-			sort.Strings(roots)
+			sort.Strings(dirList)
 		} else {
-			roots = []string{path.Join(base, strings.TrimPrefix(path.Clean("/"+d.path), "/"))}
+			dirList = []string{path.Join(base, strings.TrimPrefix(path.Clean("/"+d.path), "/"))}
 		}
-		for _, dir := range roots {
-			r := &Root{Kind: d.kind, Object: d.object, Recurse: d.recurse, Helm: d.helm}
-			r.Path = dir
+		for _, dir := range dirList {
+			r := byObject[d.object]
+			if r == nil || len(d.patterns) > 0 {
+				r = &Root{Kind: d.kind, Object: d.object, Recurse: d.recurse, Helm: d.helm, Empty: true}
+				s.list = append(s.list, r)
+				if len(d.patterns) == 0 {
+					byObject[d.object] = r
+				}
+			}
 			s.deployDir(ks, kustDirs, byKey, dir, r, d)
 			// Written as the files are, for messages.
+			shown := dir
 			if f := anyUnder(byKey, dir); f != nil {
-				r.Path = displayDir(f, keyOf(f), dir)
-			} else {
-				r.Empty = true
+				shown = displayDir(f, keyOf(f), dir)
+				r.Empty = false
 			}
-			s.list = append(s.list, r)
+			if r.Path == "" {
+				r.Path = shown
+			}
+			r.Paths = append(r.Paths, shown)
+			r.Helm = r.Helm || d.helm
 		}
 	}
 }

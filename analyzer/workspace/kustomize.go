@@ -133,12 +133,15 @@ type kustomizations struct {
 	byDir     map[string]*kustomization
 	all       []*kustomization
 	included  map[*kustomization]bool
+	// reached are the kustomizations a GitOps root deploys: included
+	// in what it generates or builds, so not roots of their own.
+	reached   map[*kustomization]bool
 	filePaths map[string]bool
 }
 
 func buildScopes(files []*manifest.File, opts Options) scopes {
 	s := scopes{roots: map[string][]rootRef{}, patches: map[string]bool{}}
-	ks := kustomizations{byDir: map[string]*kustomization{}, included: map[*kustomization]bool{}}
+	ks := kustomizations{byDir: map[string]*kustomization{}, included: map[*kustomization]bool{}, reached: map[*kustomization]bool{}}
 	for _, f := range files {
 		if !IsKustomizationName(f.Path) {
 			continue
@@ -167,17 +170,17 @@ func buildScopes(files []*manifest.File, opts Options) scopes {
 		}
 	}
 	sort.Slice(ks.all, func(i, j int) bool { return ks.all[i].file.Path < ks.all[j].file.Path })
+	if len(decls) > 0 {
+		s.gitops = true
+		s.addGitOps(files, &ks, decls, opts)
+	}
 	for _, k := range ks.all {
-		if ks.included[k] {
+		if ks.included[k] || ks.reached[k] {
 			continue
 		}
 		r := &Root{Kind: KustomizeRoot, Path: k.file.SlashPath()}
 		s.list = append(s.list, r)
 		s.visit(&ks, k, r, "", false)
-	}
-	if len(decls) > 0 {
-		s.gitops = true
-		s.addGitOps(files, &ks, decls, opts)
 	}
 	return s
 }
@@ -194,6 +197,9 @@ func (s *scopes) visit(ks *kustomizations, k *kustomization, root *Root, ns stri
 			return
 		}
 		seen[k] = true
+		if root.Kind != KustomizeRoot {
+			ks.reached[k] = true
+		}
 		if !override && k.namespace != "" {
 			ns, override = k.namespace, true
 		}

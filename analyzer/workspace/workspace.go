@@ -372,6 +372,10 @@ func (ws *Workspace) DeployedTogether(a, b *manifest.Object) bool {
 
 // oneTree reports whether one file's directory holds the other's, at most
 // TargetDistance levels apart.
+// TargetDistance is the distance DeployedTogether allows between the
+// directories of objects outside a shared root.
+func (ws *Workspace) TargetDistance() int { return ws.opts.TargetDistance }
+
 // nearTree reports whether two files lie within TargetDistance
 // directories of the deepest directory that holds both.
 func (ws *Workspace) nearTree(a, b *manifest.File) bool {
