@@ -70,6 +70,9 @@ type Metric struct {
 	Threshold    Num
 	ThresholdKey string // the KEDA metadata key, or the HPA field
 	Implicit     bool   // the HPA's default metric: no metric is written
+	// Deprecated are the parameters (or the scaler) of a KEDA trigger
+	// that KEDA deprecated or removed (DeprecatedParams).
+	Deprecated []DeprecatedUse
 }
 
 // Autoscaler is an HPA, ScaledObject or ScaledJob in one shape.
@@ -331,6 +334,7 @@ func fromKEDA(o *manifest.Object, kind Kind, ref *manifest.ScaleTarget, min, max
 		base := "spec.triggers[" + itoa(i) + "]"
 		m := &Metric{Index: i, Type: t.Type, TargetType: string(t.MetricType)}
 		a.locateMetric(m, base)
+		m.Deprecated = deprecatedUses(o, base, t.Type, m.TypeAt)
 		if m.TargetType == "" && t.Type != "cpu" && t.Type != "memory" {
 			m.TargetType = "AverageValue" // KEDA's GetMetricTargetType default
 		}
