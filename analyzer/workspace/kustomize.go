@@ -130,9 +130,9 @@ func (s *scopes) add(file string, ref rootRef) {
 
 // kustomizations indexes the kustomizations of a workspace by directory.
 type kustomizations struct {
-	byDir     map[string]*kustomization
-	all       []*kustomization
-	included  map[*kustomization]bool
+	byDir    map[string]*kustomization
+	all      []*kustomization
+	included map[*kustomization]bool
 	// reached are the kustomizations a GitOps root deploys: included
 	// in what it generates or builds, so not roots of their own.
 	reached   map[*kustomization]bool
