@@ -19,8 +19,10 @@ type Resolution struct {
 	// object as defined by bases, overlays and per-environment folders.
 	Variants []*manifest.Object
 	// Apart are the definitions of the target that are not deployed with
-	// the autoscaler (DeployedTogether: another root, or an unrelated
-	// directory tree), in path order: never resolved to, but reported.
+	// the autoscaler (DeployedTogether) but close to it: deployed by
+	// another root, or outside roots within twice TargetDistance
+	// directories of a common one (a definition in an unrelated project
+	// is not worth a mention). Never resolved to, but reported.
 	Apart []*manifest.Object
 	// OtherNamespace are the definitions of the name deployed with the
 	// autoscaler, in other namespaces.
@@ -58,7 +60,7 @@ func (ws *Workspace) resolve(a *scaling.Autoscaler) *Resolution {
 			cands = append(cands, o)
 		case together:
 			r.OtherNamespace = append(r.OtherNamespace, o)
-		case ws.namespaceCompatible(a.Object, o):
+		case ws.namespaceCompatible(a.Object, o) && ws.nearApart(a.Object, o):
 			r.Apart = append(r.Apart, o)
 		}
 	}
@@ -113,4 +115,20 @@ func (ws *Workspace) namespaceCompatible(a, b *manifest.Object) bool {
 		}
 	}
 	return false
+}
+
+// nearApart reports whether a definition not deployed with an object is
+// still worth naming: both deployed by roots (different ones), or within
+// twice TargetDistance directories of a directory holding both.
+func (ws *Workspace) nearApart(a, b *manifest.Object) bool {
+	if len(ws.Roots(a)) > 0 && len(ws.Roots(b)) > 0 {
+		return true
+	}
+	d := ws.opts.TargetDistance
+	if d < 0 {
+		return true
+	}
+	fa, fb := a.Doc.File, b.Doc.File
+	c := commonDirDepth(fa, fb)
+	return len(fa.DirParts())-c <= 2*d && len(fb.DirParts())-c <= 2*d
 }
