@@ -196,6 +196,9 @@ func excludeKey(c *analyzer.Config) string {
 	}
 	var b strings.Builder
 	for _, f := range append([]*analyzer.Config{c}, c.ScopedConfigs()...) {
+		if len(f.Exclude) == 0 {
+			continue // excludes nothing, wherever it is
+		}
 		b.WriteString(f.Path)
 		b.WriteByte(0)
 		b.WriteString(strings.Join(f.Exclude, "\x00"))

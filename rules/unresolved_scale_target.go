@@ -22,6 +22,8 @@ var UnresolvedScaleTarget = &analyzer.Analyzer{
 	URL:      analyzer.RulesReferenceURL + "#unresolved-scale-target",
 	Run: func(pass *analyzer.Pass) error {
 		ws := pass.Workspace
+		var unreadable []*manifest.File
+		unreadableOnce := false
 		for _, a := range ws.Autoscalers() {
 			if a.Kind == scaling.ScaledJob {
 				continue
@@ -52,7 +54,10 @@ var UnresolvedScaleTarget = &analyzer.Analyzer{
 				d.Related = append(d.Related, relatedObject(o, "the definition in another namespace"))
 			default:
 				d.Message = target + " is not among the inputs" + skipped
-				if f, why := unparsedDefinition(ws, t); f != nil {
+				if !unreadableOnce {
+					unreadable, unreadableOnce = ws.Unreadable(), true
+				}
+				if f, why := unparsedDefinition(unreadable, t); f != nil {
 					d.Message = fmt.Sprintf("%s is not among the inputs that parse: %s defines a %s named %q but %s%s",
 						target, f.Path, t.Kind, t.Name, why, skipped)
 				}
@@ -98,15 +103,12 @@ func relatedObject(o *manifest.Object, what string) analyzer.Related {
 }
 
 // unparsedDefinition finds a file that would define the target but that
-// scalelint could not read: a document of the target's kind that failed
-// to parse, or a template, whose text names it (metadata.name). It returns
-// the file and what became of it.
-func unparsedDefinition(ws *workspace.Workspace, t scaling.Ref) (*manifest.File, string) {
+// scalelint could not read (workspace.Unreadable): a document of the
+// target's kind that failed to parse, or a template, whose text names it
+// (metadata.name). It returns the file and what became of it.
+func unparsedDefinition(unreadable []*manifest.File, t scaling.Ref) (*manifest.File, string) {
 	var nameRe, kindRe *regexp.Regexp
-	for _, f := range ws.Files {
-		if !f.Template && !hasProblem(f, "yaml-syntax") {
-			continue // every document parsed: the index has what it holds
-		}
+	for _, f := range unreadable {
 		if nameRe == nil {
 			nameRe = regexp.MustCompile(`(?m)^\s+name:\s*["']?` + regexp.QuoteMeta(t.Name) + `["']?\s*(#.*)?$`)
 			kindRe = regexp.MustCompile(`(?m)^\s*kind:\s*["']?` + regexp.QuoteMeta(t.Kind) + `["']?\s*(#.*)?$`)
@@ -137,13 +139,4 @@ func unparsedDefinition(ws *workspace.Workspace, t scaling.Ref) (*manifest.File,
 		}
 	}
 	return nil, ""
-}
-
-func hasProblem(f *manifest.File, rule string) bool {
-	for _, p := range f.Problems() {
-		if p.Rule == rule {
-			return true
-		}
-	}
-	return false
 }

@@ -64,6 +64,10 @@ func (ws *Workspace) resolve(a *scaling.Autoscaler) *Resolution {
 			r.Apart = append(r.Apart, o)
 		}
 	}
+	// In file order, whatever order the index holds them in (With
+	// appends what it adds).
+	sortObjects(r.Apart)
+	sortObjects(r.OtherNamespace)
 	if len(cands) == 0 {
 		return r
 	}
@@ -131,4 +135,18 @@ func (ws *Workspace) nearApart(a, b *manifest.Object) bool {
 	fa, fb := a.Doc.File, b.Doc.File
 	c := commonDirDepth(fa, fb)
 	return len(fa.DirParts())-c <= 2*d && len(fb.DirParts())-c <= 2*d
+}
+
+// sortObjects orders objects by file path, document and list item.
+func sortObjects(objs []*manifest.Object) {
+	sort.SliceStable(objs, func(i, j int) bool {
+		a, b := objs[i], objs[j]
+		if a.Doc.File.Path != b.Doc.File.Path {
+			return a.Doc.File.Path < b.Doc.File.Path
+		}
+		if a.Doc.Index != b.Doc.Index {
+			return a.Doc.Index < b.Doc.Index
+		}
+		return a.ListItem < b.ListItem
+	})
 }

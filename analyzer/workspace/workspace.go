@@ -251,6 +251,28 @@ func (ws *Workspace) FileOf(pos token.Pos) *manifest.File {
 	return nil
 }
 
+// Unreadable returns the files, of the whole workspace (also from a view
+// made by Focus), that hold objects scalelint could not read: templates,
+// and files with a YAML syntax error. A rule that says where a missing
+// object may be defined looks there.
+func (ws *Workspace) Unreadable() []*manifest.File {
+	var out []*manifest.File
+	for _, f := range ws.byBase {
+		if f.Template {
+			out = append(out, f)
+			continue
+		}
+		for _, p := range f.Problems() {
+			if p.Rule == "yaml-syntax" {
+				out = append(out, f)
+				break
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
 // Autoscalers returns every autoscaler, in file order.
 func (ws *Workspace) Autoscalers() []*scaling.Autoscaler { return ws.autoscalers }
 
