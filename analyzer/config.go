@@ -17,6 +17,7 @@ import (
 
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
+	"github.com/scalelint/scalelint/analyzer/suggest"
 	"github.com/scalelint/scalelint/analyzer/workspace"
 )
 
@@ -124,18 +125,6 @@ func (c *Config) DefaultsFor(file string) scaling.Inputs { return c.For(file).De
 // deepest directory first.
 func (c *Config) ScopedConfigs() []*Config { return c.scoped }
 
-// Files returns the paths of the configuration files c is made of: its
-// own (when it was read from one) and the scoped ones, in that order.
-func (c *Config) Files() []string {
-	var out []string
-	if c.Path != "" {
-		out = append(out, c.Path)
-	}
-	for _, s := range c.scoped {
-		out = append(out, s.Path)
-	}
-	return out
-}
 
 // ConfigError is a problem in a configuration file, with its position.
 type ConfigError struct {
@@ -324,7 +313,7 @@ func outputLines(data []byte) []string {
 
 func (p *configParser) unknown(k *yaml.Node, known []string) error {
 	msg := fmt.Sprintf("unknown key %q", k.Value)
-	if s := manifest.Closest(k.Value, known); s != "" {
+	if s := suggest.Closest(k.Value, known); s != "" {
 		msg += fmt.Sprintf(" (did you mean %q?)", s)
 	} else {
 		msg += fmt.Sprintf(" (known keys: %s)", strings.Join(known, ", "))
@@ -383,7 +372,7 @@ func (p *configParser) rules(n *yaml.Node) (map[string]RuleConfig, error) {
 		a, ok := p.byName[k.Value]
 		if !ok {
 			msg := fmt.Sprintf("unknown rule %q", k.Value)
-			if s := manifest.Closest(k.Value, p.ruleNames()); s != "" {
+			if s := suggest.Closest(k.Value, p.ruleNames()); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
 			}
 			return nil, p.errf(k, "%s; `scalelint rules` lists them", msg)

@@ -8,13 +8,8 @@ import (
 	"github.com/scalelint/scalelint/analyzer/manifest"
 )
 
-// Range is anything with a start and an end position.
-type Range interface {
-	Pos() token.Pos
-	End() token.Pos
-}
-
-// Span is a Range with explicit bounds.
+// Span is a range of positions: where a diagnostic, a related location or
+// an edit starts and ends.
 type Span struct{ Start, Stop token.Pos }
 
 func (s Span) Pos() token.Pos { return s.Start }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/suggest"
 	"github.com/scalelint/scalelint/analyzer/workspace"
 )
 
@@ -277,7 +278,7 @@ func applySuppressions(ws *workspace.Workspace, diags []Diagnostic, known map[st
 				Message: fmt.Sprintf("%s names no rule: write %s RULE reason", form, form)})
 		case len(unknown) > 0:
 			msg := fmt.Sprintf("%s names unknown rule %q", form, unknown[0])
-			if s := manifest.Closest(unknown[0], knownNames); s != "" {
+			if s := suggest.Closest(unknown[0], knownNames); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
 			}
 			out = append(out, Diagnostic{Pos: d.pos, End: d.end, Rule: InvalidSuppression.Name, Message: msg})

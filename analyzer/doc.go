@@ -23,6 +23,7 @@
 //
 // Subpackages: manifest (bytes to positioned, typed objects), scaling (an
 // autoscaler and its target in one shape, annotations), workspace (the
-// immutable set of files and the object index) and analyzertest (txtar
+// immutable set of files and the object index), suggest (the "did you
+// mean" of unknown names, for every layer) and analyzertest (txtar
 // fixtures with "# want" expectations).
 package analyzer

@@ -1,7 +1,6 @@
 package analyzer
 
 import (
-	"fmt"
 	"sync"
 
 	"github.com/scalelint/scalelint/analyzer/manifest"
@@ -66,15 +65,15 @@ func (p *Pass) Shared(key any, build func() any) any {
 }
 
 // Report records a diagnostic. The driver stamps its rule name and
-// severity.
+// severity. A rule sets the diagnostic's Object and Field when it is about
+// an object, as every rule's finding is: a baseline fingerprint identifies
+// a finding by them, and without them by its file and its message with
+// the digits taken out, which moves with every change of wording and can
+// be shared by findings about two objects. So there is no Reportf taking
+// only a range and a message, as go/analysis has.
 func (p *Pass) Report(d Diagnostic) {
 	d.Rule = p.Analyzer.Name
 	p.report(d)
-}
-
-// Reportf records a diagnostic with a formatted message at r.
-func (p *Pass) Reportf(r Range, format string, args ...any) {
-	p.Report(Diagnostic{Pos: r.Pos(), End: r.End(), Message: fmt.Sprintf(format, args...)})
 }
 
 // Option returns the value of a rule option for the findings in a file:
@@ -90,13 +89,6 @@ func (p *Pass) Option(name string, file *manifest.File) float64 {
 		path = file.Path
 	}
 	return cfg.Option(p.Analyzer, path, name)
-}
-
-// Inputs returns the law inputs of an autoscaler: its annotations, its
-// target's, the defaults of the configuration that governs its file and
-// the built-in defaults.
-func (p *Pass) Inputs(a *scaling.Autoscaler) scaling.Inputs {
-	return scaling.MergeInputs(a, p.Workspace.Target(a).Workload, p.DefaultsFor(a.Object.File()))
 }
 
 // DefaultsFor returns the annotation defaults (.scalelint.yaml defaults)

@@ -12,8 +12,8 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/scalelint/scalelint/analyzer"
-	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
+	"github.com/scalelint/scalelint/analyzer/suggest"
 	"github.com/scalelint/scalelint/rules"
 )
 
@@ -172,7 +172,7 @@ func (st settings) mergeAll(cfg *analyzer.Config, dir string) (*analyzer.Config,
 func (s *Server) takeSettingsLocked(st settings) bool {
 	for _, k := range st.unknown {
 		msg := fmt.Sprintf("unknown setting %q ignored", k)
-		if c := manifest.Closest(k, append(append([]string(nil), configKeys...), serverKeys...)); c != "" {
+		if c := suggest.Closest(k, append(append([]string(nil), configKeys...), serverKeys...)); c != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", c)
 		}
 		s.log.Warn(msg)

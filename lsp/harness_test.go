@@ -7,9 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -68,9 +71,10 @@ type testClient struct {
 	done   chan struct{}
 	// raw is the client's end of the pipe: rawFrame writes bytes on it,
 	// past the client's framer (wire-level abuse).
-	raw net.Conn
+	raw rawConn
 	// shutdownFirst and serveErr are what Serve returned, once done is
-	// closed.
+	// closed; for a server process (srv nil), whether it exited with
+	// status 0, and Wait's error.
 	shutdownFirst bool
 	serveErr      error
 
@@ -86,6 +90,13 @@ type testClient struct {
 	// not make (string, null, or a number from rawID): answers to frames
 	// written with rawFrame.
 	rawResponses []rawResponse
+}
+
+// rawConn is the client's end of the pipe: a net.Pipe end for a server in
+// process, the write end of its standard input for a server process.
+type rawConn interface {
+	io.WriteCloser
+	SetWriteDeadline(time.Time) error
 }
 
 type syncBuffer struct {
@@ -146,6 +157,108 @@ func newClientStream(t testing.TB, opts Options, stream func(io.ReadWriteCloser)
 		}
 	})
 	return c
+}
+
+// newProcessClient starts `scalelint lsp` from the binary at bin as a
+// child process and connects a new client to its standard input and
+// output: the server as it ships, with the framing its main chose. srv is
+// nil; log collects the process's stderr (debug level).
+func newProcessClient(t testing.TB, bin string) *testClient {
+	t.Helper()
+	inR, inW, err := os.Pipe() // the server's stdin
+	if err != nil {
+		t.Fatal(err)
+	}
+	outR, outW, err := os.Pipe() // the server's stdout
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := &syncBuffer{}
+	cmd := exec.Command(bin, "lsp", "--log-level", "debug")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	inR.Close() // the child has its copies
+	outW.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &testClient{t: t, log: log, latest: map[uri.URI]publication{},
+		nextV: map[uri.URI]int32{}, texts: map[uri.URI]string{}, cancel: cancel, done: make(chan struct{})}
+	c.cond = sync.NewCond(&c.mu)
+	c.raw = inW
+	go func() {
+		defer close(c.done)
+		c.serveErr = cmd.Wait()
+		c.shutdownFirst = c.serveErr == nil
+	}()
+	c.conn = jsonrpc2.NewConn(tapStream{jsonrpc2.NewHeaderStream(pipeEnds{outR, inW}), c}, jsonrpc2.WithCodec(codec{}))
+	c.conn.Go(ctx, c.handle)
+	t.Cleanup(func() {
+		cancel()
+		c.conn.Close()
+		inW.Close() // the server exits when its input closes
+		select {
+		case <-c.done:
+		case <-time.After(5 * time.Second):
+			cmd.Process.Kill()
+			<-c.done
+			t.Errorf("the server process did not exit when its input closed")
+		}
+		outR.Close()
+	})
+	return c
+}
+
+// pipeEnds joins the read end of the server's stdout and the write end of
+// its stdin into the client's stream.
+type pipeEnds struct {
+	io.Reader
+	io.WriteCloser
+}
+
+// buildScalelint builds the scalelint binary into a temporary directory
+// and returns its path.
+func buildScalelint(t testing.TB) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "scalelint")
+	if runtime.GOOS == "windows" {
+		bin += ".exe"
+	}
+	out, err := exec.Command("go", "build", "-o", bin, "github.com/scalelint/scalelint/cmd/scalelint").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build ./cmd/scalelint: %v\n%s", err, out)
+	}
+	statModule(t)
+	return bin
+}
+
+// statModule stats every file of the module (but .git and node_modules).
+// go test caches a result by the test's package and its dependencies,
+// and by the files inside the module the test opens or stats; a binary
+// built by a test depends on packages that lsp does not import
+// (cmd/scalelint and what only it imports, files it embeds), so without
+// this a cached result would survive a change to them.
+func statModule(t testing.TB) {
+	t.Helper()
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() {
+			_, err = os.Stat(p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 // handle answers the server's requests and records its notifications.

@@ -9,7 +9,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/scalelint/scalelint/analyzer/manifest"
-	"github.com/scalelint/scalelint/analyzer/scaling"
+	"github.com/scalelint/scalelint/rules/format"
 )
 
 // InlayHint shows the computed numbers after the fields they are about:
@@ -56,29 +56,29 @@ func (s *Server) InlayHint(ctx context.Context, params *protocol.InlayHintParams
 			if !b.HasPodRate || b.Threshold <= 0 {
 				continue
 			}
-			label := fmt.Sprintf("D %s · needs ≥ %s · rests at ≥ %s", secs(b.StandingDelay), secs(b.Required), num(fixThreshold(snap, a, b), 0))
-			n := thresholdField(b.Metric)
+			label := fmt.Sprintf("D %s · needs ≥ %s · rests at ≥ %s", format.Secs(b.StandingDelay), format.Secs(b.Required), format.Num(fixThreshold(snap, a, b), 0))
+			n := a.ThresholdField(b.Metric)
 			if !b.Metric.Threshold.Set {
-				label = fmt.Sprintf("%s %s (default) · %s", b.Metric.ThresholdKey, num(b.Threshold, 3), label)
+				label = fmt.Sprintf("%s %s (default) · %s", b.Metric.ThresholdKey, format.Num(b.Threshold, 3), label)
 			}
 			add(o, n, label, "latency-floor (rules/laws/README.md §2): standing delay D = T/c against τ_eff·Φ(W_eff/τ_eff); the smallest threshold that rests includes the configured margin")
 		}
 		if g := e.Growth; g != nil && g.Metric.Utilization.Set {
-			label := fmt.Sprintf("g %s", num(g.G, 3))
+			label := fmt.Sprintf("g %s", format.Num(g.G, 3))
 			if g.Trapped {
-				label += fmt.Sprintf(" ≤ %s: trapped", num(1+g.Tolerance, 3))
+				label += fmt.Sprintf(" ≤ %s: trapped", format.Num(1+g.Tolerance, 3))
 			} else if g.HasOverload && g.Rounds >= 0 {
-				label += fmt.Sprintf(" · %d rounds to %s×", g.Rounds, num(g.Overload, 2))
+				label += fmt.Sprintf(" · %d rounds to %s×", g.Rounds, format.Num(g.Overload, 2))
 			}
 			add(o, g.Metric.Utilization.At, label, "tolerance-trap and scale-up-rounds (rules/laws/README.md §1): the growth factor of a saturated pod")
 		}
 		if c := e.Ceiling; c != nil && a.Max.Set {
 			var parts []string
 			if c.HasFloor {
-				parts = append(parts, "floor "+num(c.Floor, 1))
+				parts = append(parts, "floor "+format.Num(c.Floor, 1))
 			}
 			if c.HasTop {
-				parts = append(parts, "top "+num(c.Top, 1))
+				parts = append(parts, "top "+format.Num(c.Top, 1))
 			}
 			add(o, a.Max.At, strings.Join(parts, " · "), "ceiling band (rules/laws/README.md §4): floor A·λ/c, top 0.8·N_max")
 		}
@@ -88,16 +88,4 @@ func (s *Server) InlayHint(ctx context.Context, params *protocol.InlayHintParams
 		return pi.Line < pj.Line || (pi.Line == pj.Line && pi.Character < pj.Character)
 	})
 	return hints, nil
-}
-
-// thresholdField is where a backlog threshold is written, or the trigger's
-// type when KEDA's default applies (as latency-floor reports it).
-func thresholdField(m *scaling.Metric) manifest.Field {
-	if m.Threshold.Set && m.Threshold.At.IsValid() {
-		return m.Threshold.At
-	}
-	if m.TypeAt.IsValid() {
-		return m.TypeAt
-	}
-	return m.At
 }

@@ -2,12 +2,11 @@ package lsp
 
 import (
 	"fmt"
-	"math"
-	"strconv"
 	"strings"
 
 	"github.com/scalelint/scalelint/analyzer/scaling"
 	"github.com/scalelint/scalelint/rules"
+	"github.com/scalelint/scalelint/rules/format"
 )
 
 // evaluate returns the laws evaluated for an autoscaler with the
@@ -24,24 +23,6 @@ func fixThreshold(snap *Snapshot, a *scaling.Autoscaler, b *rules.BacklogEval) f
 	return b.FixThreshold(snap.cfg.Option(rules.LatencyFloor, a.Object.File().Path, "margin"))
 }
 
-// num formats a number with at most prec decimals, without trailing zeros.
-func num(v float64, prec int) string {
-	if math.IsInf(v, 1) {
-		return "∞"
-	}
-	s := strconv.FormatFloat(v, 'f', prec, 64)
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	return s
-}
-
-// secs formats seconds as the rules' messages do: "89.5s".
-func secs(v float64) string { return num(v, 1) + "s" }
-
-// pct formats a fraction as a percentage.
-func pct(v float64) string { return num(100*v, 1) + "%" }
-
 // lawTable renders an evaluation as a Markdown table, one row per law
 // that could be evaluated, then the laws that could not and the
 // annotations they need.
@@ -56,22 +37,22 @@ func lawTable(snap *Snapshot, e *rules.Evaluation) string {
 	var rows [][3]string
 	if g := e.Growth; g != nil {
 		numbers := fmt.Sprintf("g = %s (limit %s / request %s at %d%%) vs 1 + tolerance = %s",
-			num(g.G, 3), num(g.Limit, 3), num(g.Request, 3), g.TargetPercent, num(1+g.Tolerance, 3))
+			format.Num(g.G, 3), format.Num(g.Limit, 3), format.Num(g.Request, 3), g.TargetPercent, format.Num(1+g.Tolerance, 3))
 		verdict := "grows"
 		if g.Trapped {
-			verdict = fmt.Sprintf("**trapped**: target ≤ %d%% or CPU limit ≥ %s escapes", g.FixTarget, num(g.FixLimit, 3))
+			verdict = fmt.Sprintf("**trapped**: target ≤ %d%% or CPU limit ≥ %s escapes", g.FixTarget, format.Num(g.FixLimit, 3))
 		}
 		rows = append(rows, [3]string{"§1 growth", numbers, verdict})
 		if g.HasOverload {
-			numbers := fmt.Sprintf("%s× overload", num(g.Overload, 2))
+			numbers := fmt.Sprintf("%s× overload", format.Num(g.Overload, 2))
 			verdict := "never (trapped)"
 			if g.Rounds >= 0 {
 				numbers += fmt.Sprintf(": %d rounds", g.Rounds)
 				verdict = "reaches capacity"
 				if g.HasDeadTime {
-					numbers += fmt.Sprintf(", %s to capacity", secs(g.TimeToCapacity))
+					numbers += fmt.Sprintf(", %s to capacity", format.Secs(g.TimeToCapacity))
 					if g.HasDeadline && g.TimeToCapacity > g.Deadline {
-						verdict = fmt.Sprintf("**late**: deadline %s", secs(g.Deadline))
+						verdict = fmt.Sprintf("**late**: deadline %s", format.Secs(g.Deadline))
 					}
 				}
 			}
@@ -80,12 +61,12 @@ func lawTable(snap *Snapshot, e *rules.Evaluation) string {
 	}
 	for _, bl := range e.Backlog {
 		tauEff := bl.DeadTime + bl.SamplingDelay
-		required := fmt.Sprintf("τ_eff·Φ = %s × %s = %s", secs(tauEff), num(bl.Phi, 3), secs(bl.Required))
+		required := fmt.Sprintf("τ_eff·Φ = %s × %s = %s", format.Secs(tauEff), format.Num(bl.Phi, 3), format.Secs(bl.Required))
 		if bl.HasPodRate && bl.Threshold > 0 {
-			numbers := fmt.Sprintf("D = T/c = %s/%s = %s vs %s", num(bl.Threshold, 3), num(bl.PodRate, 3), secs(bl.StandingDelay), required)
+			numbers := fmt.Sprintf("D = T/c = %s/%s = %s vs %s", format.Num(bl.Threshold, 3), format.Num(bl.PodRate, 3), format.Secs(bl.StandingDelay), required)
 			verdict := "rests"
 			if !bl.Rests {
-				verdict = fmt.Sprintf("**hunts**: threshold ≥ %s rests", num(fixThreshold(snap, a, bl), 0))
+				verdict = fmt.Sprintf("**hunts**: threshold ≥ %s rests", format.Num(fixThreshold(snap, a, bl), 0))
 			}
 			rows = append(rows, [3]string{"§2 latency floor", numbers, verdict})
 		}
@@ -94,20 +75,20 @@ func lawTable(snap *Snapshot, e *rules.Evaluation) string {
 			if !bl.LatencyHeld {
 				verdict = "**not held**"
 			}
-			rows = append(rows, [3]string{"§2 latency target", fmt.Sprintf("%s vs %s", secs(bl.LatencyTarget), required), verdict})
+			rows = append(rows, [3]string{"§2 latency target", fmt.Sprintf("%s vs %s", format.Secs(bl.LatencyTarget), required), verdict})
 		}
 	}
 	if r := e.Retry; r != nil {
-		numbers := fmt.Sprintf("1/A = %s (A = %s) vs target %s", pct(r.TrapTarget), num(r.Amplification, 2), pct(r.Target))
+		numbers := fmt.Sprintf("1/A = %s (A = %s) vs target %s", format.Pct(r.TrapTarget), format.Num(r.Amplification, 2), format.Pct(r.Target))
 		verdict := "below 1/A"
 		switch {
 		case r.Protected:
 			verdict = "protected by the admission bound"
 		case r.Trapped:
 			if r.Signal == scaling.SignalCPU {
-				verdict = fmt.Sprintf("**trapped**: target ≤ %s%% escapes", num(r.FixTarget, 0))
+				verdict = fmt.Sprintf("**trapped**: target ≤ %s%% escapes", format.Num(r.FixTarget, 0))
 			} else {
-				verdict = fmt.Sprintf("**trapped**: threshold ≤ %s escapes", num(r.FixTarget, 2))
+				verdict = fmt.Sprintf("**trapped**: threshold ≤ %s escapes", format.Num(r.FixTarget, 2))
 			}
 		}
 		rows = append(rows, [3]string{"§3 retry trap", numbers, verdict})
@@ -115,12 +96,12 @@ func lawTable(snap *Snapshot, e *rules.Evaluation) string {
 	if c := e.Ceiling; c != nil {
 		var parts []string
 		if c.HasFloor {
-			parts = append(parts, fmt.Sprintf("floor A·λ/c = %s", num(c.Floor, 1)))
+			parts = append(parts, fmt.Sprintf("floor A·λ/c = %s", format.Num(c.Floor, 1)))
 		}
 		if c.HasTop {
-			parts = append(parts, fmt.Sprintf("top 0.8·N_max = %s", num(c.Top, 1)))
+			parts = append(parts, fmt.Sprintf("top 0.8·N_max = %s", format.Num(c.Top, 1)))
 		}
-		numbers := strings.Join(parts, ", ") + fmt.Sprintf(" vs max %s", num(c.Ceiling, 0))
+		numbers := strings.Join(parts, ", ") + fmt.Sprintf(" vs max %s", format.Num(c.Ceiling, 0))
 		var verdicts []string
 		if c.BandEmpty {
 			verdicts = append(verdicts, "**empty band**")
@@ -141,7 +122,7 @@ func lawTable(snap *Snapshot, e *rules.Evaluation) string {
 		if !bd.Shorter {
 			verdict = "**not shorter**"
 		}
-		rows = append(rows, [3]string{"§5 bound", fmt.Sprintf("admission bound %s vs client timeout %s", secs(bd.Bound), secs(bd.Timeout)), verdict})
+		rows = append(rows, [3]string{"§5 bound", fmt.Sprintf("admission bound %s vs client timeout %s", format.Secs(bd.Bound), format.Secs(bd.Timeout)), verdict})
 	}
 	if len(rows) > 0 {
 		b.WriteString("| law | numbers | verdict |\n|---|---|---|\n")

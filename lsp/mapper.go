@@ -43,9 +43,6 @@ func NewMapper(content []byte) *Mapper {
 	return m
 }
 
-// Content returns the text the mapper indexes.
-func (m *Mapper) Content() []byte { return m.content }
-
 // LineCount returns the number of lines (a final line break opens an
 // empty last line, as editors show it).
 func (m *Mapper) LineCount() int { return len(m.lines) }

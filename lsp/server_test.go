@@ -623,6 +623,70 @@ func TestInlayHints(t *testing.T) {
 	}
 }
 
+// TestInlayHintWhereTheFindingIs: the inlay hint of a backlog threshold
+// sits at the end of the range latency-floor reports, also when neither
+// the threshold (KEDA's default applies) nor the trigger has a position:
+// here the trigger list sits under an alias key, which the typed decode
+// reads and path lookups do not, so the finding falls back to the
+// autoscaler's kind. Before, the language server had its own copy of the
+// rule's choice of field without that fallback, and showed no hint.
+func TestInlayHintWhereTheFindingIs(t *testing.T) {
+	c := newClient(t, Options{})
+	c.initialize(t.TempDir(), "")
+	text := `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: orders
+spec:
+  template:
+    spec:
+      containers:
+      - name: c
+        image: orders
+---
+apiVersion: keda.sh/v1alpha1
+kind: ScaledObject
+metadata:
+  name: orders
+  annotations:
+    scalelint.dev/dead-time: "90s"
+    scalelint.dev/pod-rate: "10"
+    note: &t triggers
+spec:
+  scaleTargetRef:
+    name: orders
+  *t :
+  - type: kafka
+    metadata:
+      topic: orders
+`
+	u := c.open("aliased.yaml", text)
+	p := c.waitVersion(u, 1)
+	var floor *protocol.Diagnostic
+	for i, d := range p.Diagnostics {
+		if d.Code == protocol.String("latency-floor") {
+			floor = &p.Diagnostics[i]
+		}
+	}
+	if floor == nil {
+		t.Fatalf("diagnostics: %v, want latency-floor", p.rules())
+	}
+	if want := c.positionOf(u, "kind: ScaledObject", len("kind: ")); floor.Range.Start != want {
+		t.Fatalf("latency-floor at %+v, want the kind at %+v", floor.Range.Start, want)
+	}
+	var hints []protocol.InlayHint
+	c.mustCall(protocol.MethodTextDocumentInlayHint, &protocol.InlayHintParams{TextDocument: protocol.TextDocumentIdentifier{URI: u},
+		Range: protocol.Range{End: protocol.Position{Line: 100}}}, &hints)
+	if len(hints) != 1 {
+		t.Fatalf("hints = %+v, want one at %+v", hints, floor.Range.End)
+	}
+	// 985: the smallest resting threshold of latency-floor's worked example
+	// (the same kafka default of 10, pod rate 10, dead time 90s).
+	if l, _ := hints[0].Label.(protocol.String); !strings.Contains(string(l), "rests at ≥ 985") || hints[0].Position != floor.Range.End {
+		t.Errorf("hint %q at %+v, want the floor's at %+v", hints[0].Label, hints[0].Position, floor.Range.End)
+	}
+}
+
 // TestUnusedSuppressionTag: a suppression that matched nothing is tagged
 // Unnecessary (editors fade it) and its fix removes it.
 func TestUnusedSuppressionTag(t *testing.T) {

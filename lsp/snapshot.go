@@ -131,9 +131,6 @@ type fileDiags struct {
 // File returns the handle of a path, or nil.
 func (s *Snapshot) File(path string) *fileHandle { return s.files[path] }
 
-// Config returns the configuration in force.
-func (s *Snapshot) Config() *analyzer.Config { return s.cfg }
-
 // ruleKinds are the kinds rules read beyond autoscalers and targets: the
 // workspace parses them as it is built, so that it never changes after
 // (workspace.Options.Kinds).

@@ -39,7 +39,7 @@ const maxMessageSize = 64 << 20
 // answers a frame that is not a JSON-RPC message with an error; with
 // jsonrpc2.NewHeaderStream it still allocates the declared Content-Length
 // (up to 1 GiB) and cannot find a header glued to garbage, so `scalelint
-// lsp` should speak over this stream.
+// lsp` speaks over this stream.
 //
 // Writes are jsonrpc2.NewHeaderStream's.
 func NewStream(rwc io.ReadWriteCloser) jsonrpc2.Stream {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/scalelint/scalelint/analyzer"
+	"github.com/scalelint/scalelint/rules/format"
 )
 
 // BoundExceedsTimeout reports admission bounds not shorter than the client
@@ -27,7 +28,7 @@ var BoundExceedsTimeout = &analyzer.Analyzer{
 			}
 			pass.Report(analyzer.Diagnostic{Pos: r.Pos(), End: r.End(), Object: a.Object, Field: "metadata.annotations.admission-bound",
 				Message: fmt.Sprintf("admission bound %s is not shorter than the client timeout %s: admitted work can wait past its client, so retry debt still forms; bound the queue below %s",
-					secs(b.Bound), secs(b.Timeout), secs(b.Timeout)),
+					format.Secs(b.Bound), format.Secs(b.Timeout), format.Secs(b.Timeout)),
 				Facts:   map[string]float64{"admissionBound": b.Bound, "clientTimeout": b.Timeout},
 				Related: inputRelated(e.Inputs["client-timeout"], "the client timeout")})
 		}

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/scalelint/scalelint/analyzer"
+	"github.com/scalelint/scalelint/rules/format"
 )
 
 // CeilingOverPeak reports ceilings above 80% of the scalability peak.
@@ -23,13 +24,13 @@ var CeilingOverPeak = &analyzer.Analyzer{
 			r := ceilingRange(a)
 			d := analyzer.Diagnostic{Pos: r.Pos(), End: r.End(), Object: a.Object, Field: "spec.maxReplicas",
 				Message: fmt.Sprintf("ceiling %s is above 0.8 × scalability peak %s = %s: the autoscaler may climb past the peak, where each pod lowers throughput",
-					num(c.Ceiling, 0), num(c.Top/0.8, 2), num(c.Top, 2)),
+					format.Num(c.Ceiling, 0), format.Num(c.Top/0.8, 2), format.Num(c.Top, 2)),
 				Facts:   map[string]float64{"ceiling": c.Ceiling, "ceilingTop": c.Top},
 				Related: inputRelated(e.Inputs["scalability-peak"], "the scalability peak")}
 			fix := math.Floor(c.Top + 1e-9)
 			if fix >= 1 && (!c.HasFloor || fix > c.Floor) {
-				if edit, ok := setField(a.Object, maxPath(a), num(fix, 0)); ok {
-					d.SuggestedFixes = []analyzer.SuggestedFix{{Message: fmt.Sprintf("Lower the ceiling to %s", num(fix, 0)), Edits: []analyzer.TextEdit{edit}}}
+				if edit, ok := setField(a.Object, maxPath(a), format.Num(fix, 0)); ok {
+					d.SuggestedFixes = []analyzer.SuggestedFix{{Message: fmt.Sprintf("Lower the ceiling to %s", format.Num(fix, 0)), Edits: []analyzer.TextEdit{edit}}}
 				}
 			}
 			pass.Report(d)

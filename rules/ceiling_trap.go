@@ -7,6 +7,7 @@ import (
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
+	"github.com/scalelint/scalelint/rules/format"
 )
 
 // CeilingTrap reports replica ceilings at or below the amplified need.
@@ -23,19 +24,19 @@ var CeilingTrap = &analyzer.Analyzer{
 			}
 			a := e.Autoscaler
 			r := ceilingRange(a)
-			ceil := num(c.Ceiling, 0)
+			ceil := format.Num(c.Ceiling, 0)
 			if !a.Max.Set {
 				ceil += " (KEDA's default)"
 			}
 			fix := math.Floor(c.Floor) + 1
 			d := analyzer.Diagnostic{Pos: r.Pos(), End: r.End(), Object: a.Object, Field: "spec.maxReplicas",
 				Message: fmt.Sprintf("ceiling %s is at or below the amplified need A·λ/c = %s pods (A = %s, demand %s, pod rate %s): after a trigger this service stays failed; above it, recovery time falls as 1/(M − %s)",
-					ceil, num(c.Floor, 2), num(c.Amplification, 3), num(c.Demand, 3), num(c.PodRate, 3), num(c.Floor, 2)),
+					ceil, format.Num(c.Floor, 2), format.Num(c.Amplification, 3), format.Num(c.Demand, 3), format.Num(c.PodRate, 3), format.Num(c.Floor, 2)),
 				Facts: map[string]float64{"ceiling": c.Ceiling, "ceilingFloor": c.Floor, "amplification": c.Amplification, "demand": c.Demand, "podRate": c.PodRate},
 			}
 			if !c.HasTop || fix <= c.Top {
-				if edit, ok := setField(a.Object, maxPath(a), num(fix, 0)); ok {
-					d.SuggestedFixes = []analyzer.SuggestedFix{{Message: fmt.Sprintf("Raise the ceiling to %s", num(fix, 0)), Edits: []analyzer.TextEdit{edit}}}
+				if edit, ok := setField(a.Object, maxPath(a), format.Num(fix, 0)); ok {
+					d.SuggestedFixes = []analyzer.SuggestedFix{{Message: fmt.Sprintf("Raise the ceiling to %s", format.Num(fix, 0)), Edits: []analyzer.TextEdit{edit}}}
 				}
 			}
 			pass.Report(d)

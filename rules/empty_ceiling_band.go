@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/scalelint/scalelint/analyzer"
+	"github.com/scalelint/scalelint/rules/format"
 )
 
 // EmptyCeilingBand reports autoscalers for which no ceiling is safe.
@@ -22,7 +23,7 @@ var EmptyCeilingBand = &analyzer.Analyzer{
 			r := ceilingRange(a)
 			pass.Report(analyzer.Diagnostic{Pos: r.Pos(), End: r.End(), Object: a.Object, Field: "spec.maxReplicas",
 				Message: fmt.Sprintf("no ceiling is safe: the amplified need A·λ/c = %s pods is at or above 0.8 × scalability peak %s = %s; lower the retry amplification or bound the queue instead",
-					num(c.Floor, 2), num(c.Top/0.8, 2), num(c.Top, 2)),
+					format.Num(c.Floor, 2), format.Num(c.Top/0.8, 2), format.Num(c.Top, 2)),
 				Facts:   map[string]float64{"ceiling": c.Ceiling, "ceilingFloor": c.Floor, "ceilingTop": c.Top},
 				Related: inputRelated(e.Inputs["scalability-peak"], "the scalability peak")})
 		}

@@ -1,33 +1,10 @@
 package rules
 
 import (
-	"math"
-	"strconv"
-	"strings"
-
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/scaling"
 	"github.com/scalelint/scalelint/analyzer/workspace"
 )
-
-// num formats a number for a message: at most prec decimals, without
-// trailing zeros.
-func num(v float64, prec int) string {
-	if math.IsInf(v, 1) {
-		return "∞"
-	}
-	s := strconv.FormatFloat(v, 'f', prec, 64)
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	return s
-}
-
-// secs formats seconds: "90s", "89.5s".
-func secs(v float64) string { return num(v, 1) + "s" }
-
-// pct formats a fraction as a percentage: "33.3%".
-func pct(v float64) string { return num(100*v, 1) + "%" }
 
 // defaultMargin is the margin of latency-floor's threshold fix.
 const defaultMargin = 0.1

@@ -8,6 +8,7 @@ import (
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
+	"github.com/scalelint/scalelint/rules/format"
 )
 
 // LatencyFloor reports backlog-scaled consumers whose standing delay is
@@ -32,21 +33,6 @@ var LatencyFloor = &analyzer.Analyzer{
 	},
 }
 
-// thresholdNode is where a backlog threshold is written, or the trigger's
-// type when KEDA's default applies.
-func thresholdField(a *scaling.Autoscaler, m *scaling.Metric) manifest.Field {
-	if m.Threshold.Set && m.Threshold.At.IsValid() {
-		return m.Threshold.At
-	}
-	if m.TypeAt.IsValid() {
-		return m.TypeAt
-	}
-	if m.At.IsValid() {
-		return m.At
-	}
-	return a.Object.KindAt
-}
-
 // thresholdPath is the field path of a metric's threshold.
 func thresholdPath(a *scaling.Autoscaler, m *scaling.Metric) manifest.Path {
 	if a.Kind == scaling.HPA {
@@ -66,7 +52,7 @@ func windowPath(a *scaling.Autoscaler) manifest.Path {
 func reportLatencyFloor(pass *analyzer.Pass, e *Evaluation, b *BacklogEval) {
 	a := e.Autoscaler
 	m := b.Metric
-	r := analyzer.FieldSpan(a.Object, thresholdField(a, m))
+	r := analyzer.FieldSpan(a.Object, a.ThresholdField(m))
 	key := m.ThresholdKey
 	if key == "" {
 		key = "threshold"
@@ -78,14 +64,14 @@ func reportLatencyFloor(pass *analyzer.Pass, e *Evaluation, b *BacklogEval) {
 	d := analyzer.Diagnostic{
 		Pos: r.Pos(), End: r.End(), Object: a.Object, Field: fmt.Sprintf("metrics[%d].threshold", m.Index),
 		Message: fmt.Sprintf("standing delay %s (%s %s%s / pod rate %s) is below the %s this loop needs to rest (dead time %s, window %s): it hunts",
-			secs(b.StandingDelay), key, num(b.Threshold, 3), defaulted, num(b.PodRate, 3), secs(b.Required), secs(b.DeadTime), secs(b.Window)),
+			format.Secs(b.StandingDelay), key, format.Num(b.Threshold, 3), defaulted, format.Num(b.PodRate, 3), format.Secs(b.Required), format.Secs(b.DeadTime), format.Secs(b.Window)),
 		Facts: map[string]float64{"standingDelay": b.StandingDelay, "requiredStandingDelay": b.Required, "phi": b.Phi, "w": b.W,
 			"deadTime": b.DeadTime, "window": b.Window, "threshold": b.Threshold, "podRate": b.PodRate, "samplingDelay": b.SamplingDelay},
 	}
 	d.Related = append(d.Related, inputRelated(e.Inputs["dead-time"], "the dead time")...)
 	d.Related = append(d.Related, inputRelated(e.Inputs["pod-rate"], "the pod rate")...)
 	// Fix 1: the smallest threshold that rests.
-	value := num(b.FixThreshold(pass.Option("margin", a.Object.File())), 0)
+	value := format.Num(b.FixThreshold(pass.Option("margin", a.Object.File())), 0)
 	var edit analyzer.TextEdit
 	ok := false
 	if m.Threshold.Set && m.Threshold.At.IsValid() {
@@ -100,9 +86,9 @@ func reportLatencyFloor(pass *analyzer.Pass, e *Evaluation, b *BacklogEval) {
 	// Fix 2: the longest window that rests at today's threshold.
 	if b.FixWindowOK && !b.FixWindowUnlimited && b.FixWindow < b.Window {
 		wv := math.Floor(b.FixWindow)
-		if edit, ok := setField(a.Object, windowPath(a), num(wv, 0)); ok {
+		if edit, ok := setField(a.Object, windowPath(a), format.Num(wv, 0)); ok {
 			d.SuggestedFixes = append(d.SuggestedFixes, analyzer.SuggestedFix{
-				Message: fmt.Sprintf("Shorten the scale-down stabilization window to %ss", num(wv, 0)), Edits: []analyzer.TextEdit{edit}})
+				Message: fmt.Sprintf("Shorten the scale-down stabilization window to %ss", format.Num(wv, 0)), Edits: []analyzer.TextEdit{edit}})
 		}
 	} else if !b.FixWindowOK {
 		d.Message += "; no window is short enough at this threshold"

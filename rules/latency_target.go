@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/scalelint/scalelint/analyzer"
+	"github.com/scalelint/scalelint/rules/format"
 )
 
 // LatencyTarget reports a promised queue latency below the loop's floor.
@@ -26,7 +27,7 @@ var LatencyTarget = &analyzer.Analyzer{
 				}
 				pass.Report(analyzer.Diagnostic{Pos: r.Pos(), End: r.End(), Object: a.Object, Field: "metadata.annotations.latency-target",
 					Message: fmt.Sprintf("promised latency %s is below the %s floor of this loop (dead time %s, window %s): it cannot hold it at rest; any promise of %s or more is safe",
-						secs(b.LatencyTarget), secs(b.Required), secs(b.DeadTime), secs(b.Window), secs(b.WindowProof)),
+						format.Secs(b.LatencyTarget), format.Secs(b.Required), format.Secs(b.DeadTime), format.Secs(b.Window), format.Secs(b.WindowProof)),
 					Facts: map[string]float64{"latencyTarget": b.LatencyTarget, "requiredStandingDelay": b.Required, "phi": b.Phi,
 						"deadTime": b.DeadTime, "window": b.Window}})
 				break // one report per annotation

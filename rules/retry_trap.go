@@ -5,6 +5,7 @@ import (
 
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/scaling"
+	"github.com/scalelint/scalelint/rules/format"
 )
 
 // RetryTrap reports targets at or above 1/A: after an overload trips it, a
@@ -24,22 +25,22 @@ var RetryTrap = &analyzer.Analyzer{
 			m := rt.Metric
 			at := metricField(a, m)
 			var sev analyzer.Severity
-			target := pct(rt.Target)
+			target := format.Pct(rt.Target)
 			what := "CPU target " + target
-			fixMsg := fmt.Sprintf("Lower the target to %s%%", num(rt.FixTarget, 0))
-			fixValue := num(rt.FixTarget, 0)
+			fixMsg := fmt.Sprintf("Lower the target to %s%%", format.Num(rt.FixTarget, 0))
+			fixValue := format.Num(rt.FixTarget, 0)
 			if rt.Signal == scaling.SignalRate {
-				at = thresholdField(a, m)
-				what = fmt.Sprintf("rate target %s (threshold %s / pod rate %s)", target, num(m.Threshold.V, 3), num(e.Inputs["pod-rate"].Value, 3))
-				fixMsg = fmt.Sprintf("Lower %s to %s", m.ThresholdKey, num(rt.FixTarget, 2))
-				fixValue = num(rt.FixTarget, 2)
+				at = a.ThresholdField(m)
+				what = fmt.Sprintf("rate target %s (threshold %s / pod rate %s)", target, format.Num(m.Threshold.V, 3), format.Num(e.Inputs["pod-rate"].Value, 3))
+				fixMsg = fmt.Sprintf("Lower %s to %s", m.ThresholdKey, format.Num(rt.FixTarget, 2))
+				fixValue = format.Num(rt.FixTarget, 2)
 			} else {
 				sev = analyzer.Warning // CPU sees the debt as busy pods
 			}
 			r := analyzer.FieldSpan(a.Object, at)
 			d := analyzer.Diagnostic{Pos: r.Pos(), End: r.End(), Object: a.Object, Field: fmt.Sprintf("metrics[%d].target", m.Index), Severity: sev,
 				Message: fmt.Sprintf("%s is at or above 1/A = %s (retry amplification A = %s): after an overload trips it, this service stays failed; keep the target below %s or bound the queue below the client timeout",
-					what, pct(rt.TrapTarget), num(rt.Amplification, 3), pct(rt.TrapTarget)),
+					what, format.Pct(rt.TrapTarget), format.Num(rt.Amplification, 3), format.Pct(rt.TrapTarget)),
 				Facts:   map[string]float64{"amplification": rt.Amplification, "trapTarget": rt.TrapTarget, "target": rt.Target},
 				Related: append(inputRelated(e.Inputs["retries"], "the retries"), inputRelated(e.Inputs["retry-amplification"], "the retry amplification")...),
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/scalelint/scalelint/analyzer"
+	"github.com/scalelint/scalelint/rules/format"
 )
 
 // ScaleUpRounds reports how many controller rounds a design overload needs.
@@ -21,20 +22,20 @@ var ScaleUpRounds = &analyzer.Analyzer{
 			a := e.Autoscaler
 			r := analyzer.FieldSpan(a.Object, metricField(a, g.Metric))
 			facts := map[string]float64{"g": g.G, "rounds": float64(g.Rounds), "overload": g.Overload}
-			msg := fmt.Sprintf("a %sx overload needs %d rounds at growth factor g = %s", num(g.Overload, 2), g.Rounds, num(g.G, 4))
+			msg := fmt.Sprintf("a %sx overload needs %d rounds at growth factor g = %s", format.Num(g.Overload, 2), g.Rounds, format.Num(g.G, 4))
 			if g.Rounds == 0 {
-				msg = fmt.Sprintf("a %sx overload needs no round: the capacity held at this target covers it (g = %s)", num(g.Overload, 2), num(g.G, 4))
+				msg = fmt.Sprintf("a %sx overload needs no round: the capacity held at this target covers it (g = %s)", format.Num(g.Overload, 2), format.Num(g.G, 4))
 			}
 			var sev analyzer.Severity
 			if g.HasDeadTime {
 				facts["timeToCapacity"] = g.TimeToCapacity
 				if g.Rounds > 0 {
-					msg += fmt.Sprintf(": at least %d × (%s + %s) = %s to capacity", g.Rounds, secs(g.DeadTime), secs(g.MetricWindow), secs(g.TimeToCapacity))
+					msg += fmt.Sprintf(": at least %d × (%s + %s) = %s to capacity", g.Rounds, format.Secs(g.DeadTime), format.Secs(g.MetricWindow), format.Secs(g.TimeToCapacity))
 				}
 				if g.HasDeadline {
 					facts["capacityDeadline"] = g.Deadline
 					if g.TimeToCapacity > g.Deadline {
-						msg += fmt.Sprintf(", past the capacity deadline of %s", secs(g.Deadline))
+						msg += fmt.Sprintf(", past the capacity deadline of %s", format.Secs(g.Deadline))
 						sev = analyzer.Warning
 					}
 				}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/scalelint/scalelint/analyzer"
+	"github.com/scalelint/scalelint/rules/format"
 )
 
 // ToleranceTrap reports CPU targets the controller can never scale up from
@@ -24,7 +25,7 @@ var ToleranceTrap = &analyzer.Analyzer{
 			d := analyzer.Diagnostic{
 				Pos: r.Pos(), End: r.End(), Object: a.Object, Field: "metrics.cpu.target",
 				Message: fmt.Sprintf("CPU target %d%% with limit %s and request %s cores gives g = %s ≤ 1 + tolerance %s: on a saturated metric the controller never scales up",
-					g.TargetPercent, num(g.Limit, 3), num(g.Request, 3), num(g.G, 4), num(g.Tolerance, 3)),
+					g.TargetPercent, format.Num(g.Limit, 3), format.Num(g.Request, 3), format.Num(g.G, 4), format.Num(g.Tolerance, 3)),
 				Facts: map[string]float64{"g": g.G, "tolerance": g.Tolerance, "limit": g.Limit, "request": g.Request,
 					"target": float64(g.TargetPercent) / 100},
 			}

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The VS Code extension's CI (called by .ci/run): installs the npm packages
-# (npm ci), builds the linux-x64 server binary from the repository, builds
+# The VS Code extension's CI (called by .ci/run): installs node and npm
+# when missing (.ci/need), the npm packages (npm ci), builds the linux-x64 server binary from the repository, builds
 # and tests the extension (unit, activation with a fake `vscode`, and the
 # real vscode-languageclient against the real binary), packages a
 # platform-specific .vsix with the binary inside, and checks its contents.
@@ -8,6 +8,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+"$here/../.ci/need" node nodejs
+"$here/../.ci/need" npm npm
 cd "$here"
 start=$SECONDS
 step() { printf '\n==> vscode-extension: %s (%ds)\n' "$*" "$((SECONDS - start))"; }

@@ -16,7 +16,9 @@
 // Each quoted string is a regular expression a diagnostic's message must
 // match; col=N pins its start column (code points); NAME=VALUE pins a fact,
 // compared at the precision VALUE is written with. Every diagnostic of the
-// rules under test must be expected, and every expectation met.
+// rules under test must be expected, and every expectation met. A
+// malformed expectation (col=x, +0, a fact that is not a number) fails the
+// fixture at its file and line rather than matching more than it says.
 //
 // A file F.golden holds F after the diagnostics' first suggested fixes are
 // applied. With -update, golden files are rewritten in the archive.
@@ -99,7 +101,11 @@ func Run(t *testing.T, path string, all []*analyzer.Analyzer, under ...*analyzer
 		}
 		mf := manifest.Parse(fset, f.Name, f.Data, manifest.Options{Eager: manifest.IsReadKind, Recycle: true})
 		files = append(files, mf)
-		exps = append(exps, parseExpectations(t, path, mf)...)
+		fe, err := parseExpectations(path, mf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		exps = append(exps, fe...)
 		// As the CLI does: views built, then the trees, text and line
 		// tables dropped, so every fixture also checks that rules read
 		// them again wherever they need them.
@@ -122,13 +128,13 @@ func Run(t *testing.T, path string, all []*analyzer.Analyzer, under ...*analyzer
 	ws := workspace.New(fset, files, workspace.Options{DefaultNamespace: cfg.Namespace, Release: true,
 		NamespaceOf: func(f *manifest.File) string { return cfg.For(f.Path).Namespace }})
 	diags := analyzer.Run(context.Background(), ws, withSuppressionRules(all), cfg)
-	testing := map[string]bool{}
+	tested := map[string]bool{}
 	for _, a := range under {
-		testing[a.Name] = true
+		tested[a.Name] = true
 	}
 	var reported []analyzer.Diagnostic
 	for _, d := range diags {
-		if !testing[d.Rule] || d.Suppression != nil {
+		if !tested[d.Rule] || d.Suppression != nil {
 			continue
 		}
 		reported = append(reported, d)
@@ -165,12 +171,19 @@ func withSuppressionRules(all []*analyzer.Analyzer) []*analyzer.Analyzer {
 
 var wantRe = regexp.MustCompile(`#\s*want\b(.*)$`)
 
-func parseExpectations(t *testing.T, archive string, f *manifest.File) []*expectation {
+// parseExpectations reads the "# want" comments of a fixture's file. A
+// malformed one is an error naming the archive, the file and the line: a
+// typo must not widen an expectation (col=x meaning any column, +x this
+// line).
+func parseExpectations(archive string, f *manifest.File) ([]*expectation, error) {
 	var out []*expectation
 	for line := 1; line <= f.Lines().LineCount(); line++ {
 		m := wantRe.FindSubmatch(f.LineText(line))
 		if m == nil {
 			continue
+		}
+		bad := func(format string, args ...any) error {
+			return fmt.Errorf("%s: %s:%d: %s", archive, f.Path, line, fmt.Sprintf(format, args...))
 		}
 		rest := strings.TrimSpace(string(m[1]))
 		target := line
@@ -182,7 +195,7 @@ func parseExpectations(t *testing.T, archive string, f *manifest.File) []*expect
 			case rest[0] == '"' || rest[0] == '`':
 				s, err := strconv.QuotedPrefix(rest)
 				if err != nil {
-					t.Fatalf("%s: %s:%d: bad want string: %v", archive, f.Path, line, err)
+					return nil, bad("bad want string: %v", err)
 				}
 				u, _ := strconv.Unquote(s)
 				rxs = append(rxs, u)
@@ -192,27 +205,40 @@ func parseExpectations(t *testing.T, archive string, f *manifest.File) []*expect
 				rest = strings.TrimSpace(r)
 				switch {
 				case strings.HasPrefix(tok, "+"):
-					n, _ := strconv.Atoi(tok[1:])
+					n, err := strconv.Atoi(tok[1:])
+					if err != nil || n < 1 {
+						return nil, bad("bad want line offset %q: want +N, N ≥ 1", tok)
+					}
 					target = line + n
 				case strings.HasPrefix(tok, "col="):
-					col, _ = strconv.Atoi(tok[4:])
+					n, err := strconv.Atoi(tok[4:])
+					if err != nil || n < 1 {
+						return nil, bad("bad want column %q: want col=N, N ≥ 1", tok)
+					}
+					col = n
 				case strings.Contains(tok, "="):
 					k, v, _ := strings.Cut(tok, "=")
+					if _, err := strconv.ParseFloat(v, 64); err != nil || k == "" {
+						return nil, bad("bad want fact %q: want NAME=NUMBER", tok)
+					}
 					facts[k] = v
 				default:
-					t.Fatalf("%s: %s:%d: bad want token %q", archive, f.Path, line, tok)
+					return nil, bad("bad want token %q", tok)
 				}
 			}
+		}
+		if len(rxs) == 0 {
+			return nil, bad("want without a quoted message")
 		}
 		for _, s := range rxs {
 			rx, err := regexp.Compile(s)
 			if err != nil {
-				t.Fatalf("%s: %s:%d: %v", archive, f.Path, line, err)
+				return nil, bad("%v", err)
 			}
 			out = append(out, &expectation{file: f.Path, line: target, col: col, rx: rx, facts: facts})
 		}
 	}
-	return out
+	return out, nil
 }
 
 func match(exps []*expectation, file string, line, col int, d analyzer.Diagnostic) bool {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"math/big"
 	"reflect"
 	"strconv"
@@ -13,6 +12,8 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 	sigsjson "sigs.k8s.io/json"
+
+	"github.com/scalelint/scalelint/analyzer/suggest"
 )
 
 // The typed decode goes YAML node tree -> JSON -> Go struct, with the
@@ -693,48 +694,7 @@ func suggestField(t reflect.Type, path Path) string {
 	for k := range jsonFields(t) {
 		names = append(names, k)
 	}
-	return Closest(path[len(path)-1].Key, names)
-}
-
-// Closest returns the candidate nearest to s by edit distance (ignoring
-// case), if it is near enough to be a likely typo; else "".
-func Closest(s string, candidates []string) string {
-	best, bestD := "", math.MaxInt
-	for _, c := range candidates {
-		d := editDistance(strings.ToLower(s), strings.ToLower(c))
-		if d < bestD || (d == bestD && c < best) {
-			best, bestD = c, d
-		}
-	}
-	limit := 2
-	if len(s) > 8 {
-		limit = 3
-	}
-	if bestD <= limit && bestD < len(s) {
-		return best
-	}
-	return ""
-}
-
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
+	return suggest.Closest(path[len(path)-1].Key, names)
 }
 
 // leafMessage words a decode failure of one value for a person.

@@ -6,7 +6,9 @@
 //	bytes ─ split ─▶ documents (byte ranges; "---" lines, one per YAML document)
 //	      ─ sniff ─▶ apiVersion/kind read cheaply from each document's top-level lines
 //	      ─ parse ─▶ one go.yaml.in/yaml/v3 node tree per document that a rule reads
-//	                 (autoscalers, workloads, lists, and anything the sniffer cannot read);
+//	                 (autoscalers, workloads, lists, and anything the sniffer cannot read),
+//	                 built by the fast parser of internal/fastyaml when the document is in
+//	                 its subset of YAML, else by yaml.v3, which also reports the errors;
 //	                 other documents are parsed lazily, only if a scale target names their kind;
 //	                 until then their syntax is checked by the fast parser into recycled
 //	                 memory, so a broken ConfigMap is reported, not skipped in silence

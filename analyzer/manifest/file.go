@@ -14,6 +14,8 @@ import (
 	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/scalelint/scalelint/analyzer/manifest/internal/fastyaml"
 )
 
 // File is one parsed file: its bytes, its position table and its documents.
@@ -141,9 +143,9 @@ type Document struct {
 	objects  []*Object
 	problems []Problem
 
-	mu       sync.Mutex // guards root and the objects' nodes after parsing
-	released bool       // the node trees were dropped (Release)
-	arena    *fastArena // the tree's node memory, returned on Release (Options.Recycle)
+	mu       sync.Mutex      // guards root and the objects' nodes after parsing
+	released bool            // the node trees were dropped (Release)
+	arena    *fastyaml.Arena // the tree's node memory, returned on Release (Options.Recycle)
 }
 
 // Parse parses the bytes of one file. It never panics and always returns a
@@ -414,20 +416,6 @@ func (f *File) Problems() []Problem {
 	return out
 }
 
-// Objects returns the objects of every document, parsing skipped
-// documents. Rules should prefer the workspace's index, which only parses
-// what it needs.
-func (f *File) Objects() []*Object {
-	if f.Template {
-		return nil
-	}
-	var out []*Object
-	for _, d := range f.Docs {
-		out = append(out, d.Objects()...)
-	}
-	return out
-}
-
 // Parsed reports whether the document has been parsed, without
 // parsing it.
 func (d *Document) Parsed() bool { return d.parsed.Load() }
@@ -475,7 +463,7 @@ func (d *Document) Release() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.root == nil {
-		d.arena.recycle() // a tree yaml.v3 built after the fast parser declined
+		d.arena.Recycle() // a tree yaml.v3 built after the fast parser declined
 		d.arena = nil
 		return
 	}
@@ -487,7 +475,7 @@ func (d *Document) Release() {
 	d.released = true
 	// Nothing holds a node of the tree now: views and problems keep
 	// positions and copied strings, never nodes.
-	d.arena.recycle()
+	d.arena.Recycle()
 	d.arena = nil
 }
 
@@ -511,13 +499,13 @@ func (d *Document) objectNode(item int) *yaml.Node {
 
 // parseTree parses the document's text into its content node, with line
 // numbers absolute in the file; nil for an empty document.
-func (d *Document) parseTree(arena *fastArena) (*yaml.Node, error) {
+func (d *Document) parseTree(arena *fastyaml.Arena) (*yaml.Node, error) {
 	f := d.File
 	src := f.Text()[d.Start:d.End]
 	// The fast parser reads the common subset of YAML about five times
 	// faster than yaml.v3 and builds the same tree; anything outside the
 	// subset, and every error, goes to yaml.v3.
-	root, ok := parseFastIn(src, arena)
+	root, ok := fastyaml.Parse(src, arena)
 	if !ok {
 		root = &yaml.Node{}
 		if err := safeUnmarshal(src, root); err != nil {
@@ -546,9 +534,9 @@ func (d *Document) checkSyntax() {
 	if d.Parsed() {
 		return
 	}
-	var a fastArena
-	_, ok := parseFastIn(d.File.Text()[d.Start:d.End], &a)
-	a.recycle()
+	var a fastyaml.Arena
+	_, ok := fastyaml.Parse(d.File.Text()[d.Start:d.End], &a)
+	a.Recycle()
 	if !ok {
 		d.parse()
 	}
@@ -558,7 +546,7 @@ func (d *Document) doParse() {
 	defer d.parsed.Store(true)
 	f := d.File
 	if f.opts.Recycle {
-		d.arena = &fastArena{}
+		d.arena = &fastyaml.Arena{}
 	}
 	root, err := d.parseTree(d.arena)
 	if err != nil {

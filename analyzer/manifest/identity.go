@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/scalelint/scalelint/analyzer/suggest"
 )
 
 // autoscalerKinds are the kinds of autoscalers, with the apiVersion each
@@ -51,7 +53,7 @@ func (o *Object) identityProblems() []Problem {
 		}
 		msg := fmt.Sprintf("kind %q is not served by %s", o.Kind, o.APIVersion)
 		p := Problem{Rule: "invalid-field", Pos: o.Pos(v), End: o.End(v), Object: o}
-		if s := Closest(o.Kind, kindsOfGroup); s != "" {
+		if s := suggest.Closest(o.Kind, kindsOfGroup); s != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", s)
 			if v.Style == 0 {
 				p.Suggestion = s
@@ -77,7 +79,7 @@ func (o *Object) missingKey(key, what string) Problem {
 		}
 	}
 	for _, k := range keys {
-		if k.Value != key && Closest(k.Value, []string{key}) == key {
+		if k.Value != key && suggest.Closest(k.Value, []string{key}) == key {
 			p := Problem{Rule: "invalid-field", Pos: o.Pos(k), End: o.End(k), Object: o,
 				Message: fmt.Sprintf("unknown key %q (did you mean %q?): %s, so kubectl refuses it and it is not linted", k.Value, key, what)}
 			if k.Style == 0 {

@@ -134,14 +134,6 @@ func (o *Object) KindNode() *yaml.Node {
 	return root
 }
 
-// NameNode returns the node of metadata.name, or the kind node.
-func (o *Object) NameNode() *yaml.Node {
-	if n := o.Get(Path{Key("metadata"), Key("name")}); n != nil {
-		return n
-	}
-	return o.KindNode()
-}
-
 // String identifies the object for messages: Kind/namespace/name.
 func (o *Object) String() string {
 	if o.Namespace != "" {
@@ -160,10 +152,6 @@ func annotationNodes(n *yaml.Node) [][2]*yaml.Node {
 	}
 	return mappingEntries(m)
 }
-
-// AnnotationNodes returns the key and value nodes of the object's
-// annotations (parsing its document again if it was released).
-func (o *Object) AnnotationNodes() [][2]*yaml.Node { return annotationNodes(o.Root()) }
 
 // SplitAPIVersion splits "apps/v1" into group "apps" and version "v1";
 // "v1" has the empty (core) group.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/suggest"
 )
 
 // Prefix is the annotation prefix of every law input.
@@ -248,7 +249,7 @@ func ReadAnnotations(o *manifest.Object, origin Origin) (map[string]Input, []man
 		if !ok {
 			msg := fmt.Sprintf("unknown annotation %q", a.Key)
 			fix := ""
-			if s := manifest.Closest(name, AnnotationNames()); s != "" {
+			if s := suggest.Closest(name, AnnotationNames()); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", Prefix+s)
 				if !present[Prefix+s] {
 					fix = Prefix + s // renaming onto an existing key would duplicate it

@@ -389,6 +389,25 @@ func (a *Autoscaler) locateMetric(m *Metric, base string) {
 	}
 }
 
+// ThresholdField is where a metric's threshold is written or, when KEDA's
+// default applies, the trigger's type; the trigger, then the autoscaler's
+// kind, when those have no position (a trigger list under an alias key,
+// which the typed decode reads and path lookups do not). latency-floor and
+// retry-trap report there, and the language server shows the numbers of
+// the same finding there.
+func (a *Autoscaler) ThresholdField(m *Metric) manifest.Field {
+	if m.Threshold.Set && m.Threshold.At.IsValid() {
+		return m.Threshold.At
+	}
+	if m.TypeAt.IsValid() {
+		return m.TypeAt
+	}
+	if m.At.IsValid() {
+		return m.At
+	}
+	return a.Object.KindAt
+}
+
 func itoa(i int) string {
 	const digits = "0123456789"
 	if i < 10 {

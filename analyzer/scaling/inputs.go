@@ -4,22 +4,6 @@ package scaling
 // the prefix.
 type Inputs map[string]Input
 
-// Get returns an input and whether it is known.
-func (in Inputs) Get(name string) (Input, bool) {
-	v, ok := in[name]
-	return v, ok
-}
-
-// Has reports whether every named input is known.
-func (in Inputs) Has(names ...string) bool {
-	for _, n := range names {
-		if _, ok := in[n]; !ok {
-			return false
-		}
-	}
-	return true
-}
-
 // MergeInputs gathers the law inputs of an autoscaler. An annotation on
 // the autoscaler wins over one on its target (w may be nil), which wins
 // over the repository's configured defaults, which win over scalelint's

@@ -13,7 +13,7 @@ import (
 )
 
 // TestLoadTimeLimit: a file whose read never ends (a FIFO no one writes,
-// named directly, as a caller of Load may) is refused with an input-limit
+// named directly, as a caller of LoadReleased may) is refused with an input-limit
 // problem once the time limit passes, and the other files are loaded.
 func TestLoadTimeLimit(t *testing.T) {
 	dir := t.TempDir()
@@ -27,7 +27,7 @@ func TestLoadTimeLimit(t *testing.T) {
 	}
 	opts := manifest.Options{Limits: manifest.Limits{Timeout: 200 * time.Millisecond}}
 	start := time.Now()
-	files, errs := Load(token.NewFileSet(), []string{fifo, good}, opts)
+	files, errs := LoadReleased(token.NewFileSet(), []string{fifo, good}, opts)
 	elapsed := time.Since(start)
 	// Unblock the abandoned read so the test leaves nothing behind.
 	if w, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
@@ -44,6 +44,6 @@ func TestLoadTimeLimit(t *testing.T) {
 		t.Errorf("good file: %+v", files[1].Problems())
 	}
 	if elapsed > 5*time.Second { // a hang detector, not a speed check
-		t.Errorf("Load waited %v for a file limited to 200ms", elapsed)
+		t.Errorf("LoadReleased waited %v for a file limited to 200ms", elapsed)
 	}
 }

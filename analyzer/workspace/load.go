@@ -114,18 +114,14 @@ func unwrapPathError(err error) error {
 	return err
 }
 
-// Load reads and parses files in parallel. It returns the files it could
-// read, in the order given, and an error for each it could not. progress,
-// when given, is called after each file (from the loading goroutines).
-func Load(fset *token.FileSet, paths []string, opts manifest.Options, progress ...func()) ([]*manifest.File, []error) {
-	return load(fset, paths, opts, false, progress)
-}
-
-// LoadReleased is Load for a workspace built with Options.Release: each
-// file's scaling views are built as soon as it is parsed, then its node
-// trees and its text are dropped (the text is read again from disk when
-// a finding in it is printed), so a run over thousands of files holds the
-// index, not the files.
+// LoadReleased reads and parses files in parallel for a workspace built
+// with Options.Release: each file's scaling views are built as soon as it
+// is parsed, then its node trees and its text are dropped (the text is
+// read again from disk when a finding in it is printed), so a run over
+// thousands of files holds the index, not the files. It returns the files
+// it could read, in the order given, and an error for each it could not.
+// progress, when given, is called after each file (from the loading
+// goroutines).
 func LoadReleased(fset *token.FileSet, paths []string, opts manifest.Options, progress ...func()) ([]*manifest.File, []error) {
 	opts.Recycle = true
 	return load(fset, paths, opts, true, progress)

@@ -8,7 +8,7 @@ import (
 	"runtime/debug"
 
 	"github.com/scalelint/scalelint/analyzer"
-	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/suggest"
 	"github.com/scalelint/scalelint/rules"
 )
 
@@ -98,7 +98,7 @@ func runExplain(args []string, _ io.Reader, stdout, stderr io.Writer) error {
 	a, ok := rules.ByName(args[0])
 	if !ok {
 		msg := fmt.Sprintf("unknown rule %q", args[0])
-		if s := manifest.Closest(args[0], rules.Names()); s != "" {
+		if s := suggest.Closest(args[0], rules.Names()); s != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", s)
 		}
 		return errors.New(msg)

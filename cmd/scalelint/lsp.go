@@ -8,8 +8,6 @@ import (
 	"log/slog"
 	"os"
 
-	"go.lsp.dev/jsonrpc2"
-
 	"github.com/scalelint/scalelint/lsp"
 )
 
@@ -67,7 +65,10 @@ func runLSP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if stdin == nil {
 		stdin = os.Stdin
 	}
-	ok, err := srv.Serve(context.Background(), jsonrpc2.NewHeaderStream(stdio{stdin, stdout}))
+	// lsp.NewStream, not jsonrpc2's header framer: it refuses a declared
+	// length it would have to allocate and recovers the framing after
+	// garbage (lsp/abuse_test.go runs its cases against this binary).
+	ok, err := srv.Serve(context.Background(), lsp.NewStream(stdio{stdin, stdout}))
 	if err != nil {
 		fmt.Fprintf(stderr, "scalelint lsp: %v\n", err)
 	}

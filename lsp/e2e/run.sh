@@ -5,24 +5,18 @@
 #   - headless Neovim 0.7 (Debian's package) and its built-in client: nvim.lua.
 # Each opens the fixture (../testdata/workspace), waits for the expected
 # diagnostic, asks for a hover and the code action, applies it and sees the
-# diagnostic go away. Installs what it needs when missing (neovim through
-# apt-get when CI=true, the npm packages with npm ci), builds the binary,
-# runs both under timeouts and exits non-zero on any failure.
+# diagnostic go away. Installs what it needs when missing (Debian's neovim,
+# node and npm through .ci/need: as root with apt-get, else it says what to
+# install and fails; the npm packages with npm ci), builds the binary, runs
+# both under timeouts and exits non-zero on any failure.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 
-if ! command -v nvim >/dev/null 2>&1; then
-  if [ "${CI:-}" = "true" ]; then
-    echo "e2e: installing neovim"
-    apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq neovim >/dev/null
-  else
-    echo "e2e: nvim not found; install it with: apt-get install -y neovim" >&2
-    exit 1
-  fi
-fi
+"$root/.ci/need" nvim neovim
+"$root/.ci/need" node nodejs
+"$root/.ci/need" npm npm
 if [ ! -d "$here/node_modules/vscode-languageserver-protocol" ]; then
   echo "e2e: npm ci"
   (cd "$here" && timeout 300 npm ci --no-audit --no-fund --loglevel=error)

@@ -9,11 +9,6 @@ import "math"
 // (rules/laws/README.md §4.1).
 const CeilingTopFraction = 0.8
 
-// KEDADefaultMaxReplicas is KEDA's maxReplicaCount when a ScaledObject sets
-// none: a ScaledObject without one still has a ceiling
-// (rules/laws/README.md §8.2).
-const KEDADefaultMaxReplicas = 100
-
 // CeilingFloor returns M* = A·λ/c, the amplified need in pods: a replica
 // ceiling at or below it keeps a failing service failed whatever its signal
 // (rules/laws/README.md §4.2). NaN unless c > 0.
@@ -49,20 +44,6 @@ func BandEmpty(floor, top float64) bool {
 // scalability peak, M > 0.8·N_max (rules/laws/README.md §4.2).
 func OverPeak(maxReplicas, top float64) bool {
 	return maxReplicas > top
-}
-
-// RecoveryTimeScale returns 1/(M − M*), to which the recovery time of a
-// failed service above its ceiling floor is proportional: the debt drains
-// at c·(M − M*) (rules/laws/README.md §4.1). It is a proportionality, not a
-// time: the debt a trigger leaves is not known from a manifest. The series'
-// runs with M* = 15 recover after 40,293 s at M = 16, 7,921 s at 20,
-// 3,925 s at 25 and 1,530 s at 40, time × margin between 38,250 and 40,293.
-// +Inf when M ≤ M* (never recovers).
-func RecoveryTimeScale(maxReplicas, floor float64) float64 {
-	if CeilingTrapped(maxReplicas, floor) {
-		return math.Inf(1)
-	}
-	return 1 / (maxReplicas - floor)
 }
 
 // BoundShorterThanTimeout reports whether an admission bound of b seconds of

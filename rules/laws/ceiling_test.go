@@ -5,6 +5,11 @@ import (
 	"testing"
 )
 
+// kedaDefaultMaxReplicas is KEDA's maxReplicaCount when a ScaledObject
+// sets none (GetHPAMaxReplicas in KEDA's apis/keda/v1alpha1; the rules
+// read it from KEDA's module through manifest.KEDADefaultMaxReplicaCount).
+const kedaDefaultMaxReplicas = 100
+
 // The worked example of rules/laws/README.md §4.4: N_max = 18 (ceiling ≈ 14), demand needing five
 // pods, A = 3 → M* = 15 > 14.4: the band is empty.
 func TestCeilingBand(t *testing.T) {
@@ -32,12 +37,25 @@ func TestCeilingBand(t *testing.T) {
 		t.Error("A = 3, two pods of need: a ceiling of 10 lies in the band")
 	}
 	// KEDA's default ceiling (100) traps a 600-pod amplified need.
-	if f := CeilingFloor(3, 2000, 10); f != 600 || !CeilingTrapped(KEDADefaultMaxReplicas, f) {
+	if f := CeilingFloor(3, 2000, 10); f != 600 || !CeilingTrapped(kedaDefaultMaxReplicas, f) {
 		t.Errorf("M* = %g: KEDA's default ceiling must be trapped", f)
 	}
 	if got := CeilingFloor(3, 50, 0); !math.IsNaN(got) {
 		t.Errorf("CeilingFloor with c = 0 = %g, want NaN", got)
 	}
+}
+
+// recoveryTimeScale returns 1/(M − M*), to which the recovery time of a
+// failed service above its ceiling floor is proportional: the debt drains
+// at c·(M − M*) (rules/laws/README.md §4.2). It is a proportionality, not a
+// time: the debt a trigger leaves is not known from a manifest, so no rule
+// reports it; the test below checks the law against the series' published
+// runs. +Inf when M ≤ M* (never recovers).
+func recoveryTimeScale(maxReplicas, floor float64) float64 {
+	if CeilingTrapped(maxReplicas, floor) {
+		return math.Inf(1)
+	}
+	return 1 / (maxReplicas - floor)
 }
 
 // §4.2: above the floor recovery time falls as 1/(M − M*). The series'
@@ -55,15 +73,15 @@ func TestRecoveryTimeScale(t *testing.T) {
 	} {
 		lo, hi := math.Inf(1), 0.0
 		for i, m := range runs.m {
-			k := runs.secs[i] / RecoveryTimeScale(m, runs.floor) // time × margin
+			k := runs.secs[i] / recoveryTimeScale(m, runs.floor) // time × margin
 			lo, hi = math.Min(lo, k), math.Max(hi, k)
 		}
 		if hi/lo > 1.08 {
 			t.Errorf("M* = %g: time × margin spans %g..%g, more than 8%%", runs.floor, lo, hi)
 		}
 	}
-	if got := RecoveryTimeScale(15, 15); !math.IsInf(got, 1) {
-		t.Errorf("RecoveryTimeScale(15, 15) = %g, want +Inf (never recovers)", got)
+	if got := recoveryTimeScale(15, 15); !math.IsInf(got, 1) {
+		t.Errorf("recoveryTimeScale(15, 15) = %g, want +Inf (never recovers)", got)
 	}
 }
 

@@ -5,8 +5,8 @@
 // section of README.md it computes; the numbered list below follows the
 // sections.
 //
-//  1. Tolerance trap and rounds (growth.go): GrowthFactor,
-//     ControllerGrowthFactor, ToleranceTrapped, Rounds, TimeToCapacity.
+//  1. Tolerance trap and rounds (growth.go): ControllerGrowthFactor,
+//     ToleranceTrapped, Rounds, TimeToCapacity.
 //  2. Latency floor of a backlog loop (phi.go, latency.go): Phi, PhiInverse,
 //     RequiredStandingDelay, StandingDelay, Rests, SmallestRestingThreshold,
 //     LongestRestingWindow, WindowProofStandingDelay, LatencyTargetHeld;
@@ -15,7 +15,7 @@
 //  3. Retry trap (retry.go): Amplification, TrapTarget, RetryTrapped,
 //     TriggerOverload.
 //  4. Ceiling band (ceiling.go): CeilingFloor, CeilingTop, CeilingTrapped,
-//     BandEmpty, OverPeak, RecoveryTimeScale.
+//     BandEmpty, OverPeak.
 //  5. Admission bound (ceiling.go): BoundShorterThanTimeout.
 //
 // # How Φ gets from its definition to a rule

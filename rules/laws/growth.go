@@ -4,39 +4,13 @@ import "math"
 
 // The tolerance trap and rounds: rules/laws/README.md §1.
 
-// Defaults of the quantities that have one (rules/laws/README.md §8, §6).
-const (
-	// DefaultTolerance is the HPA's scale-up tolerance (kube-controller-manager
-	// --horizontal-pod-autoscaler-tolerance; behavior.scaleUp.tolerance from
-	// Kubernetes 1.33).
-	DefaultTolerance = 0.1
-	// DefaultMetricWindow is the seconds each round adds to the dead time:
-	// a 15 s sync period plus 15 s of metrics resolution.
-	DefaultMetricWindow = 30.0
-	// DefaultStabilizationWindow is the HPA's scale-down window in seconds.
-	DefaultStabilizationWindow = 300.0
-	// DefaultSamplingDelay is the seconds the deployed loop adds to both its
-	// dead time and its window (rules/laws/README.md §6.1).
-	DefaultSamplingDelay = 10.0
-)
+// DefaultStabilizationWindow is the HPA's scale-down window in seconds
+// (rules/laws/README.md §8.1).
+const DefaultStabilizationWindow = 300.0
 
 // eps absorbs floating-point error in comparisons the laws state as exact
 // (1.1 against 1 + 0.1, a logarithm that should be a whole number).
 const eps = 1e-9
-
-// GrowthFactor returns g = ℓ/(r·u*) (rules/laws/README.md §1.2): the most the
-// controller can multiply its ready pods by in one round on a saturated CPU
-// metric, since every ready pod reads at most ℓ/r of its request and pods on
-// order count at zero usage. limit and request are in the same unit (cores),
-// target is a fraction in (0, 1]. It returns NaN unless request and target are
-// positive; a container without a limit has no g (the caller must not call
-// this).
-func GrowthFactor(limit, request, target float64) float64 {
-	if !(request > 0) || !(target > 0) || !(limit >= 0) {
-		return math.NaN()
-	}
-	return limit / (request * target)
-}
 
 // ControllerGrowthFactor is the growth factor as the controller computes it: it
 // truncates utilization to a whole percent,

@@ -32,9 +32,9 @@ func TestGrowthFactorAndRounds(t *testing.T) {
 		// u* = 0.9, k = 2: ⌈log_1.111(1.8)⌉ = ⌈5.6⌉ = 6
 		{0.9, 2, 1 / 0.9, 6},
 	} {
-		g := GrowthFactor(1, 1, c.target)
+		g := growthFactor(1, 1, c.target)
 		if !near(g, c.g, 1e-12) {
-			t.Errorf("GrowthFactor(1, 1, %g) = %g, want %g", c.target, g, c.g)
+			t.Errorf("growthFactor(1, 1, %g) = %g, want %g", c.target, g, c.g)
 		}
 		if n := Rounds(g, c.k); n != c.rounds {
 			t.Errorf("Rounds(%g, %g) = %d, want %d", g, c.k, n, c.rounds)
@@ -71,7 +71,7 @@ func TestRoundsEdges(t *testing.T) {
 	if got := TimeToCapacity(-1, 90, 30); !math.IsInf(got, 1) {
 		t.Errorf("TimeToCapacity(-1, …) = %g, want +Inf", got)
 	}
-	for _, g := range []float64{GrowthFactor(1, 0, 0.5), GrowthFactor(1, 1, 0), GrowthFactor(-1, 1, 0.5)} {
+	for _, g := range []float64{growthFactor(1, 0, 0.5), growthFactor(1, 1, 0), growthFactor(-1, 1, 0.5)} {
 		if !math.IsNaN(g) {
 			t.Errorf("GrowthFactor with a non-positive request or target = %g, want NaN", g)
 		}
@@ -82,15 +82,15 @@ func TestRoundsEdges(t *testing.T) {
 // target ≥ 91% is trapped, because the controller truncates utilization to a
 // whole percent (100/91 = 1.0989); at 90%, g = 1.111 escapes.
 func TestToleranceTrap(t *testing.T) {
-	if g := GrowthFactor(1, 1, 0.91); !ToleranceTrapped(g, DefaultTolerance) {
+	if g := growthFactor(1, 1, 0.91); !ToleranceTrapped(g, defaultTolerance) {
 		t.Errorf("u* = 0.91: g = %g not trapped", g)
 	}
-	if g := GrowthFactor(1, 1, 0.90); ToleranceTrapped(g, DefaultTolerance) || !near(g, 1.111, 1e-3) {
-		t.Errorf("u* = 0.90: g = %g, trapped %v; want 1.111, not trapped", g, ToleranceTrapped(g, DefaultTolerance))
+	if g := growthFactor(1, 1, 0.90); ToleranceTrapped(g, defaultTolerance) || !near(g, 1.111, 1e-3) {
+		t.Errorf("u* = 0.90: g = %g, trapped %v; want 1.111, not trapped", g, ToleranceTrapped(g, defaultTolerance))
 	}
 	for pct := 1; pct <= 100; pct++ {
 		g := ControllerGrowthFactor(1, 1, pct)
-		if want := pct >= 91; ToleranceTrapped(g, DefaultTolerance) != want {
+		if want := pct >= 91; ToleranceTrapped(g, defaultTolerance) != want {
 			t.Errorf("target %d%%: g = %g, trapped %v, want %v", pct, g, !want, want)
 		}
 	}

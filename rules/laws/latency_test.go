@@ -11,7 +11,7 @@ import (
 // the converged table gives 89.49 s, and the published value carries the
 // series' step of τ/200 (about +0.2%, §7.4), so the check allows 0.2%.
 func TestRequiredStandingDelayDefaultCase(t *testing.T) {
-	req, phi, w := RequiredStandingDelay(90, DefaultStabilizationWindow, DefaultSamplingDelay)
+	req, phi, w := RequiredStandingDelay(90, DefaultStabilizationWindow, defaultSamplingDelay)
 	if !near(w, 3.1, 1e-12) || phi != Phi(3.1) || !near(req, 89.6, 0.002) {
 		t.Errorf("RequiredStandingDelay(90, 300, 10) = %g, Φ %g, w %g; want ≈ 89.6, Φ(3.1), 3.1", req, phi, w)
 	}
@@ -49,7 +49,7 @@ func TestDeployedBoundaries(t *testing.T) {
 	sum := 0.0
 	bounds := []struct{ window, observed float64 }{{60, 47}, {120, 63}, {300, 86}, {600, 98}}
 	for _, b := range bounds {
-		req, _, _ := RequiredStandingDelay(90, b.window, DefaultSamplingDelay)
+		req, _, _ := RequiredStandingDelay(90, b.window, defaultSamplingDelay)
 		e := req/b.observed - 1
 		if e < 0 || e > 0.12 {
 			t.Errorf("W = %g: predicted %.1f s, deployed %g s (%+.1f%%)", b.window, req, b.observed, 100*e)

@@ -55,7 +55,7 @@ import (
 // scatter below the accuracy wanted.
 //
 // Findings that fixed the defaults. At a fixed step of τ/200 and no
-// extrapolation (SeedIntegrateOptions) the integration reproduces the values
+// extrapolation (publishedStepOptions, in the tests) the integration reproduces the values
 // the blog series published (README.md §7.4): 0.1194 at w = 0.1 (published
 // 0.119), 0.5732 at 1 (0.573), 0.7734 at 2 (0.773), 0.9168 at 3.3333 (0.916),
 // 1.7197 at 100 (1.719) and 1.9393 at 400 (1.938). The series evidently
@@ -66,7 +66,7 @@ import (
 // parts in 10⁴ below.
 
 // IntegrateOptions sets the numerical method of IntegratePhi. The zero value
-// is not useful; start from DefaultIntegrateOptions or SeedIntegrateOptions.
+// is not useful; start from DefaultIntegrateOptions.
 type IntegrateOptions struct {
 	// StepsPerDeadTime is the least number N of Euler steps per dead time.
 	StepsPerDeadTime int
@@ -113,20 +113,6 @@ func DefaultIntegrateOptions() IntegrateOptions {
 		HorizonWindows:      14,
 		HorizonExtra:        40,
 		MaxSteps:            400_000_000,
-	}
-}
-
-// SeedIntegrateOptions reproduces the blog series' published values
-// (README.md §7.4): a fixed step of τ/200, no refinement and no extrapolation
-// (0.1194 at w = 0.1, 0.5732 at 1, 0.7734 at 2, 0.9168 at 3.3333, 1.7197 at
-// 100, 1.9393 at 400).
-func SeedIntegrateOptions() IntegrateOptions {
-	return IntegrateOptions{
-		StepsPerDeadTime: 200,
-		RelTol:           1e-6,
-		HorizonWindows:   14,
-		HorizonExtra:     40,
-		MaxSteps:         400_000_000,
 	}
 }
 

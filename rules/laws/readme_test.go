@@ -112,7 +112,7 @@ func TestReadmeTolerance(t *testing.T) {
 	p.has(sec, "g = 1/0.8 = "+f(g, 2),
 		"⌈log_1.25(30/1.25)⌉ = ⌈log_1.25 "+f(30/g, 0)+"⌉ = ⌈"+f(x, 2)+"⌉ = "+strconv.Itoa(n)+" rounds",
 		strconv.Itoa(n)+" × "+f(tau+m, 0)+" s = "+f(float64(n)*(tau+m), 0)+" s to capacity")
-	if got := Rounds(GrowthFactor(1, 1, 0.8), 30); got != n {
+	if got := Rounds(growthFactor(1, 1, 0.8), 30); got != n {
 		t.Errorf("Rounds(1.25, 30) = %d, want %d", got, n)
 	}
 	if got := TimeToCapacity(n, tau, m); got != float64(n)*(tau+m) {
@@ -123,7 +123,7 @@ func TestReadmeTolerance(t *testing.T) {
 		n := int(math.Ceil(x))
 		p.has(sec, "⌈log₂ "+f(k/2, 0)+"⌉ = ⌈"+f(x, 2)+"⌉ = "+strconv.Itoa(n))
 		p.has(sec, "("+f(float64(n)*(tau+m), 0)+" s)")
-		if got := Rounds(GrowthFactor(1, 1, 0.5), k); got != n {
+		if got := Rounds(growthFactor(1, 1, 0.5), k); got != n {
 			t.Errorf("Rounds(2, %g) = %d, want %d", k, got, n)
 		}
 	}
@@ -249,7 +249,7 @@ func TestReadmeCeilingBand(t *testing.T) {
 	floor := 3 * 2000.0 / 10
 	p.has(sec, "M* = 3 × 2000/10 = "+f(floor, 0)+" pods", "ceiling of 100 ≤ "+f(floor, 0),
 		"the smallest ceiling above the need is "+f(math.Floor(floor)+1, 0))
-	if got := CeilingFloor(3, 2000, 10); got != floor || !CeilingTrapped(KEDADefaultMaxReplicas, got) || CeilingTrapped(math.Floor(got)+1, got) {
+	if got := CeilingFloor(3, 2000, 10); got != floor || !CeilingTrapped(kedaDefaultMaxReplicas, got) || CeilingTrapped(math.Floor(got)+1, got) {
 		t.Errorf("CeilingFloor(3, 2000, 10) = %g: 100 must be trapped and %g not", got, math.Floor(floor)+1)
 	}
 	top := 0.8 * 18

@@ -91,13 +91,6 @@ func Int32(v int32) *int32 { return &v }
 // Float64 returns a pointer to v, for Rules.Tolerance.
 func Float64(v float64) *float64 { return &v }
 
-// DownWindow returns the behaviour most KEDA users write to change the
-// window: only scaleDown.stabilizationWindowSeconds set, everything else
-// defaulted.
-func DownWindow(seconds int32) *Behavior {
-	return &Behavior{ScaleDown: &Rules{StabilizationWindowSeconds: Int32(seconds)}}
-}
-
 // Config describes one backlog-scaled consumer, its autoscaler and the
 // demand step it is exposed to. Fields documented with a default take it
 // when left at their zero value.
@@ -161,36 +154,6 @@ type Config struct {
 
 	// SampleEvery: interval of Result.Samples. Default 5 s.
 	SampleEvery time.Duration
-}
-
-// Kit returns the cluster kit of "The Delay a Window Demands" (the setting of
-// its falsification criteria; rules/laws/README.md §9): demand 50 → 200 msg/s,
-// 10 msg/s per pod, 90 s dead time, replicas 1..100, the legacy path with its
-// default 300 s window, at the given standing delay.
-func Kit(standingDelay float64) Config {
-	return Config{
-		DeadTime:   90 * time.Second,
-		PodRate:    10,
-		Threshold:  10 * standingDelay,
-		DemandFrom: 50,
-		DemandTo:   200,
-	}
-}
-
-// Specimen returns the deployed model of "The Delay a Window Demands": demand
-// steps from 50 pods' worth of work to 200 pods' worth (500 → 2,000 msg/s at 10
-// msg/s per pod), 90 s dead time, replicas 1..2,000, the legacy path, at the
-// given standing delay.
-func Specimen(standingDelay float64) Config {
-	return Config{
-		DeadTime:    90 * time.Second,
-		PodRate:     10,
-		Threshold:   10 * standingDelay,
-		MinReplicas: 1,
-		MaxReplicas: 2000,
-		DemandFrom:  500,
-		DemandTo:    2000,
-	}
 }
 
 // StandingDelay returns D = T/c in seconds.

@@ -92,7 +92,7 @@
 // on its bracket within that band.
 //
 // Output. WriteCSV writes the samples; WriteSVG draws pods and backlog
-// against time for the first and the last hour; Sparkline renders a series
+// against time for the first and the last hour; SparklineRange renders a series
 // in Unicode blocks for a terminal.
 //
 // # What it leaves out

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/scalelint/scalelint/rules/format"
 )
 
 // WriteCSV writes r.Samples as CSV with the header
@@ -21,10 +23,10 @@ func WriteCSV(w io.Writer, r Result) error {
 	}
 	for _, s := range r.Samples {
 		rec := []string{
-			formatFloat(s.T),
+			format.Exact(format.Round(s.T, 3)),
 			strconv.Itoa(s.Pods),
 			strconv.Itoa(s.Consuming),
-			formatFloat(s.Backlog),
+			format.Exact(format.Round(s.Backlog, 3)),
 			strconv.Itoa(s.Desired),
 		}
 		if err := cw.Write(rec); err != nil {
@@ -35,24 +37,16 @@ func WriteCSV(w io.Writer, r Result) error {
 	return cw.Error()
 }
 
-func formatFloat(v float64) string {
-	return strconv.FormatFloat(math.Round(v*1000)/1000, 'f', -1, 64)
-}
-
 var sparkBlocks = []rune("▁▂▃▄▅▆▇█")
 
-// Sparkline draws values as at most width Unicode block characters, each
-// the mean of its share of the values, scaled from their minimum (▁) to
-// their maximum (█). Constant input draws ▅; a share with no finite value
-// draws a space. It returns "" for no values or a width below 1.
-func Sparkline(values []float64, width int) string {
-	return SparklineRange(values, width, math.NaN(), math.NaN())
-}
-
-// SparklineRange is Sparkline on a fixed scale: lo draws ▁ and hi draws █,
-// shares outside [lo, hi] are clamped to it; a NaN lo or hi takes the
-// shares' minimum or maximum. A pod count drawn from zero keeps a resting
-// loop flat, where Sparkline would stretch its ripple to the full height.
+// SparklineRange draws values as at most width Unicode block characters,
+// each the mean of its share of the values, on a scale from lo (▁) to hi
+// (█); shares outside [lo, hi] are clamped to it, and a NaN lo or hi takes
+// the shares' minimum or maximum (both NaN: the values' own range). A
+// scale with lo = hi draws ▅; a share with no finite value draws a space.
+// It returns "" for no values or a width below 1. A pod count drawn from
+// zero keeps a resting loop flat, where the values' own range would
+// stretch its ripple to the full height.
 func SparklineRange(values []float64, width int, lo, hi float64) string {
 	if len(values) == 0 || width < 1 {
 		return ""
@@ -131,11 +125,11 @@ func WriteSVG(w io.Writer, r Result, need float64) error {
 	fmt.Fprintf(bw, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
 	c := r.Config
 	title := fmt.Sprintf("demand %s → %s msg/s, %s msg/s per pod, T = %s (D = %s s), dead time %v, %s",
-		num(c.DemandFrom), num(c.DemandTo), num(c.PodRate), num(c.Threshold), num(c.StandingDelay()), c.DeadTime, pathName(c))
+		format.Compact(c.DemandFrom), format.Compact(c.DemandTo), format.Compact(c.PodRate), format.Compact(c.Threshold), format.Compact(c.StandingDelay()), c.DeadTime, pathName(c))
 	text(bw, svgWidth/2, 20, "middle", 12, title)
 	s := r.Summary
 	sub := fmt.Sprintf("last hour: pods %d–%d (p5 %.0f, p95 %.0f), mean %.1f, need %s, swing %.2f → %s",
-		s.Min, s.Max, s.P5, s.P95, s.Mean, num(need), s.Swing, verdict(s.Hunts))
+		s.Min, s.Max, s.P5, s.P95, s.Mean, format.Compact(need), s.Swing, verdict(s.Hunts))
 	text(bw, svgWidth/2, 38, "middle", 11, sub)
 
 	first := window(r.Samples, 0, math.Min(3600, end))
@@ -167,7 +161,7 @@ func pathName(c Config) string {
 	if c.Behavior.ScaleDown != nil && c.Behavior.ScaleDown.StabilizationWindowSeconds != nil {
 		w = float64(*c.Behavior.ScaleDown.StabilizationWindowSeconds)
 	}
-	return fmt.Sprintf("behavior, scale-down window %ss", num(w))
+	return fmt.Sprintf("behavior, scale-down window %ss", format.Compact(w))
 }
 
 func window(ss []Sample, from, to float64) []Sample {
@@ -218,12 +212,12 @@ func panel(w *bufio.Writer, top int, title string, ss []Sample, t0, t1, need flo
 	for p := 0.0; p <= podTop+1e-9; p += podStep {
 		y := yp(p)
 		fmt.Fprintf(w, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#999"/>`+"\n", x0-4, y, x0, y)
-		text(w, int(x0)-6, int(y)+4, "end", 11, num(p))
+		text(w, int(x0)-6, int(y)+4, "end", 11, format.Compact(p))
 	}
 	for b := 0.0; b <= blTop+1e-9; b += blStep {
 		y := yb(b)
 		fmt.Fprintf(w, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#999"/>`+"\n", x1, y, x1+4, y)
-		text(w, int(x1)+6, int(y)+4, "start", 11, num(b))
+		text(w, int(x1)+6, int(y)+4, "start", 11, format.Compact(b))
 	}
 	rotated(w, int(x0)-48, int((y0+y1)/2), "pods")
 	rotated(w, int(x1)+62, int((y0+y1)/2), "backlog (messages)")
@@ -231,7 +225,7 @@ func panel(w *bufio.Writer, top int, title string, ss []Sample, t0, t1, need flo
 	// Need.
 	yn := yp(need)
 	fmt.Fprintf(w, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#2a9d3a" stroke-dasharray="6 4"/>`+"\n", x0, yn, x1, yn)
-	text(w, int(x1)-4, int(yn)-4, "end", 10, "need "+num(need))
+	text(w, int(x1)-4, int(yn)-4, "end", 10, "need "+format.Compact(need))
 	if len(ss) == 0 {
 		return
 	}
@@ -302,18 +296,4 @@ func niceAxis(v float64) (step, top float64) {
 		top = step
 	}
 	return step, top
-}
-
-// num formats an axis value: integers plainly up to 9,999, then k and M.
-func num(v float64) string {
-	a := math.Abs(v)
-	switch {
-	case a >= 1e6:
-		return strconv.FormatFloat(v/1e6, 'g', 4, 64) + "M"
-	case a >= 1e4:
-		return strconv.FormatFloat(v/1e3, 'g', 4, 64) + "k"
-	case a == math.Trunc(a):
-		return strconv.FormatFloat(v, 'f', 0, 64)
-	}
-	return strconv.FormatFloat(v, 'g', 4, 64)
 }

@@ -126,8 +126,8 @@ func TestSparkline(t *testing.T) {
 		{[]float64{0, 7, 0, 7, 0, 7}, 3, "▅▅▅"},
 		{[]float64{0, nan(), 7}, 3, "▁ █"},
 	} {
-		if got := Sparkline(tc.v, tc.width); got != tc.want {
-			t.Errorf("Sparkline(%v, %d) = %q, want %q", tc.v, tc.width, got, tc.want)
+		if got := SparklineRange(tc.v, tc.width, nan(), nan()); got != tc.want {
+			t.Errorf("SparklineRange(%v, %d, NaN, NaN) = %q, want %q", tc.v, tc.width, got, tc.want)
 		}
 	}
 	r := mustRun(t, Kit(60))
@@ -137,7 +137,7 @@ func TestSparkline(t *testing.T) {
 			pods = append(pods, float64(s.Pods))
 		}
 	}
-	line := Sparkline(pods, 60)
+	line := SparklineRange(pods, 60, nan(), nan())
 	if n := utf8.RuneCountInString(line); n != 60 {
 		t.Errorf("%d runes, want 60", n)
 	}

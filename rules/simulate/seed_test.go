@@ -4,6 +4,8 @@ import (
 	"math"
 	"testing"
 	"time"
+
+	"github.com/scalelint/scalelint/rules/format"
 )
 
 // The tests in this file reproduce the predictions Yuriy Polyulya's "The Delay
@@ -315,7 +317,7 @@ func TestNoiseKeepsTheVerdict(t *testing.T) {
 			c := Specimen(d)
 			c.Noise, c.Seed, c.MetricPeriod = 0.1, 1, poll
 			s := mustRun(t, c).Summary
-			logSummary(t, "10% noise, polling "+poll.String()+", D="+formatFloat(d), s)
+			logSummary(t, "10% noise, polling "+poll.String()+", D="+format.Exact(d), s)
 			swing[d] = s.Swing
 			if d != 100 && s.Hunts != (d == 40) {
 				t.Errorf("polling %v, D = %v s with noise: hunts = %v", poll, d, s.Hunts)

@@ -2,8 +2,9 @@
 # Renders the audit report of testdata/audit/repo and checks it in Debian's
 # headless Chromium (test.mjs): no console error, no network, the table
 # sorts and filters, the cards draw their pictures. Installs what it needs
-# when missing: Debian's chromium (only when CI=true; as root), and
-# playwright-core from package-lock.json (npm ci; no browser download).
+# when missing: Debian's chromium, node and npm (.ci/need: as root with
+# apt-get, else it says what to install and fails), and playwright-core
+# from package-lock.json (npm ci; no browser download).
 #
 #   testdata/audit/browser/run.sh                     check; screenshot in a temp dir
 #   UPDATE_SCREENSHOT=1 testdata/audit/browser/run.sh also rewrite testdata/audit/report.png
@@ -13,16 +14,9 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
 export CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
 
-if [ ! -x "$CHROMIUM" ]; then
-	if [ "${CI:-}" = "true" ]; then
-		echo "run.sh: installing Debian's chromium"
-		apt-get update -qq
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-	else
-		echo "run.sh: $CHROMIUM not found: apt-get install -y chromium (or set CHROMIUM)" >&2
-		exit 1
-	fi
-fi
+"$root/.ci/need" "$CHROMIUM" chromium
+"$root/.ci/need" node nodejs
+"$root/.ci/need" npm npm
 if [ ! -f "$here/node_modules/playwright-core/package.json" ]; then
 	(cd "$here" && npm ci --no-audit --no-fund --loglevel=error)
 fi

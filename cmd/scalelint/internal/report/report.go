@@ -19,7 +19,6 @@ import (
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/workspace"
-	"github.com/scalelint/scalelint/cmd/scalelint/internal/numfmt"
 )
 
 // Report is one run's results.
@@ -109,10 +108,10 @@ func (r *Report) Worst() analyzer.Severity {
 // baseline held.
 func (r *Report) SummaryLine() string {
 	c := r.Counts()
-	s := fmt.Sprintf("%s, %s, %s in %s (%s)", numfmt.Plural(c.Errors, "error"), numfmt.Plural(c.Warnings, "warning"),
-		numfmt.Plural(c.Infos, "info"), numfmt.Plural(len(r.Workspace.Files), "file"), numfmt.Plural(len(r.Workspace.Autoscalers()), "autoscaler"))
+	s := fmt.Sprintf("%s, %s, %s in %s (%s)", Plural(c.Errors, "error"), Plural(c.Warnings, "warning"),
+		Plural(c.Infos, "info"), Plural(len(r.Workspace.Files), "file"), Plural(len(r.Workspace.Autoscalers()), "autoscaler"))
 	if n := len(r.Inputs.Skipped); n > 0 {
-		s += fmt.Sprintf("; %s skipped (no Kubernetes object; --verbose lists %s)", numfmt.Plural(n, "file"), map[bool]string{true: "it", false: "them"}[n == 1])
+		s += fmt.Sprintf("; %s skipped (no Kubernetes object; --verbose lists %s)", Plural(n, "file"), map[bool]string{true: "it", false: "them"}[n == 1])
 	}
 	if len(r.Inputs.ConfigFiles) > 0 {
 		s += "; config " + strings.Join(r.Inputs.ConfigFiles, ", ")
@@ -124,6 +123,15 @@ func (r *Report) SummaryLine() string {
 		}
 	}
 	return s
+}
+
+// Plural writes a count and its noun: "1 file", "2 files". The one copy
+// for every command's summaries (check, audit, its renderers).
+func Plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // ObjectCount counts the objects of the inputs: a document the parser

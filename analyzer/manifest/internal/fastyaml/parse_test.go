@@ -1,9 +1,10 @@
-package manifest
+package fastyaml_test
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
+	"go/token"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -15,6 +16,9 @@ import (
 	"testing"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/manifest/internal/fastyaml"
 )
 
 // fastYAMLv3 parses src as the fallback does, turning a parser panic into an
@@ -79,19 +83,22 @@ func fastNodeDiff(got, want *yaml.Node, path string) string {
 	return ""
 }
 
-// checkFast runs parseFast on src and, when it accepts, compares its tree
+// parse is fastyaml.Parse into fresh memory.
+func parse(src []byte) (*yaml.Node, bool) { return fastyaml.Parse(src, nil) }
+
+// checkFast runs Parse on src and, when it accepts, compares its tree
 // with yaml.v3's, comments cleared on both sides.
 func checkFast(src []byte) (accepted bool, err error) {
-	got, ok := parseFast(src)
+	got, ok := parse(src)
 	if !ok {
 		if got != nil {
-			return false, errors.New("parseFast declined but returned a node")
+			return false, errors.New("Parse declined but returned a node")
 		}
 		return false, nil
 	}
 	want, werr := fastYAMLv3(src)
 	if werr != nil {
-		return true, fmt.Errorf("parseFast accepted a document yaml.v3 rejects: %v", werr)
+		return true, fmt.Errorf("Parse accepted a document yaml.v3 rejects: %v", werr)
 	}
 	fastStripComments(got)
 	fastStripComments(want)
@@ -127,8 +134,9 @@ func fastCorpusDocs(t testing.TB, root string) []fastDoc {
 		if err != nil {
 			return err
 		}
-		for i, c := range splitDocuments(content) {
-			docs = append(docs, fastDoc{fmt.Sprintf("%s#%d", path, i), content[c.start:c.end]})
+		f := manifest.Parse(token.NewFileSet(), path, content, manifest.Options{SplitOnly: true})
+		for i, d := range f.Docs {
+			docs = append(docs, fastDoc{fmt.Sprintf("%s#%d", path, i), content[d.Start:d.End]})
 		}
 		return nil
 	})
@@ -140,25 +148,26 @@ func fastCorpusDocs(t testing.TB, root string) []fastDoc {
 
 // fastRealworldDocs are the documents of testdata/realworld.
 func fastRealworldDocs(t testing.TB) []fastDoc {
-	docs := fastCorpusDocs(t, filepath.Join("..", "..", "testdata", "realworld"))
+	docs := fastCorpusDocs(t, filepath.Join("..", "..", "..", "..", "testdata", "realworld"))
 	if len(docs) == 0 {
 		t.Fatal("no documents under testdata/realworld")
 	}
 	return docs
 }
 
-// fastGeneratedDocs generates the benchmark corpus of n services into a
-// temporary directory and returns its documents, or nil (with the reason)
-// when python3 or the generator is missing.
+// fastGeneratedDocs generates the benchmark corpus of n services
+// (testdata/bench/gen_corpus.py) into a temporary directory and returns
+// its documents, or nil (with the reason) when python3 or the generator is
+// missing.
 func fastGeneratedDocs(t testing.TB, services int) ([]fastDoc, string) {
 	t.Helper()
 	python, err := exec.LookPath("python3")
 	if err != nil {
 		return nil, "python3 not found"
 	}
-	script := filepath.Join("..", "..", "testdata", "bench", "gen_corpus.py")
+	script := filepath.Join("..", "..", "..", "..", "testdata", "bench", "gen_corpus.py")
 	if _, err := os.Stat(script); err != nil {
-		return nil, "gen_corpus.py not found"
+		return nil, err.Error()
 	}
 	out := filepath.Join(t.TempDir(), "corpus")
 	cmd := exec.Command(python, script, out, fmt.Sprint(services))
@@ -195,27 +204,27 @@ func fastDifferential(t *testing.T, docs []fastDoc) fastAcceptance {
 	return a
 }
 
-func TestParseFastRealworld(t *testing.T) {
+func TestParseRealworld(t *testing.T) {
 	a := fastDifferential(t, fastRealworldDocs(t))
-	t.Logf("testdata/realworld: parseFast accepted %v", a)
+	t.Logf("testdata/realworld: Parse accepted %v", a)
 	if a.accepted == 0 {
-		t.Error("parseFast accepted no real-world document")
+		t.Error("Parse accepted no real-world document")
 	}
 }
 
-func TestParseFastGeneratedCorpus(t *testing.T) {
+func TestParseGeneratedCorpus(t *testing.T) {
 	docs, why := fastGeneratedDocs(t, 300)
 	if docs == nil {
 		t.Fatalf("generated corpus not checked: %s (python3 runs testdata/bench/gen_corpus.py)", why)
 	}
 	a := fastDifferential(t, docs)
-	t.Logf("generated corpus (300 services): parseFast accepted %v", a)
+	t.Logf("generated corpus (300 services): Parse accepted %v", a)
 	if a.acceptedBytes*100 < a.bytes*95 {
-		t.Errorf("parseFast accepted %v; want at least 95%% of the bytes", a)
+		t.Errorf("Parse accepted %v; want at least 95%% of the bytes", a)
 	}
 }
 
-// fastCases are inputs parseFast must either accept with yaml.v3's tree
+// fastCases are inputs Parse must either accept with yaml.v3's tree
 // (accept=true) or decline; the declined ones are outside the subset or
 // invalid.
 var fastCases = []struct {
@@ -237,7 +246,7 @@ var fastCases = []struct {
 	{"n: [1, 0x1F, 0o17, 017, 1_000, -0b101, 1e3, .5, +.inf, .NaN, 2001-12-14, 2001-12-14t21:59:43.10Z, 1.2.3, 1d, 0b2]\n", true},
 	{"t: [true, True, TRUE, tRue, yes, on, null, Null, ~, '', <<, y, n]\n", true},
 	{"<<: {a: 1}\n", true},
-	{"- .0_0\n", true}, // found by FuzzParseFast: a float to yaml.v3
+	{"- .0_0\n", true}, // found by FuzzParse: a float to yaml.v3
 	{"日本: 語 # c\n  # indented comment\nx: \"😀\"\n", true},
 	{"a: |\n  line one\n    line two\n\n  three\n\n\nb: >-\n  folded\n  text\n\n   more\n  end\nc: |+\n  keep\n\n", true},
 	{"- |\n  x\n- >\n  y\n  z\n-\n", true},
@@ -304,7 +313,7 @@ var fastCases = []struct {
 	{"a:\n  - b\n  c: d\n", false},
 }
 
-func TestParseFastCases(t *testing.T) {
+func TestParseCases(t *testing.T) {
 	for _, c := range fastCases {
 		accepted, err := checkFast([]byte(c.src))
 		if err != nil {
@@ -317,7 +326,7 @@ func TestParseFastCases(t *testing.T) {
 	}
 }
 
-func TestParseFastLimits(t *testing.T) {
+func TestParseLimits(t *testing.T) {
 	for _, c := range []struct {
 		src    string
 		accept bool
@@ -340,8 +349,8 @@ func TestParseFastLimits(t *testing.T) {
 	}
 }
 
-func TestParseFastAttachesNoComments(t *testing.T) {
-	doc, ok := parseFast([]byte("# head\na: 1 # line\n# foot\n"))
+func TestParseAttachesNoComments(t *testing.T) {
+	doc, ok := parse([]byte("# head\na: 1 # line\n# foot\n"))
 	if !ok {
 		t.Fatal("declined")
 	}
@@ -366,7 +375,7 @@ func TestResolvePlainTag(t *testing.T) {
 		"2001-12-14", "2001-12-14t21:59:43.10Z", "2001-12-14 21:59:43.10", "2001-12-14 21:59:43.10 -5",
 		"2001-13-14", "20011-12-14", "100m", "2Gi", "25%", "1d", "0x1p-2", "0X1F", "+0x1F", "-0x1F",
 		"<<", "infinity", "+", "-", "0.", "-.", "+.5e-3", "1_2.5", "0b1_0", "0o1_7",
-		// Found by FuzzParseFast: ParseFloat takes Go's digit separators.
+		// Found by FuzzParse: ParseFloat takes Go's digit separators.
 		".0_0", "._5", ".5_", ".1_2e1_0", ".1e_1", "-.0_0", "+1_0.0_1",
 	}
 	// And random strings over the characters of numbers and timestamps.
@@ -388,7 +397,7 @@ func TestResolvePlainTag(t *testing.T) {
 		if s.Kind != yaml.ScalarNode || s.Style != 0 || s.Value != v {
 			continue // not a plain scalar holding v
 		}
-		if got := resolvePlainTag(v); got != s.Tag {
+		if got := fastyaml.ResolvePlainTag(v); got != s.Tag {
 			t.Errorf("resolvePlainTag(%q) = %s, yaml.v3 gives %s", v, got, s.Tag)
 		}
 	}
@@ -559,9 +568,9 @@ func fastRandomYAML(r *rand.Rand) []byte {
 	return []byte(b.String())
 }
 
-// TestParseFastRandom checks parseFast against yaml.v3 on generated
+// TestParseRandom checks Parse against yaml.v3 on generated
 // documents; FASTYAML_RANDOM sets how many (default 20,000).
-func TestParseFastRandom(t *testing.T) {
+func TestParseRandom(t *testing.T) {
 	n := 20000
 	if s := os.Getenv("FASTYAML_RANDOM"); s != "" {
 		fmt.Sscan(s, &n)
@@ -583,12 +592,12 @@ func TestParseFastRandom(t *testing.T) {
 			accepted++
 		}
 	}
-	t.Logf("parseFast accepted %d of %d generated documents", accepted, n)
+	t.Logf("Parse accepted %d of %d generated documents", accepted, n)
 }
 
-// FuzzParseFast checks that parseFast never panics and, whenever it
+// FuzzParse checks that Parse never panics and, whenever it
 // accepts a document, builds yaml.v3's tree.
-func FuzzParseFast(f *testing.F) {
+func FuzzParse(f *testing.F) {
 	for _, c := range fastCases {
 		f.Add([]byte(c.src))
 	}
@@ -606,10 +615,10 @@ func FuzzParseFast(f *testing.F) {
 	})
 }
 
-// BenchmarkParseFast compares parseFast with yaml.Unmarshal into a
+// BenchmarkParse compares Parse with yaml.Unmarshal into a
 // yaml.Node on the generated corpus's Deployments (testdata/realworld's
 // when python3 is missing).
-func BenchmarkParseFast(b *testing.B) {
+func BenchmarkParse(b *testing.B) {
 	docs, why := fastGeneratedDocs(b, 100)
 	if docs == nil {
 		b.Logf("generated corpus unavailable (%s); using testdata/realworld", why)
@@ -628,17 +637,17 @@ func BenchmarkParseFast(b *testing.B) {
 	}
 	accepted := 0
 	for _, d := range deployments {
-		if _, ok := parseFast(d); ok {
+		if _, ok := parse(d); ok {
 			accepted++
 		}
 	}
-	b.Logf("%d Deployments, %d bytes; parseFast accepts %d", len(deployments), size, accepted)
-	b.Run("parseFast", func(b *testing.B) {
+	b.Logf("%d Deployments, %d bytes; Parse accepts %d", len(deployments), size, accepted)
+	b.Run("fastyaml.Parse", func(b *testing.B) {
 		b.SetBytes(int64(size))
 		b.ReportAllocs()
 		for b.Loop() {
 			for _, d := range deployments {
-				if _, ok := parseFast(d); !ok {
+				if _, ok := parse(d); !ok {
 					var n yaml.Node
 					_ = yaml.Unmarshal(d, &n)
 				}
@@ -664,7 +673,7 @@ func TestFastCheckText(t *testing.T) {
 			src := []byte(strings.Repeat("a", 20))
 			src[pos] = byte(c)
 			want := c >= 0x20 && c < 0x7F || c == '\t' || c == '\n'
-			_, _, ok := fastCheckText(src)
+			_, _, ok := fastyaml.CheckText(src)
 			if ok != want {
 				t.Errorf("byte %#x at %d: ok = %v, want %v", c, pos, ok, want)
 			}
@@ -686,7 +695,7 @@ func TestFastCheckText(t *testing.T) {
 		{"abcdefgh\xed\xa0\x80", 0, false, false}, // a surrogate
 		{"abcdefgh\xc0\x80", 0, false, false},     // overlong
 	} {
-		n, ascii, ok := fastCheckText([]byte(c.s))
+		n, ascii, ok := fastyaml.CheckText([]byte(c.s))
 		if ok != c.ok || ok && (n != c.n || ascii != c.ascii) {
 			t.Errorf("%q: %d %v %v, want %d %v %v", c.s, n, ascii, ok, c.n, c.ascii, c.ok)
 		}

@@ -1,57 +1,8 @@
-package manifest
-
-// A fast parser for the common subset of YAML found in Kubernetes
-// manifests. It builds the same *yaml.Node tree as yaml.Unmarshal(doc,
-// &node) from go.yaml.in/yaml/v3 (Kind, Style, Tag, Value, Line, Column,
-// Content) and declines (ok=false) on anything it does not handle, so the
-// caller falls back to yaml.v3, which also reports the errors.
-//
-// Supported (everything else is declined):
-//
-//   - a leading UTF-8 BOM, LF or CRLF line ends, blank lines and comments;
-//   - an optional "---" first line (blanks or a comment after it), and a
-//     last "---" or "..." line followed only by blank and comment lines;
-//   - a top-level block mapping or block sequence;
-//   - block mappings whose keys are one-line plain or quoted scalars
-//     followed by ": " (or ":" at the end of the line);
-//   - block sequences, including "- key: value" compact mappings, nested
-//     "- - x" sequences and sequences at the indentation of their parent
-//     key ("indentless" sequences, as Kubernetes manifests write them);
-//   - empty values and entries (null scalars);
-//   - plain and single- and double-quoted scalars (with all of yaml.v3's
-//     escapes), including values folded over more indented lines as
-//     kubectl writes long strings;
-//   - literal (|) and folded (>) block scalars with an optional chomping
-//     indicator, as the value of a key or a sequence entry;
-//   - one-line flow collections ([a, b], {a: 1, "b": [x]}, [], {}) as
-//     values, without empty or implicit entries.
-//
-// Declined: anchors, aliases, tags, directives, a "---" or "..." with
-// content after it, complex keys (?), multi-line keys, multi-line flow
-// collections, block scalars with an indentation indicator or without
-// content, top-level scalars, tabs outside comments, quoted scalars and
-// block scalar text, keys longer than 1,000 bytes, control characters,
-// invalid UTF-8, U+0085/U+2028/U+2029 (line breaks to yaml.v3), U+FEFF
-// other than a leading BOM, and nesting deeper than fastMaxDepth.
-//
-// Plain scalars are tagged by resolvePlainTag, a port of yaml.v3's
-// resolve; the scanning of quoted, multi-line plain and block scalars
-// follows yaml.v3's scannerc.go function by function.
-//
-// Comments are not attached to nodes: HeadComment, LineComment and
-// FootComment are always empty (scalelint reads comments from the source
-// text, not from nodes).
-//
-// Memory: nodes and Content slices are carved out of a few slabs, and
-// scalar values without escapes are substrings of one copy of the
-// document, so a retained node keeps its document's text and slab alive.
+package fastyaml
 
 import (
 	"bytes"
-	"strconv"
-	"strings"
 	"sync"
-	"time"
 	"unicode/utf8"
 	"unsafe"
 
@@ -59,12 +10,12 @@ import (
 )
 
 const (
-	fastMaxDepth  = 200  // nesting of collections; deeper documents are declined
-	fastMaxKeyLen = 1000 // bytes from a key's start to its ':'; yaml.v3 allows 1024 characters
+	maxDepth  = 200  // nesting of collections; deeper documents are declined
+	maxKeyLen = 1000 // bytes from a key's start to its ':'; yaml.v3 allows 1024 characters
 
 	// Slabs of at most 32 KiB, the largest size class.
-	fastSlabNodes = 32 << 10 / int(unsafe.Sizeof(yaml.Node{}))
-	fastSlabPtrs  = 32 << 10 / int(unsafe.Sizeof((*yaml.Node)(nil)))
+	slabNodes = 32 << 10 / int(unsafe.Sizeof(yaml.Node{}))
+	slabPtrs  = 32 << 10 / int(unsafe.Sizeof((*yaml.Node)(nil)))
 )
 
 const (
@@ -87,7 +38,7 @@ const (
 	ctxValue          // after "key: " on the key's line
 )
 
-type fastParser struct {
+type parser struct {
 	src   []byte // the document without a BOM
 	str   string // string(src): scalar values are substrings of it
 	ascii bool   // src is all ASCII: a column is a byte offset
@@ -103,27 +54,25 @@ type fastParser struct {
 	nlines int // lines in src
 	depth  int
 
-	arena *fastArena   // where slabs come from and are recorded; nil: fresh ones
+	arena *Arena       // where slabs come from and are recorded; nil: fresh ones
 	nodes []yaml.Node  // slab of free nodes
 	ptrs  []*yaml.Node // slab of free Content pointers
 	stack []*yaml.Node // children of the collections being parsed
 	sbuf  []byte       // scratch for values that need unescaping
 }
 
-var fastPool = sync.Pool{New: func() any { return new(fastParser) }}
+var parserPool = sync.Pool{New: func() any { return new(parser) }}
 
-// parseFast parses one YAML document (the bytes of a single document,
-// possibly starting with a "---" line and ending before the next document)
-// into a DocumentNode tree identical to yaml.v3's, or returns ok=false when
-// the input uses anything outside the supported subset or is not valid YAML
+// Parse parses one YAML document (the bytes of a single document, possibly
+// starting with a "---" line and ending before the next document) into a
+// DocumentNode tree identical to yaml.v3's, or returns ok=false when the
+// input uses anything outside the supported subset or is not valid YAML
 // (the caller then runs yaml.v3, which reports errors). Comments are not
-// attached to the nodes.
-func parseFast(src []byte) (doc *yaml.Node, ok bool) { return parseFastIn(src, nil) }
-
-// parseFastIn is parseFast taking its node memory from arena's pool of
-// recycled slabs (nil: fresh memory, left to the garbage collector).
-func parseFastIn(src []byte, arena *fastArena) (doc *yaml.Node, ok bool) {
-	p := fastPool.Get().(*fastParser)
+// attached to the nodes. The nodes are taken from arena's recycled slabs
+// and stay valid until arena.Recycle; with a nil arena they are fresh
+// memory, left to the garbage collector.
+func Parse(src []byte, arena *Arena) (doc *yaml.Node, ok bool) {
+	p := parserPool.Get().(*parser)
 	p.arena = arena
 	doc, ok = p.parse(src)
 	clear(p.stack[:cap(p.stack)])
@@ -131,19 +80,19 @@ func parseFastIn(src []byte, arena *fastArena) (doc *yaml.Node, ok bool) {
 	if cap(sbuf) > 64<<10 {
 		sbuf = nil
 	}
-	*p = fastParser{stack: p.stack[:0], sbuf: sbuf}
-	fastPool.Put(p)
+	*p = parser{stack: p.stack[:0], sbuf: sbuf}
+	parserPool.Put(p)
 	if !ok {
 		return nil, false
 	}
 	return doc, true
 }
 
-func (p *fastParser) parse(src []byte) (*yaml.Node, bool) {
+func (p *parser) parse(src []byte) (*yaml.Node, bool) {
 	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
 		src = src[3:] // yaml.v3's reader drops a leading BOM before counting columns
 	}
-	nl, ascii, ok := fastCheckText(src)
+	nl, ascii, ok := checkText(src)
 	if !ok {
 		return nil, false
 	}
@@ -196,11 +145,11 @@ func (p *fastParser) parse(src []byte) (*yaml.Node, bool) {
 	return doc, true
 }
 
-// fastCheckText reports whether src holds only characters yaml.v3 accepts
+// checkText reports whether src holds only characters yaml.v3 accepts
 // and this parser supports: valid UTF-8, no control characters but tab, LF
 // and CR before LF, no U+0085, U+2028 or U+2029 (line breaks to yaml.v3)
 // and no U+FEFF. It counts the line feeds and notes whether src is ASCII.
-func fastCheckText(src []byte) (newlines int, ascii, ok bool) {
+func checkText(src []byte) (newlines int, ascii, ok bool) {
 	ascii = true
 	for i := 0; i < len(src); {
 		b := src[i]
@@ -241,7 +190,7 @@ func fastCheckText(src []byte) (newlines int, ascii, ok bool) {
 }
 
 // setLine makes the line starting at offset start the current line.
-func (p *fastParser) setLine(start int) {
+func (p *parser) setLine(start int) {
 	src := p.src
 	p.line++
 	p.ls = start
@@ -265,7 +214,7 @@ func (p *fastParser) setLine(start int) {
 
 // nextContent moves to the next line that is not blank or a comment, or
 // sets eof. It returns false when that line is outside the subset.
-func (p *fastParser) nextContent() bool {
+func (p *parser) nextContent() bool {
 	src := p.src
 	for p.next < len(src) {
 		p.setLine(p.next)
@@ -286,7 +235,7 @@ func (p *fastParser) nextContent() bool {
 // document: yaml.Unmarshal reads only the first document, so it is the end
 // of the input when nothing but blank and comment lines follows. (The
 // document splitter leaves a file's last "---" in the last document.)
-func (p *fastParser) endMarker(j int) bool {
+func (p *parser) endMarker(j int) bool {
 	if !p.restEmpty(j + 3) {
 		return false
 	}
@@ -303,7 +252,7 @@ func (p *fastParser) endMarker(j int) bool {
 
 // checkContentLine declines lines that start with a tab or are document
 // markers or directives.
-func (p *fastParser) checkContentLine() bool {
+func (p *parser) checkContentLine() bool {
 	j := p.ls + p.indent
 	c := p.src[j]
 	if c == '\t' {
@@ -317,13 +266,13 @@ func (p *fastParser) checkContentLine() bool {
 
 // isMarker reports whether "---" (c='-') or "..." (c='.') followed by a
 // blank or the end of the line starts at j.
-func (p *fastParser) isMarker(j int, c byte) bool {
+func (p *parser) isMarker(j int, c byte) bool {
 	src := p.src
 	return j+3 <= p.le && src[j] == c && src[j+1] == c && src[j+2] == c &&
 		(j+3 == p.le || src[j+3] == ' ' || src[j+3] == '\t')
 }
 
-func (p *fastParser) skipSpaces(i int) int {
+func (p *parser) skipSpaces(i int) int {
 	for i < p.le && p.src[i] == ' ' {
 		i++
 	}
@@ -331,13 +280,13 @@ func (p *fastParser) skipSpaces(i int) int {
 }
 
 // blankz reports whether i is at a blank or the end of the current line.
-func (p *fastParser) blankz(i int) bool {
+func (p *parser) blankz(i int) bool {
 	return i >= p.le || p.src[i] == ' ' || p.src[i] == '\t'
 }
 
 // col returns the 0-based column of offset i on the current line, in
 // characters.
-func (p *fastParser) col(i int) int {
+func (p *parser) col(i int) int {
 	if p.ascii {
 		return i - p.ls
 	}
@@ -346,12 +295,12 @@ func (p *fastParser) col(i int) int {
 
 // restEmpty reports whether the current line holds nothing after offset i
 // but blanks and a comment (which needs a blank before it).
-func (p *fastParser) restEmpty(i int) bool {
+func (p *parser) restEmpty(i int) bool {
 	j := p.skipSpaces(i)
 	return j == p.le || (p.src[j] == '#' && j > i)
 }
 
-func (p *fastParser) newNode() *yaml.Node {
+func (p *parser) newNode() *yaml.Node {
 	if len(p.nodes) == 0 {
 		if p.arena != nil {
 			p.nodes = p.arena.nodeSlab(p.slabSize())
@@ -367,21 +316,21 @@ func (p *fastParser) newNode() *yaml.Node {
 // slabSize guesses how many nodes the rest of the document needs (about
 // two per line), at most what fits in 32 KiB: larger allocations bypass
 // the allocator's per-P caches and take a heap lock.
-func (p *fastParser) slabSize() int {
+func (p *parser) slabSize() int {
 	n := 2*(p.nlines-p.line) + 8
-	return min(max(n, 16), fastSlabNodes)
+	return min(max(n, 16), slabNodes)
 }
 
 // collect returns the children pushed on the stack since base as a
 // Content slice (nil when there are none) and pops them.
-func (p *fastParser) collect(base int) []*yaml.Node {
+func (p *parser) collect(base int) []*yaml.Node {
 	n := len(p.stack) - base
 	if n == 0 {
 		return nil
 	}
 	if len(p.ptrs) < n {
-		want := max(n, min(2*(p.nlines-p.line)+8, fastSlabPtrs))
-		if p.arena != nil && n <= fastSlabPtrs {
+		want := max(n, min(2*(p.nlines-p.line)+8, slabPtrs))
+		if p.arena != nil && n <= slabPtrs {
 			p.ptrs = p.arena.ptrSlab(want)
 		} else {
 			p.ptrs = make([]*yaml.Node, want)
@@ -394,7 +343,7 @@ func (p *fastParser) collect(base int) []*yaml.Node {
 	return c
 }
 
-func (p *fastParser) nullNode(line, col int) *yaml.Node {
+func (p *parser) nullNode(line, col int) *yaml.Node {
 	n := p.newNode()
 	n.Kind = yaml.ScalarNode
 	n.Tag = tagNull
@@ -405,7 +354,7 @@ func (p *fastParser) nullNode(line, col int) *yaml.Node {
 // nextEntry looks at the current line after an entry of a block collection
 // at column col: more reports that it holds the collection's next entry,
 // which starts at offset k; ok=false declines a line indented deeper.
-func (p *fastParser) nextEntry(col int) (k int, more, ok bool) {
+func (p *parser) nextEntry(col int) (k int, more, ok bool) {
 	if p.eof || p.indent < col {
 		return 0, false, true
 	}
@@ -417,7 +366,7 @@ func (p *fastParser) nextEntry(col int) (k int, more, ok bool) {
 
 // seqEntry reports whether a block sequence entry ("-" and a blank or the
 // end of the line) starts at offset i of the current line.
-func (p *fastParser) seqEntry(i int) bool {
+func (p *parser) seqEntry(i int) bool {
 	return p.src[i] == '-' && p.blankz(i+1)
 }
 
@@ -425,8 +374,8 @@ func (p *fastParser) seqEntry(i int) bool {
 // parent is the column of the innermost enclosing block collection (-1 at
 // the top). On return the current line is the first content line after
 // the node.
-func (p *fastParser) blockNode(i, parent, ctx int) (*yaml.Node, bool) {
-	if p.depth >= fastMaxDepth {
+func (p *parser) blockNode(i, parent, ctx int) (*yaml.Node, bool) {
+	if p.depth >= maxDepth {
 		return nil, false
 	}
 	p.depth++
@@ -435,7 +384,7 @@ func (p *fastParser) blockNode(i, parent, ctx int) (*yaml.Node, bool) {
 	return n, ok
 }
 
-func (p *fastParser) blockNode1(i, parent, ctx int) (*yaml.Node, bool) {
+func (p *parser) blockNode1(i, parent, ctx int) (*yaml.Node, bool) {
 	src := p.src
 	c := src[i]
 	switch {
@@ -468,7 +417,7 @@ func (p *fastParser) blockNode1(i, parent, ctx int) (*yaml.Node, bool) {
 	}
 	j := p.skipSpaces(end)
 	if j < p.le && src[j] == ':' && p.blankz(j+1) {
-		if ctx == ctxValue || j-i > fastMaxKeyLen || n.Line != p.line {
+		if ctx == ctxValue || j-i > maxKeyLen || n.Line != p.line {
 			return nil, false // a value that is a key, or a multi-line key
 		}
 		return p.blockMap(n, j+1)
@@ -492,7 +441,7 @@ func (p *fastParser) blockNode1(i, parent, ctx int) (*yaml.Node, bool) {
 // start with '#'; the line break before it folds into a space, or into the
 // blank lines before it. The scalar ends at a comment. On return the
 // current line is the scalar's last line.
-func (p *fastParser) plainContinuation(n *yaml.Node, parent int) bool {
+func (p *parser) plainContinuation(n *yaml.Node, parent int) bool {
 	src := p.src
 	var b []byte
 	blank := 0 // blank lines since the last text
@@ -541,7 +490,7 @@ func (p *fastParser) plainContinuation(n *yaml.Node, parent int) bool {
 
 // blockMap parses a block mapping whose first key, on the current line,
 // has been read; i is the offset after that key's ':'.
-func (p *fastParser) blockMap(key *yaml.Node, i int) (*yaml.Node, bool) {
+func (p *parser) blockMap(key *yaml.Node, i int) (*yaml.Node, bool) {
 	src := p.src
 	m := p.newNode()
 	m.Kind = yaml.MappingNode
@@ -598,7 +547,7 @@ func (p *fastParser) blockMap(key *yaml.Node, i int) (*yaml.Node, bool) {
 			return nil, false
 		}
 		j = p.skipSpaces(end)
-		if j >= p.le || src[j] != ':' || !p.blankz(j+1) || j-k > fastMaxKeyLen {
+		if j >= p.le || src[j] != ':' || !p.blankz(j+1) || j-k > maxKeyLen {
 			return nil, false
 		}
 		p.stack = append(p.stack, key)
@@ -611,7 +560,7 @@ func (p *fastParser) blockMap(key *yaml.Node, i int) (*yaml.Node, bool) {
 // blockSeq parses a block sequence whose first "-" is at offset i of the
 // current line. An indentless sequence (at its parent key's column) ends at
 // the first line of that column that is not an entry.
-func (p *fastParser) blockSeq(i int, indentless bool) (*yaml.Node, bool) {
+func (p *parser) blockSeq(i int, indentless bool) (*yaml.Node, bool) {
 	src := p.src
 	col := p.col(i)
 	s := p.newNode()
@@ -677,7 +626,7 @@ const singleLine = -2
 // on their line (plainContinuation reads on); a quoted scalar may go on
 // over more lines indented more than parent unless parent is singleLine,
 // and then the current line is the one with its closing quote.
-func (p *fastParser) scalar(i int, flow bool, parent int) (*yaml.Node, int, bool) {
+func (p *parser) scalar(i int, flow bool, parent int) (*yaml.Node, int, bool) {
 	switch p.src[i] {
 	case '\'', '"':
 		return p.quoted(i, parent)
@@ -697,7 +646,7 @@ const (
 // returns the offset after the last one and why it stopped. In flow context
 // a scalar also ends at , [ ] { }; '?' and ':' before a flow indicator are
 // declined there.
-func (p *fastParser) words(i int, flow bool) (end, stop int, ok bool) {
+func (p *parser) words(i int, flow bool) (end, stop int, ok bool) {
 	src := p.src
 	end = i
 	q := i
@@ -748,7 +697,7 @@ func (p *fastParser) words(i int, flow bool) (end, stop int, ok bool) {
 }
 
 // plain reads a plain scalar on the current line.
-func (p *fastParser) plain(i int, flow bool) (*yaml.Node, int, bool) {
+func (p *parser) plain(i int, flow bool) (*yaml.Node, int, bool) {
 	src := p.src
 	switch src[i] {
 	case '-':
@@ -787,7 +736,7 @@ func isFlowIndicator(c byte) bool {
 }
 
 // quoted reads a single- or double-quoted scalar.
-func (p *fastParser) quoted(i, parent int) (*yaml.Node, int, bool) {
+func (p *parser) quoted(i, parent int) (*yaml.Node, int, bool) {
 	src := p.src
 	q := src[i]
 	n := p.newNode()
@@ -822,7 +771,7 @@ func (p *fastParser) quoted(i, parent int) (*yaml.Node, int, bool) {
 // yaml.v3's yaml_parser_scan_flow_scalar, and returns its value and the
 // offset after the closing quote on what is then the current line. Lines
 // after the first must be blank or indented more than parent.
-func (p *fastParser) quotedLong(i, parent int) ([]byte, int, bool) {
+func (p *parser) quotedLong(i, parent int) ([]byte, int, bool) {
 	src := p.src
 	single := src[i] == '\''
 	b := p.sbuf[:0]
@@ -922,7 +871,7 @@ func (p *fastParser) quotedLong(i, parent int) ([]byte, int, bool) {
 
 // quotedLine moves to the next line inside a quoted scalar; it must be
 // blank or indented more than parent, without tabs in its indentation.
-func (p *fastParser) quotedLine(parent int) bool {
+func (p *parser) quotedLine(parent int) bool {
 	if parent == singleLine || p.next >= len(p.src) {
 		return false
 	}
@@ -936,7 +885,7 @@ func (p *fastParser) quotedLine(parent int) bool {
 
 // escape appends the character of the escape sequence at offset k (a
 // backslash) of the current line to b and returns the offset after it.
-func (p *fastParser) escape(b []byte, k int) ([]byte, int, bool) {
+func (p *parser) escape(b []byte, k int) ([]byte, int, bool) {
 	src := p.src
 	if k+1 >= p.le {
 		return nil, 0, false
@@ -1014,13 +963,13 @@ func (p *fastParser) escape(b []byte, k int) ([]byte, int, bool) {
 
 // flowNode reads a flow collection or a scalar in flow context on the
 // current line and returns it with the offset after it.
-func (p *fastParser) flowNode(i int) (*yaml.Node, int, bool) {
+func (p *parser) flowNode(i int) (*yaml.Node, int, bool) {
 	src := p.src
 	c := src[i]
 	if c != '[' && c != '{' {
 		return p.scalar(i, true, singleLine)
 	}
-	if p.depth >= fastMaxDepth {
+	if p.depth >= maxDepth {
 		return nil, 0, false
 	}
 	p.depth++
@@ -1030,7 +979,7 @@ func (p *fastParser) flowNode(i int) (*yaml.Node, int, bool) {
 }
 
 // flowCollection reads a one-line flow sequence or mapping at offset i.
-func (p *fastParser) flowCollection(i int) (*yaml.Node, int, bool) {
+func (p *parser) flowCollection(i int) (*yaml.Node, int, bool) {
 	src := p.src
 	c := src[i]
 	n := p.newNode()
@@ -1086,7 +1035,7 @@ func (p *fastParser) flowCollection(i int) (*yaml.Node, int, bool) {
 					return nil, 0, false
 				}
 			}
-			if end-k > fastMaxKeyLen {
+			if end-k > maxKeyLen {
 				return nil, 0, false
 			}
 			k = p.skipSpaces(end + 1)
@@ -1114,7 +1063,7 @@ func (p *fastParser) flowCollection(i int) (*yaml.Node, int, bool) {
 // flowNext reads what follows an entry of a flow collection that ends at
 // offset end: a ',' before the next entry, whose offset it returns, or the
 // collection's closing bracket, and then done is set and k is after it.
-func (p *fastParser) flowNext(end int, closing byte) (k int, done, ok bool) {
+func (p *parser) flowNext(end int, closing byte) (k int, done, ok bool) {
 	src := p.src
 	k = p.skipSpaces(end)
 	if k >= p.le {
@@ -1137,7 +1086,7 @@ func (p *fastParser) flowNext(end int, closing byte) (k int, done, ok bool) {
 // offset i of the current line, following yaml.v3's
 // yaml_parser_scan_block_scalar; parent is the column of the enclosing
 // block collection.
-func (p *fastParser) blockScalar(i, parent int) (*yaml.Node, bool) {
+func (p *parser) blockScalar(i, parent int) (*yaml.Node, bool) {
 	src := p.src
 	literal := src[i] == '|'
 	n := p.newNode()
@@ -1273,276 +1222,4 @@ func (p *fastParser) blockScalar(i, parent int) (*yaml.Node, bool) {
 		return nil, false
 	}
 	return n, true
-}
-
-// resolvePlainTag returns the tag yaml.v3 gives a plain scalar: a port of
-// resolve("", in) in go.yaml.in/yaml/v3's resolve.go, returning only the
-// tag and avoiding the work (and the allocations of strconv errors) for
-// values that cannot be numbers.
-func resolvePlainTag(in string) string {
-	if in == "" {
-		return tagNull
-	}
-	switch c := in[0]; {
-	case c == '+' || c == '-' || c >= '0' && c <= '9':
-		if t := resolveMapTag(in); t != "" {
-			return t
-		}
-		return resolveNumberTag(in)
-	case c == '.':
-		if t := resolveMapTag(in); t != "" {
-			return t
-		}
-		if floatChars(in) {
-			if _, err := strconv.ParseFloat(in, 64); err == nil {
-				return tagFloat
-			}
-		}
-		return tagStr
-	case strings.IndexByte("yYnNtTfFoO~<", c) >= 0:
-		if t := resolveMapTag(in); t != "" {
-			return t
-		}
-	}
-	return tagStr
-}
-
-// resolveMapTag looks in yaml.v3's resolveMap: "" when in is not there.
-func resolveMapTag(in string) string {
-	switch in {
-	case "true", "True", "TRUE", "false", "False", "FALSE":
-		return tagBool
-	case "", "~", "null", "Null", "NULL":
-		return tagNull
-	case ".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF",
-		"+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF":
-		return tagFloat
-	case "<<":
-		return tagMerge
-	}
-	return ""
-}
-
-// floatChars reports whether s holds only characters strconv.ParseFloat
-// may accept in a decimal number without a base prefix (it takes Go's
-// digit separators: ".0_0" is a float).
-func floatChars(s string) bool {
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c >= '0' && c <= '9', c == '.', c == 'e', c == 'E', c == '+', c == '-', c == '_':
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-// resolveNumberTag is the 'D' and 'S' branch of yaml.v3's resolve.
-func resolveNumberTag(in string) string {
-	if isTimestamp(in) {
-		return tagTimestamp
-	}
-	plain := strings.ReplaceAll(in, "_", "")
-	// Every form below is built from digits, letters a-f, x, o, signs and
-	// dots; anything else is a string.
-	for i := 0; i < len(plain); i++ {
-		switch c := plain[i]; {
-		case c >= '0' && c <= '9', c >= 'a' && c <= 'f', c >= 'A' && c <= 'F',
-			c == 'x', c == 'X', c == 'o', c == 'O', c == '+', c == '-', c == '.':
-		default:
-			return tagStr
-		}
-	}
-	if _, err := strconv.ParseInt(plain, 0, 64); err == nil {
-		return tagInt
-	}
-	if _, err := strconv.ParseUint(plain, 0, 64); err == nil {
-		return tagInt
-	}
-	if yamlStyleFloat(plain) {
-		if _, err := strconv.ParseFloat(plain, 64); err == nil {
-			return tagFloat
-		}
-	}
-	if strings.HasPrefix(plain, "0b") {
-		if _, err := strconv.ParseInt(plain[2:], 2, 64); err == nil {
-			return tagInt
-		}
-		if _, err := strconv.ParseUint(plain[2:], 2, 64); err == nil {
-			return tagInt
-		}
-	} else if strings.HasPrefix(plain, "-0b") {
-		if _, err := strconv.ParseInt("-"+plain[3:], 2, 64); err == nil {
-			return tagInt
-		}
-	}
-	if strings.HasPrefix(plain, "0o") {
-		if _, err := strconv.ParseInt(plain[2:], 8, 64); err == nil {
-			return tagInt
-		}
-		if _, err := strconv.ParseUint(plain[2:], 8, 64); err == nil {
-			return tagInt
-		}
-	} else if strings.HasPrefix(plain, "-0o") {
-		if _, err := strconv.ParseInt("-"+plain[3:], 8, 64); err == nil {
-			return tagInt
-		}
-	}
-	return tagStr
-}
-
-// yamlStyleFloat matches ^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$,
-// yaml.v3's yamlStyleFloat.
-func yamlStyleFloat(s string) bool {
-	i := 0
-	if i < len(s) && (s[i] == '-' || s[i] == '+') {
-		i++
-	}
-	digits := func() int {
-		j := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		return i - j
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		if digits() == 0 {
-			return false
-		}
-	} else {
-		if digits() == 0 {
-			return false
-		}
-		if i < len(s) && s[i] == '.' {
-			i++
-			digits()
-		}
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '-' || s[i] == '+') {
-			i++
-		}
-		if digits() == 0 {
-			return false
-		}
-	}
-	return i == len(s)
-}
-
-// isTimestamp is yaml.v3's parseTimestamp, reporting only success.
-func isTimestamp(s string) bool {
-	i := 0
-	for ; i < len(s); i++ {
-		if c := s[i]; c < '0' || c > '9' {
-			break
-		}
-	}
-	if i != 4 || i == len(s) || s[i] != '-' {
-		return false
-	}
-	for _, format := range [...]string{
-		"2006-1-2T15:4:5.999999999Z07:00",
-		"2006-1-2t15:4:5.999999999Z07:00",
-		"2006-1-2 15:4:5.999999999",
-		"2006-1-2",
-	} {
-		if _, err := time.Parse(format, s); err == nil {
-			return true
-		}
-	}
-	return false
-}
-
-// fastArena records the node slabs of one parsed document so that they
-// can be reused once nothing holds the tree (Document.Release): a run over
-// thousands of files then allocates node memory about once per worker
-// instead of once per file, and the garbage collector has far less to do.
-//
-// Slabs come in size classes, and a document takes the smallest class
-// that holds what it needs: a document of one line must not hold a 32 KiB
-// slab until its file is released, or a file of 10,000 small documents
-// holds 640 MB.
-type fastArena struct {
-	nodes [][]yaml.Node
-	ptrs  [][]*yaml.Node
-}
-
-var (
-	nodeSlabs = newSlabPools[yaml.Node](fastSlabNodes)
-	ptrSlabs  = newSlabPools[*yaml.Node](fastSlabPtrs)
-)
-
-// nodeSlab returns a slab of at least n nodes (at most a full slab).
-func (a *fastArena) nodeSlab(n int) []yaml.Node {
-	s := nodeSlabs.get(n)
-	a.nodes = append(a.nodes, s)
-	return s
-}
-
-// ptrSlab returns a slab of at least n pointers (at most a full slab).
-func (a *fastArena) ptrSlab(n int) []*yaml.Node {
-	s := ptrSlabs.get(n)
-	a.ptrs = append(a.ptrs, s)
-	return s
-}
-
-// recycle zeroes the slabs (the parser takes nodes as zero values, and a
-// stale pointer into a recycled tree must not read old data) and returns
-// them to the pools. A nil arena has nothing to return.
-func (a *fastArena) recycle() {
-	if a == nil {
-		return
-	}
-	for _, s := range a.nodes {
-		nodeSlabs.put(s)
-	}
-	for _, s := range a.ptrs {
-		ptrSlabs.put(s)
-	}
-	a.nodes, a.ptrs = nil, nil
-}
-
-// minSlab is the smallest slab class, in elements.
-const minSlab = 16
-
-// slabPools keeps recycled slabs by size class: 16, 32, 64... elements,
-// the last class a full slab of max elements.
-type slabPools[T any] struct {
-	max   int
-	pools []sync.Pool // pools[i] holds *[]T of size(i) elements
-}
-
-func newSlabPools[T any](max int) *slabPools[T] {
-	n := 1
-	for minSlab<<(n-1) < max {
-		n++
-	}
-	return &slabPools[T]{max: max, pools: make([]sync.Pool, n)}
-}
-
-func (s *slabPools[T]) size(class int) int { return min(minSlab<<class, s.max) }
-
-// class returns the smallest class that holds n elements.
-func (s *slabPools[T]) class(n int) int {
-	i := 0
-	for i < len(s.pools)-1 && s.size(i) < n {
-		i++
-	}
-	return i
-}
-
-func (s *slabPools[T]) get(n int) []T {
-	i := s.class(n)
-	if v := s.pools[i].Get(); v != nil {
-		return *v.(*[]T)
-	}
-	return make([]T, s.size(i))
-}
-
-// put zeroes a slab taken from get and returns it to its class.
-func (s *slabPools[T]) put(slab []T) {
-	clear(slab)
-	s.pools[s.class(len(slab))].Put(&slab)
 }

@@ -1,0 +1,57 @@
+// Package suggest finds the name a user most likely meant: the "did you
+// mean" of unknown fields, rules, options, annotations and commands. It
+// imports nothing of the project, so every layer (manifest, analyzer
+// configuration, rules, the language server, the CLI) words a typo the
+// same way.
+package suggest
+
+import (
+	"math"
+	"strings"
+)
+
+// Closest returns the candidate nearest to s by edit distance (Levenshtein,
+// on code points, ignoring case), if it is near enough to be a likely
+// typo: at most 2 edits, 3 for an s longer than 8 bytes, and fewer edits
+// than s has bytes. Ties go to the candidate first in byte order. It
+// returns "" when no candidate is that near.
+func Closest(s string, candidates []string) string {
+	best, bestD := "", math.MaxInt
+	ls := strings.ToLower(s)
+	for _, c := range candidates {
+		d := editDistance(ls, strings.ToLower(c))
+		if d < bestD || (d == bestD && c < best) {
+			best, bestD = c, d
+		}
+	}
+	limit := 2
+	if len(s) > 8 {
+		limit = 3
+	}
+	if bestD <= limit && bestD < len(s) {
+		return best
+	}
+	return ""
+}
+
+// editDistance is the Levenshtein distance between a and b in code points.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}

@@ -1,0 +1,149 @@
+// Package format writes numbers for people and for files: one function
+// per output contract, so that a value the rules put in a message, the
+// language server in a hover and the CLI in a table or a CSV cell reads
+// the same wherever it appears. It imports nothing of the project.
+//
+// Two families:
+//
+//   - text for a person, rounded to what a reader can use: Num (a fixed
+//     number of decimals at most), Sig (significant digits), Secs and Pct
+//     (Num with a unit), Compact (an axis label);
+//   - values for a file or a machine: Exact (every digit the float holds),
+//     Round and RoundSig (a float rounded before it is written, so outputs
+//     are stable across platforms).
+//
+// Non-finite values: +Inf is written "∞" (an unbounded time, a loop that
+// never recovers); -Inf and NaN are written as strconv writes them, "-Inf"
+// and "NaN", since they mean a bug upstream and must stay visible. In a
+// JSON document a number has the type Float, which writes them as strings.
+//
+// A nonzero value is never written "0" by Num or Sig, whatever the
+// decimals asked: one that rounds to zero keeps its first significant
+// digits (Num(0.0004, 3) = "0.0004", Sig(1e-9, 3) = "1e-9"), so a pod rate
+// of 1e-9 never reads as no rate at all.
+package format
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// MaxDecimals is the most decimals Sig writes: a smaller value loses
+// significant digits (Sig(0.0000012345, 3) = "0.000001").
+const MaxDecimals = 6
+
+// Num writes v with at most prec decimals, without trailing zeros or a
+// trailing point: Num(89.46, 1) = "89.5", Num(90, 1) = "90",
+// Num(0.1234, 3) = "0.123". The rounding is strconv's, correct on the
+// binary value (Num(0.25, 1) = "0.2": 0.25 is a tie, broken to even); use
+// Num(Round(v, prec), prec) to round halves away from zero. A nonzero
+// value that rounds to zero is written with one significant digit
+// instead (tiny): Num(0.04, 1) = "0.04", Num(-0.04, 1) = "-0.04",
+// Num(1e-9, 3) = "1e-9". +Inf is "∞".
+func Num(v float64, prec int) string {
+	if math.IsInf(v, 1) {
+		return "∞"
+	}
+	s := trimZeros(strconv.FormatFloat(v, 'f', prec, 64))
+	if (s == "0" || s == "-0") && v != 0 {
+		return tiny(v, 1)
+	}
+	return s
+}
+
+// tiny writes a nonzero v that rounds to zero with digits significant
+// digits, as strconv's 'g' format does (a decimal from 0.0001 on, an
+// exponent below), the exponent without its leading zero as encoding/json
+// writes it: tiny(0.00049, 1) = "0.0005", tiny(4.9e-7, 3) = "4.9e-7".
+func tiny(v float64, digits int) string {
+	s := strconv.FormatFloat(v, 'g', digits, 64)
+	if i := strings.Index(s, "e-0"); i >= 0 {
+		s = s[:i+2] + s[i+3:]
+	}
+	return s
+}
+
+// Secs writes a number of seconds with at most one decimal, as messages
+// give durations: Secs(89.46) = "89.5s", Secs(300) = "300s",
+// Secs(+Inf) = "∞s".
+func Secs(v float64) string { return Num(v, 1) + "s" }
+
+// Pct writes a fraction as a percentage with at most one decimal:
+// Pct(1.0/3) = "33.3%", Pct(0.5) = "50%".
+func Pct(v float64) string { return Num(100*v, 1) + "%" }
+
+// Sig writes v with digits significant digits, never rounding its whole
+// part and never writing more than MaxDecimals decimals, without trailing
+// zeros: Sig(1.0526, 4) = "1.053", Sig(89.46, 3) = "89.5",
+// Sig(1234.56, 3) = "1235", Sig(0.012345, 3) = "0.0123",
+// Sig(0.0000012345, 3) = "0.000001", Sig(0, 3) = "0". A nonzero value
+// that rounds to zero at MaxDecimals is written with digits significant
+// digits in exponent form: Sig(0.00000049, 3) = "4.9e-7",
+// Sig(1e-9, 3) = "1e-9". digits below 1 count as 1. The rounding is
+// Num's.
+func Sig(v float64, digits int) string {
+	if v == 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+		return Num(v, 0)
+	}
+	digits = max(digits, 1)
+	prec := digits - 1 - int(math.Floor(math.Log10(math.Abs(v))))
+	s := trimZeros(strconv.FormatFloat(v, 'f', min(max(prec, 0), MaxDecimals), 64))
+	if s == "0" || s == "-0" {
+		return tiny(v, digits)
+	}
+	return s
+}
+
+// Compact writes an axis label: whole numbers as they are up to 9,999,
+// then thousands and millions with four significant digits and a k or M
+// ("12.35k", "2M"), others with four significant digits ("0.1235",
+// "12.5"). Like strconv's 'g' format, a value below 0.0001 is written
+// with an exponent ("1.235e-05").
+func Compact(v float64) string {
+	a := math.Abs(v)
+	switch {
+	case a >= 1e6:
+		return strconv.FormatFloat(v/1e6, 'g', 4, 64) + "M"
+	case a >= 1e4:
+		return strconv.FormatFloat(v/1e3, 'g', 4, 64) + "k"
+	case a == math.Trunc(a):
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
+}
+
+// Exact writes the shortest decimal that reads back as v, without an
+// exponent: Exact(0.1) = "0.1", Exact(1e21) = "1000000000000000000000",
+// Exact(-0.0) = "-0". For cells of CSV and JSON a program reads back.
+func Exact(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// Round rounds v to decimals decimals, halves away from zero:
+// Round(0.25, 1) = 0.3 where Num(0.25, 1) writes "0.2", Round(-0.25, 1) =
+// -0.3. The result is the float nearest the rounded decimal, so Exact
+// writes it with at most decimals decimals.
+func Round(v float64, decimals int) float64 {
+	p := math.Pow(10, float64(decimals))
+	return math.Round(v*p) / p
+}
+
+// RoundSig rounds v to digits significant digits, halves away from zero:
+// RoundSig(89.4949, 3) = 89.5, RoundSig(1234, 3) = 1230,
+// RoundSig(0.000123456, 3) = 0.000123. Zero and non-finite values are
+// returned as they are.
+func RoundSig(v float64, digits int) float64 {
+	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return v
+	}
+	mag := math.Pow(10, float64(digits-1)-math.Floor(math.Log10(math.Abs(v))))
+	return math.Round(v*mag) / mag
+}
+
+// trimZeros drops the trailing zeros of a decimal with a point, then the
+// point: "89.50" → "89.5", "90.0" → "90"; "100" stays.
+func trimZeros(s string) string {
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
+}
