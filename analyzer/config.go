@@ -125,7 +125,6 @@ func (c *Config) DefaultsFor(file string) scaling.Inputs { return c.For(file).De
 // deepest directory first.
 func (c *Config) ScopedConfigs() []*Config { return c.scoped }
 
-
 // ConfigError is a problem in a configuration file, with its position.
 type ConfigError struct {
 	Path      string
