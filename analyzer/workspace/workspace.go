@@ -2,21 +2,26 @@
 // an index of their objects and every autoscaler's scale target resolved.
 //
 // Data flow: []*manifest.File (parsed, each once; the LSP caches them by
-// content) -> New -> kustomization scopes (which root kustomizations deploy
-// which file, and the namespace they give it) -> index by group, kind and
-// name -> autoscalers read (scaling.FromObject) and their targets resolved:
-// the candidates with the target's group, kind, name and a compatible
-// namespace, nearest first (a shared kustomization root, then the longest
-// common directory with the autoscaler's file). Documents the parser
-// skipped are parsed only when a scale target names their kind (or
-// Options.Kinds does).
+// content) -> New -> deployment roots (kustomize.go, gitops.go: which root
+// kustomizations, Flux Kustomization paths and Argo CD Application sources
+// deploy which file, and the namespace they give it; GitOps paths resolved
+// against the repository root, repo.go) -> index by group, kind and name ->
+// autoscalers read (scaling.FromObject) and their targets resolved: the
+// candidates with the target's group, kind, name and a compatible
+// namespace that are deployed together with the autoscaler
+// (DeployedTogether, the one notion resolution, conflicts and links
+// between objects use), nearest first (a shared root, then the longest
+// common directory with the autoscaler's file); those deployed apart or in
+// other namespaces are kept to be reported. Documents the parser skipped
+// are parsed only when a scale target names their kind (or Options.Kinds
+// does).
 //
 // For a language server, which needs a workspace per edit:
 //
 //	base workspace + changed paths' files -> With -> the changed files
 //	    indexed, the others' entries shared (layered maps, copied lists);
 //	    only the autoscalers whose target key the change touched resolved
-//	    again; from scratch (New) when kustomize scopes may move
+//	    again; from scratch (New) when deployment roots may move
 //	workspace + paths -> Focus -> a view listing only what bears on those
 //	    files, for linting them again while lookups see everything
 package workspace
