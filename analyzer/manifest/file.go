@@ -218,24 +218,22 @@ func (f *File) classify() string {
 	if IsKustomizationName(f.Path) || (f.Template && inChartTemplates(f.Path)) {
 		return ""
 	}
+	for _, d := range f.Docs {
+		if d.looksLikeObject() {
+			return ""
+		}
+	}
 	for _, p := range f.Problems() {
 		if p.Rule == "input-limit" {
 			return "" // refused in part: what it holds is not known, and the refusal must show
 		}
 	}
-	content := false
 	for _, d := range f.Docs {
 		if d.End > d.Start && hasContent(f.Text()[d.Start:d.End]) {
-			content = true
-		}
-		if d.looksLikeObject() {
-			return ""
+			return "no document has apiVersion and kind: not a Kubernetes object"
 		}
 	}
-	if !content {
-		return "empty: no YAML document"
-	}
-	return "no document has apiVersion and kind: not a Kubernetes object"
+	return "empty: no YAML document"
 }
 
 // hasContent reports whether a document holds a line of YAML content.

@@ -161,9 +161,22 @@ func (f *File) markTemplate(m templateMark) {
 // files): a language server that parses a file one document at a time
 // parses such a file whole.
 func MayHoldTemplate(src []byte) bool {
-	return bytes.Contains(src, []byte("{{")) || bytes.Contains(src, []byte("{%")) || bytes.Contains(src, []byte("{#")) ||
-		bytes.Contains(src, []byte("${")) || bytes.Contains(src, []byte("%{")) || bytes.Contains(src, []byte("#{")) ||
-		bytes.Contains(src, []byte("__"))
+	// One pass over the text: "{{", "{%", "{#", "${", "%{", "#{", "__".
+	for i := bytes.IndexAny(src, "{$%#_"); i >= 0 && i+1 < len(src); {
+		c, next := src[i], src[i+1]
+		switch {
+		case c == '{' && (next == '{' || next == '%' || next == '#'),
+			(c == '$' || c == '%' || c == '#') && next == '{',
+			c == '_' && next == '_':
+			return true
+		}
+		j := bytes.IndexAny(src[i+1:], "{$%#_")
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
 }
 
 // templateMarks finds the template actions and placeholders of a file, in

@@ -334,7 +334,6 @@ func fromKEDA(o *manifest.Object, kind Kind, ref *manifest.ScaleTarget, min, max
 		base := "spec.triggers[" + itoa(i) + "]"
 		m := &Metric{Index: i, Type: t.Type, TargetType: string(t.MetricType)}
 		a.locateMetric(m, base)
-		m.Deprecated = deprecatedUses(o, base, t.Type, m.TypeAt)
 		if m.TargetType == "" && t.Type != "cpu" && t.Type != "memory" {
 			m.TargetType = "AverageValue" // KEDA's GetMetricTargetType default
 		}
@@ -345,7 +344,9 @@ func fromKEDA(o *manifest.Object, kind Kind, ref *manifest.ScaleTarget, min, max
 		for k, v := range t.Metadata {
 			md[k] = v
 		}
-		if mn := o.Get(manifest.ParsePath(base + ".metadata")); mn != nil && mn.Kind == yaml.MappingNode {
+		mn := o.Get(manifest.ParsePath(base + ".metadata"))
+		m.Deprecated = deprecatedUses(o, mn, t.Type, m.TypeAt)
+		if mn != nil && mn.Kind == yaml.MappingNode {
 			for j := 0; j+1 < len(mn.Content); j += 2 {
 				if k, v := mn.Content[j], mn.Content[j+1]; k.Kind == yaml.ScalarNode && v.Kind == yaml.ScalarNode {
 					md[k.Value] = strings.Clone(v.Value)

@@ -3,6 +3,8 @@ package scaling
 import (
 	"slices"
 
+	yaml "go.yaml.in/yaml/v3"
+
 	"github.com/scalelint/scalelint/analyzer/manifest"
 )
 
@@ -82,8 +84,9 @@ type DeprecatedUse struct {
 }
 
 // deprecatedUses finds the deprecated parameters and scalers a trigger
-// uses, while its tree is at hand.
-func deprecatedUses(o *manifest.Object, base string, typ string, typeAt manifest.Field) []DeprecatedUse {
+// uses, while its tree is at hand: metadata is the trigger's metadata
+// mapping (nil when it has none).
+func deprecatedUses(o *manifest.Object, metadata *yaml.Node, typ string, typeAt manifest.Field) []DeprecatedUse {
 	var out []DeprecatedUse
 	for i := range DeprecatedParams {
 		p := &DeprecatedParams[i]
@@ -94,8 +97,14 @@ func deprecatedUses(o *manifest.Object, base string, typ string, typeAt manifest
 			out = append(out, DeprecatedUse{Param: p, At: typeAt})
 			continue
 		}
-		if f, ok := o.FieldAt(manifest.ParsePath(base + ".metadata").Append(manifest.Key(p.Key))); ok {
-			out = append(out, DeprecatedUse{Param: p, At: f})
+		if metadata == nil || metadata.Kind != yaml.MappingNode {
+			continue
+		}
+		for j := 0; j+1 < len(metadata.Content); j += 2 {
+			if k := metadata.Content[j]; k.Kind == yaml.ScalarNode && k.Value == p.Key {
+				out = append(out, DeprecatedUse{Param: p, At: o.FieldOf(k, metadata.Content[j+1])})
+				break
+			}
 		}
 	}
 	return out

@@ -139,6 +139,9 @@ func (ws *Workspace) nearApart(a, b *manifest.Object) bool {
 
 // sortObjects orders objects by file path, document and list item.
 func sortObjects(objs []*manifest.Object) {
+	if len(objs) < 2 {
+		return
+	}
 	sort.SliceStable(objs, func(i, j int) bool {
 		a, b := objs[i], objs[j]
 		if a.Doc.File.Path != b.Doc.File.Path {
