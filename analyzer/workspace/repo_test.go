@@ -80,3 +80,28 @@ func TestFindRepositoryRoot(t *testing.T) {
 		t.Errorf("stdin alone: %+v", r)
 	}
 }
+
+// TestWalkSymlinkedRoot: a directory named on the command line is walked
+// even when its name is a symbolic link (a repository checked out
+// elsewhere and linked in); links met below it are still not followed.
+func TestWalkSymlinkedRoot(t *testing.T) {
+	tmp := t.TempDir()
+	real := filepath.Join(tmp, "real")
+	if err := os.MkdirAll(filepath.Join(real, "deploy"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(real, "deploy", "hpa.yaml"), []byte("kind: HorizontalPodAutoscaler\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(tmp, "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	if err := os.Symlink(real, filepath.Join(real, "loop")); err != nil {
+		t.Fatal(err)
+	}
+	got, errs := Walk([]string{link}, nil)
+	if want := []string{filepath.Join(link, "deploy", "hpa.yaml")}; !slices.Equal(got, want) || len(errs) > 0 {
+		t.Errorf("Walk(link) = %v, %v; want %v", got, errs, want)
+	}
+}
