@@ -172,7 +172,7 @@ func (s *Snapshot) Workspace() *workspace.Workspace {
 // read.
 func (s *Snapshot) workspaceOptions() workspace.Options {
 	cfg := s.cfg
-	return workspace.Options{DefaultNamespace: cfg.Namespace, Kinds: ruleKinds, RepositoryRoot: s.root.Dir,
+	return workspace.Options{DefaultNamespace: cfg.Namespace, Kinds: ruleKinds, RepositoryRoot: s.root.Dir, RepositoryURLs: s.root.URLs,
 		NamespaceOf: func(f *manifest.File) string { return cfg.For(f.Path).Namespace }}
 }
 

@@ -43,6 +43,8 @@ type templateMark struct {
 	// starts with an action, an action as an unquoted value, a Terraform
 	// directive. Other marks are values a tool substitutes.
 	structural bool
+	// action is set for "{{ }}", which Go templates and Jinja share.
+	action bool
 }
 
 // detectTemplate marks a file as a template and reports it once
@@ -73,23 +75,29 @@ func (f *File) detectTemplate() {
 	}
 	byName := strings.HasSuffix(f.Path, ".tftpl") || strings.Contains(filepath.Base(f.Path), ".tftpl.") ||
 		strings.HasSuffix(f.Path, ".tpl") || strings.Contains(filepath.Base(f.Path), ".tpl.")
-	jinjaFile := false
+	// "{{ }}" is Jinja in a file with Jinja's own "{% %}" or "{# #}", or
+	// where no action reads as Go's; else every "{{ }}" is Go's (a Helm
+	// function scalelint does not know starts an action now and then).
+	jinjaBlocks, goActions := false, false
 	for _, m := range marks {
-		if m.syntax == jinja {
-			jinjaFile = true
-		}
+		jinjaBlocks = jinjaBlocks || (m.syntax == jinja && !m.action)
+		goActions = goActions || (m.syntax == goTemplate && m.action)
 	}
 	for i := range marks {
 		switch {
-		case marks[i].syntax == goTemplate && jinjaFile:
-			marks[i].syntax = jinja // "{{ }}" in a file that also holds "{% %}"
+		case marks[i].action && (jinjaBlocks || !goActions):
+			marks[i].syntax = jinja
+		case marks[i].action:
+			marks[i].syntax = goTemplate
 		case marks[i].syntax == envsubst && byName:
 			marks[i].syntax = terraform
 		}
 	}
-	// An action where data would be is a template whatever else holds.
+	// An action where data would be is a template whatever else holds;
+	// so is any Go action in a chart's templates directory: Helm renders
+	// the file, even where its actions sit inside values.
 	for _, m := range marks {
-		if m.structural && m.syntax != terraform {
+		if (m.structural && m.syntax != terraform) || (m.syntax == goTemplate && inChartTemplates(f.Path)) {
 			f.markTemplate(m)
 			return
 		}
@@ -293,7 +301,11 @@ func placeholderAt(line []byte, i int) (templateMark, int) {
 	switch {
 	case bytes.HasPrefix(rest, []byte("{{")):
 		n := closing("{{", "}}")
-		return templateMark{syntax: actionSyntax(rest[2:n])}, n
+		inner := rest[2:n]
+		if bytes.HasSuffix(inner, []byte("}}")) {
+			inner = inner[:len(inner)-2]
+		}
+		return templateMark{syntax: actionSyntax(inner), action: true}, n
 	case bytes.HasPrefix(rest, []byte("{%")):
 		return templateMark{syntax: jinja}, closing("{%", "%}")
 	case bytes.HasPrefix(rest, []byte("{#")):

@@ -129,11 +129,12 @@ func HoldsGitOps(f *manifest.File) bool {
 	return false
 }
 
-// readGitOps reads the roots the GitOps objects among files declare.
-func readGitOps(files []*manifest.File) []gitopsDecl {
+// readGitOps reads the roots the GitOps objects among files declare;
+// patches (kustomize patch files) declare none.
+func readGitOps(files []*manifest.File, patches map[string]bool) []gitopsDecl {
 	var out []gitopsDecl
 	for _, f := range files {
-		if !HoldsGitOps(f) || f.Template {
+		if !HoldsGitOps(f) || f.Template || patches[f.SlashPath()] {
 			continue
 		}
 		for _, d := range f.Docs {
@@ -504,27 +505,28 @@ func sourceURLs(files []*manifest.File) map[string]string {
 }
 
 // fromThisRepository reports whether a root's path is read from the
-// repository being linted, as far as the inputs tell: a Flux source
-// among them that points elsewhere, or an Argo CD repoURL that is none
-// of the repository's remotes, is another repository. Without knowledge
-// either way the path is taken as this repository's; a path under which
-// no input lies deploys nothing here anyway.
+// repository being linted, as far as the inputs tell. A Flux source other
+// than flux-system (bootstrap's, the repository itself) that the inputs
+// define is another repository, or another branch of this one; a source
+// of another kind (an OCIRepository, a Bucket, an ExternalArtifact) holds
+// what was pushed or generated, not this tree. An Argo CD repoURL that is
+// none of the repository's remotes, when they are known, is another
+// repository. Without knowledge either way the path is taken as this
+// repository's: a path under which no input lies deploys nothing here.
 func fromThisRepository(d gitopsDecl, sources map[string]string, remotes []string) bool {
 	if d.repoURL != "" {
 		return len(remotes) == 0 || sameRepository(d.repoURL, remotes)
 	}
+	switch d.sourceKind {
+	case "", "GitRepository":
+	default:
+		return false
+	}
 	if d.sourceName == "" || d.sourceName == "flux-system" {
-		return true // flux bootstrap's source: the repository itself
-	}
-	kind := d.sourceKind
-	if kind == "" {
-		kind = "GitRepository"
-	}
-	u, known := sources[kind+"/"+d.sourceName]
-	if !known {
 		return true
 	}
-	return len(remotes) > 0 && sameRepository(u, remotes)
+	_, defined := sources["GitRepository/"+d.sourceName]
+	return !defined
 }
 
 // sameRepository reports whether a repository URL is one of remotes,

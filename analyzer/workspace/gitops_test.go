@@ -146,15 +146,21 @@ func TestArgoApplicationRoots(t *testing.T) {
 
 // TestFluxSources: a Flux Kustomization reads its path from the
 // repository when its source is flux-system (bootstrap's) or unknown;
-// not when the source among the inputs points at another repository. A
-// HelmRelease's chart from a GitRepository is recorded as a chart root.
+// not when the source among the inputs is another repository (or another
+// branch), nor from an ExternalArtifact or OCI source, nor when the object
+// is a kustomize patch (an overlay setting a path). A HelmRelease's chart
+// from a GitRepository is recorded as a chart root.
 func TestFluxSources(t *testing.T) {
 	ws := build(t, map[string]string{
-		"clusters/podinfo.yaml":  "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: podinfo\nspec:\n  path: ./kustomize\n  sourceRef: {kind: GitRepository, name: podinfo}\n",
-		"clusters/source.yaml":   "apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata:\n  name: podinfo\nspec:\n  url: https://github.com/stefanprodan/podinfo\n",
-		"clusters/release.yaml":  "apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata:\n  name: app\nspec:\n  chart:\n    spec:\n      chart: ./charts/app\n      sourceRef: {kind: GitRepository, name: flux-system}\n",
-		"kustomize/x/y/z/a.yaml": deployment("a"),
-		"kustomize/b.yaml":       deployment("b"),
+		"clusters/artifact.yaml":     "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: art\nspec:\n  path: ./kustomize\n  sourceRef: {kind: ExternalArtifact, name: apps}\n",
+		"tenants/kustomization.yaml": "resources: [sync.yaml]\npatches:\n- path: patch.yaml\n",
+		"tenants/sync.yaml":          "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n",
+		"tenants/patch.yaml":         "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: patched\nspec:\n  path: ./kustomize\n",
+		"clusters/podinfo.yaml":      "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: podinfo\nspec:\n  path: ./kustomize\n  sourceRef: {kind: GitRepository, name: podinfo}\n",
+		"clusters/source.yaml":       "apiVersion: source.toolkit.fluxcd.io/v1\nkind: GitRepository\nmetadata:\n  name: podinfo\nspec:\n  url: https://github.com/stefanprodan/podinfo\n",
+		"clusters/release.yaml":      "apiVersion: helm.toolkit.fluxcd.io/v2\nkind: HelmRelease\nmetadata:\n  name: app\nspec:\n  chart:\n    spec:\n      chart: ./charts/app\n      sourceRef: {kind: GitRepository, name: flux-system}\n",
+		"kustomize/x/y/z/a.yaml":     deployment("a"),
+		"kustomize/b.yaml":           deployment("b"),
 	}, Options{RepositoryURLs: []string{"https://github.com/example/fleet"}})
 	a := objectIn(t, ws, "kustomize/x/y/z/a.yaml")
 	if len(ws.Roots(a)) != 0 {

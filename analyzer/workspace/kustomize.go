@@ -151,14 +151,6 @@ func buildScopes(files []*manifest.File, opts Options) scopes {
 			ks.all = append(ks.all, k)
 		}
 	}
-	decls := readGitOps(files)
-	if len(ks.all) == 0 && len(decls) == 0 {
-		return s
-	}
-	ks.filePaths = make(map[string]bool, len(files))
-	for _, f := range files {
-		ks.filePaths[f.SlashPath()] = true
-	}
 	for _, k := range ks.all {
 		for _, p := range k.includes {
 			if sub, ok := ks.byDir[p]; ok {
@@ -168,6 +160,16 @@ func buildScopes(files []*manifest.File, opts Options) scopes {
 		for _, p := range k.patches {
 			s.patches[p] = true
 		}
+	}
+	// A patch of a GitOps object (an overlay setting a Flux
+	// Kustomization's path) declares no root of its own.
+	decls := readGitOps(files, s.patches)
+	if len(ks.all) == 0 && len(decls) == 0 {
+		return s
+	}
+	ks.filePaths = make(map[string]bool, len(files))
+	for _, f := range files {
+		ks.filePaths[f.SlashPath()] = true
 	}
 	sort.Slice(ks.all, func(i, j int) bool { return ks.all[i].file.Path < ks.all[j].file.Path })
 	if len(decls) > 0 {

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,6 +69,10 @@ type RepositoryRoot struct {
 	// Git is true when Dir holds .git; otherwise Dir is the deepest
 	// directory common to the inputs.
 	Git bool
+	// URLs are the repository's remote URLs, read from its Git
+	// configuration: an Argo CD Application whose repoURL is none of
+	// them deploys another repository.
+	URLs []string
 }
 
 // String says which directory it is and why, for a summary.
@@ -109,10 +114,69 @@ func FindRepositoryRoot(paths []string) RepositoryRoot {
 	}
 	for _, d := range ProjectDirs(common) {
 		if isRepositoryRoot(d) {
-			return RepositoryRoot{Dir: d, Git: true}
+			return RepositoryRoot{Dir: d, Git: true, URLs: gitRemotes(d)}
 		}
 	}
 	return RepositoryRoot{Dir: common}
+}
+
+// gitRemotes reads the remote URLs of the repository at dir from its
+// Git configuration: .git/config, or, for a worktree or a submodule whose
+// .git is a file ("gitdir: PATH"), the config of that directory or of
+// its common directory. None when it cannot be read.
+func gitRemotes(dir string) []string {
+	gitDir := filepath.Join(dir, ".git")
+	if st, err := os.Stat(gitDir); err == nil && !st.IsDir() {
+		data, err := readSmall(gitDir)
+		if err != nil {
+			return nil
+		}
+		ref, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:")
+		if !ok {
+			return nil
+		}
+		gitDir = strings.TrimSpace(ref)
+		if !filepath.IsAbs(gitDir) {
+			gitDir = filepath.Join(dir, gitDir)
+		}
+		if common, err := readSmall(filepath.Join(gitDir, "commondir")); err == nil {
+			c := strings.TrimSpace(string(common))
+			if !filepath.IsAbs(c) {
+				c = filepath.Join(gitDir, c)
+			}
+			gitDir = c
+		}
+	}
+	data, err := readSmall(filepath.Join(gitDir, "config"))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	remote := false
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "[") {
+			remote = strings.HasPrefix(line, "[remote ")
+			continue
+		}
+		if k, v, ok := strings.Cut(line, "="); ok && remote && strings.TrimSpace(k) == "url" {
+			out = append(out, strings.TrimSpace(v))
+		}
+	}
+	return out
+}
+
+// readSmall reads a small file of Git's (at most 64 KiB).
+func readSmall(p string) ([]byte, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, os.ErrInvalid
+	}
+	return io.ReadAll(io.LimitReader(f, 64<<10))
 }
 
 // commonDir returns the deepest directory holding both absolute paths.

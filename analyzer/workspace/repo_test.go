@@ -105,3 +105,27 @@ func TestWalkSymlinkedRoot(t *testing.T) {
 		t.Errorf("Walk(link) = %v, %v; want %v", got, errs, want)
 	}
 }
+
+// TestGitRemotes: the remote URLs come from .git/config, or through a
+// worktree's .git file from its common directory's config.
+func TestGitRemotes(t *testing.T) {
+	tmp := t.TempDir()
+	main := filepath.Join(tmp, "main")
+	if err := os.MkdirAll(filepath.Join(main, ".git", "worktrees", "wt"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := "[core]\n\tbare = false\n[remote \"origin\"]\n\turl = git@github.com:example/shop.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n[branch \"main\"]\n\tremote = origin\n"
+	if err := os.WriteFile(filepath.Join(main, ".git", "config"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := gitRemotes(main); !slices.Equal(got, []string{"git@github.com:example/shop.git"}) {
+		t.Errorf("remotes %v", got)
+	}
+	wt := filepath.Join(tmp, "wt")
+	os.MkdirAll(wt, 0o755)
+	os.WriteFile(filepath.Join(wt, ".git"), []byte("gitdir: "+filepath.Join(main, ".git", "worktrees", "wt")+"\n"), 0o644)
+	os.WriteFile(filepath.Join(main, ".git", "worktrees", "wt", "commondir"), []byte("../..\n"), 0o644)
+	if r := FindRepositoryRoot([]string{wt}); !r.Git || !slices.Equal(r.URLs, []string{"git@github.com:example/shop.git"}) {
+		t.Errorf("worktree: %+v", r)
+	}
+}

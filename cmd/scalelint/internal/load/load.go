@@ -202,6 +202,7 @@ func Read(paths []string, stdin io.Reader, o Options) (*Inputs, error) {
 		DefaultNamespace: cfg.Namespace,
 		NamespaceOf:      func(f *manifest.File) string { return cfg.For(f.Path).Namespace },
 		RepositoryRoot:   in.Root.Dir,
+		RepositoryURLs:   in.Root.URLs,
 		Release:          true,
 	})
 	return in, nil
