@@ -94,10 +94,11 @@ func (f *File) detectTemplate() {
 		}
 	}
 	// An action where data would be is a template whatever else holds;
-	// so is any Go action in a chart's templates directory: Helm renders
-	// the file, even where its actions sit inside values.
+	// so is any Go action in a manifest of a chart's templates directory:
+	// Helm renders the file, even where its actions sit inside values.
+	chartManifest := inChartTemplates(f.Path) && topLevelKeys(src)
 	for _, m := range marks {
-		if (m.structural && m.syntax != terraform) || (m.syntax == goTemplate && inChartTemplates(f.Path)) {
+		if (m.structural && m.syntax != terraform) || (m.syntax == goTemplate && chartManifest) {
 			f.markTemplate(m)
 			return
 		}

@@ -22,6 +22,7 @@ func TestTemplateSyntaxes(t *testing.T) {
 		{"Helm, an end without a space", "t.yaml", "{{- if .Values.on }}\n" + hpa + "  maxReplicas: 3\n{{- end}}\n", "helm template", ""},
 		{"Helm, a function scalelint does not know", "t.yaml", hpa + "  maxReplicas: {{ .Values.max }}\n  minReplicas: {{ myHelper 2 }}\n", "helm template", ""},
 		{"Helm action inside a value, in a chart", "chart/templates/deploy.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  template:\n    spec:\n      containers:\n      - image: app:{{ .Values.tag }}\n", "helm template", ""},
+		{"Go actions in a templates directory that is no chart's", "notifications/templates/created.yaml", "message: |\n  {{.app.metadata.name}} created\nslack:\n  title: \"{{.app.metadata.name}}\"\n", "", ""},
 		{"Go action inside a value, elsewhere", "deploy.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  template:\n    spec:\n      containers:\n      - image: app:{{ .Values.tag }}\n", "", ""},
 		{"Helm comment line", "t.yaml", "{{/* autoscaler */}}\n" + hpa + "  maxReplicas: 3\n", "helm template", ""},
 		{"Jinja statement", "t.yaml", "{% if on %}\n" + hpa + "  maxReplicas: 3\n{% endif %}\n", "Jinja", ""},
