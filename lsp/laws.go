@@ -13,7 +13,7 @@ import (
 // configuration's annotation defaults: the numbers the rules report, for
 // hover and inlay hints, evaluated once per snapshot.
 func evaluate(snap *Snapshot, a *scaling.Autoscaler) *rules.Evaluation {
-	return rules.Evaluations(snap.Shared(), snap.cfg.Defaults).Evaluate(snap.Workspace(), a)
+	return rules.Evaluations(snap.Shared(), snap.cfg).Evaluate(snap.Workspace(), a)
 }
 
 // fixThreshold is the threshold latency-floor's fix suggests, with the

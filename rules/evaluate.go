@@ -131,9 +131,19 @@ type BoundEval struct {
 }
 
 // Evaluate evaluates every law it can for an autoscaler of a workspace,
-// with the configuration's annotation defaults.
-func Evaluate(ws *workspace.Workspace, a *scaling.Autoscaler, defaults scaling.Inputs) *Evaluation {
-	return evaluate(ws.Target(a), a, defaults)
+// with the annotation defaults of the configuration that governs its
+// file.
+func Evaluate(ws *workspace.Workspace, a *scaling.Autoscaler, cfg *analyzer.Config) *Evaluation {
+	return evaluate(ws.Target(a), a, defaultsOf(cfg)(a))
+}
+
+// defaultsOf returns the annotation defaults an autoscaler is evaluated
+// with: those of the configuration that governs its file.
+func defaultsOf(cfg *analyzer.Config) func(a *scaling.Autoscaler) scaling.Inputs {
+	if cfg == nil {
+		cfg = analyzer.DefaultConfig()
+	}
+	return func(a *scaling.Autoscaler) scaling.Inputs { return cfg.DefaultsFor(a.Object.File().Path) }
 }
 
 // EvaluateTarget is Evaluate with the scale target resolved by the caller:
@@ -168,20 +178,21 @@ func FloorOf(deadTime, window, samplingDelay float64) Floor {
 // It lives in the run's analyzer.Shared (Evaluations), so it lasts as long
 // as the driver keeps that: a CLI run, a language server snapshot.
 type Evaluator struct {
-	defaults scaling.Inputs
+	defaults func(a *scaling.Autoscaler) scaling.Inputs
 	mu       sync.Mutex
 	evals    map[*scaling.Autoscaler]*Evaluation
 }
 
 type evaluatorKey struct{}
 
-// Evaluations returns the evaluator kept in shared, made with defaults on
-// first use: pass the configuration shared was run with.
-func Evaluations(shared *analyzer.Shared, defaults scaling.Inputs) *Evaluator {
-	return shared.Get(evaluatorKey{}, func() any { return newEvaluator(defaults) }).(*Evaluator)
+// Evaluations returns the evaluator kept in shared, made with the
+// configuration's defaults on first use: pass the configuration shared
+// was run with.
+func Evaluations(shared *analyzer.Shared, cfg *analyzer.Config) *Evaluator {
+	return shared.Get(evaluatorKey{}, func() any { return newEvaluator(defaultsOf(cfg)) }).(*Evaluator)
 }
 
-func newEvaluator(defaults scaling.Inputs) *Evaluator {
+func newEvaluator(defaults func(a *scaling.Autoscaler) scaling.Inputs) *Evaluator {
 	return &Evaluator{defaults: defaults, evals: map[*scaling.Autoscaler]*Evaluation{}}
 }
 
@@ -197,7 +208,7 @@ func (ev *Evaluator) Evaluate(ws *workspace.Workspace, a *scaling.Autoscaler) *E
 	if ok && e.Target == r {
 		return e
 	}
-	e = evaluate(r, a, ev.defaults)
+	e = evaluate(r, a, ev.defaults(a))
 	if !ok {
 		ev.mu.Lock()
 		ev.evals[a] = e

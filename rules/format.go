@@ -12,7 +12,9 @@ const defaultMargin = 0.1
 // evaluations evaluates every autoscaler of the pass, once per run for
 // every rule that reports on the laws (see Evaluator).
 func evaluations(pass *analyzer.Pass) []*Evaluation {
-	ev := pass.Shared(evaluatorKey{}, func() any { return newEvaluator(pass.Defaults) }).(*Evaluator)
+	ev := pass.Shared(evaluatorKey{}, func() any {
+		return newEvaluator(func(a *scaling.Autoscaler) scaling.Inputs { return pass.DefaultsFor(a.Object.File()) })
+	}).(*Evaluator)
 	type key struct{ ws *workspace.Workspace }
 	return pass.Shared(key{pass.Workspace}, func() any {
 		var out []*Evaluation

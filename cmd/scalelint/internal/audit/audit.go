@@ -384,7 +384,7 @@ func Run(ws *workspace.Workspace, cfg *analyzer.Config, inputs []string, opts Op
 	shared := analyzer.NewShared()
 	diags := analyzer.RunWith(context.Background(), ws, rules.All(), cfg, shared)
 	rep := report.New(ws, diags, cfg, shared)
-	evals := rules.Evaluations(shared, cfg.Defaults)
+	evals := rules.Evaluations(shared, cfg)
 	a := &Audit{Files: len(ws.Files), Inputs: inputs}
 
 	byObject := map[*manifest.Object][]analyzer.Diagnostic{}

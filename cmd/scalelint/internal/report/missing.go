@@ -44,7 +44,7 @@ func (r *Report) Missing() []Missing {
 		return *r.missing
 	}
 	var out []Missing
-	evals := rules.Evaluations(r.shared, r.Config.Defaults)
+	evals := rules.Evaluations(r.shared, r.Config)
 	for _, a := range r.Workspace.Autoscalers() {
 		e := evals.Evaluate(r.Workspace, a)
 		if len(e.Missing) == 0 {
