@@ -22,7 +22,10 @@ type ConfigFile struct {
 	Namespace string                 `json:"namespace,omitempty" jsonschema_description:"Namespace of objects that set none and that no kustomization places (default: default)."`
 	Overrides []OverrideSetting      `json:"overrides,omitempty" jsonschema_description:"Rule settings for the files matching paths, applied in order after rules."`
 	Limits    *LimitsSetting         `json:"limits,omitempty" jsonschema_description:"What one input file may cost before it is refused with an input-limit finding (check, audit, simulate and the language server; the time limit applies to the command line)."`
-	Infer     *InferSetting          `json:"infer,omitempty" jsonschema_description:"What scalelint may assume when it reads law inputs from traffic configuration."`
+	// KubernetesVersion is read from the text as written: 1.30 is 1.30
+	// (not the number 1.3), quoted or not.
+	KubernetesVersion any           `json:"kubernetes-version,omitempty" jsonschema:"oneof_type=string;number" jsonschema_description:"Kubernetes minor version the manifests are applied to, such as 1.30 or v1.30: removed-api reports the API versions it no longer serves. Default: the oldest minor version still supported upstream when this scalelint was released (1.35)."`
+	Infer             *InferSetting `json:"infer,omitempty" jsonschema_description:"What scalelint may assume when it reads law inputs from traffic configuration."`
 }
 
 // InferSetting is the infer mapping.

@@ -50,7 +50,7 @@ func changedPaths(base, s *Snapshot) []string {
 
 // chunkFiles returns a handle's parsed documents (none for nil).
 func chunkFiles(h *fileHandle) []*manifest.File {
-	if h == nil {
+	if h == nil || !h.linted() {
 		return nil
 	}
 	out := make([]*manifest.File, len(h.chunks))
@@ -105,14 +105,27 @@ func (s *Snapshot) relintPaths(b *Snapshot) (map[string]bool, bool) {
 	}
 	// The autoscalers the change reaches, and their targets before and
 	// after; then every autoscaler of those targets.
+	// An unresolved target's finding names the definitions found apart,
+	// in other namespaces, or in files that do not parse: it changes
+	// with those.
+	broken := false
+	for f := range s.changedFiles {
+		broken = broken || f.Template || hasSyntaxProblem(f)
+	}
 	targets := map[*manifest.Object]bool{}
 	for _, a := range newWS.Autoscalers() {
-		t := newWS.Target(a).Object
+		nr := newWS.Target(a)
+		t := nr.Object
 		if !changed(a.Object) {
 			// Unchanged, so in the base too (the same parsed object).
-			old := oldWS.Target(a).Object
+			or := oldWS.Target(a)
+			old := or.Object
 			if old == t && (t == nil || !changed(t)) {
-				continue
+				named := append(append([]*manifest.Object(nil), nr.Apart...), nr.OtherNamespace...)
+				if t != nil || (!broken && slices.Equal(or.Apart, nr.Apart) && slices.Equal(or.OtherNamespace, nr.OtherNamespace) &&
+					!slices.ContainsFunc(named, changed)) {
+					continue
+				}
 			}
 			targets[old] = true
 		}
@@ -167,4 +180,14 @@ func (fd *fileDiags) protocol(snap *Snapshot) []protocol.Diagnostic {
 		sortByPosition(fd.proto)
 	})
 	return fd.proto
+}
+
+// hasSyntaxProblem reports whether a file has a YAML syntax error.
+func hasSyntaxProblem(f *manifest.File) bool {
+	for _, p := range f.Problems() {
+		if p.Rule == "yaml-syntax" {
+			return true
+		}
+	}
+	return false
 }

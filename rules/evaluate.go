@@ -209,13 +209,29 @@ type BoundEval struct {
 }
 
 // Evaluate evaluates every law it can for an autoscaler of a workspace,
-// with a configuration's annotation defaults and inference settings (nil:
-// the built-in configuration), and the inputs read from the manifests.
+// with the annotation defaults and inference settings of the
+// configuration that governs its file (nil: the built-in configuration),
+// and the inputs read from the manifests.
 func Evaluate(ws *workspace.Workspace, a *scaling.Autoscaler, cfg *analyzer.Config) *Evaluation {
+	return evaluate(ws, ws.Target(a), a, defaultsOf(cfg)(a), inferOf(cfg)(a))
+}
+
+// defaultsOf returns the annotation defaults an autoscaler is evaluated
+// with: those of the configuration that governs its file.
+func defaultsOf(cfg *analyzer.Config) func(a *scaling.Autoscaler) scaling.Inputs {
 	if cfg == nil {
 		cfg = analyzer.DefaultConfig()
 	}
-	return evaluate(ws, ws.Target(a), a, cfg.Defaults, cfg.Infer)
+	return func(a *scaling.Autoscaler) scaling.Inputs { return cfg.DefaultsFor(a.Object.File().Path) }
+}
+
+// inferOf returns the inference settings an autoscaler is evaluated
+// with: those of the configuration that governs its file.
+func inferOf(cfg *analyzer.Config) func(a *scaling.Autoscaler) infer.Options {
+	if cfg == nil {
+		cfg = analyzer.DefaultConfig()
+	}
+	return func(a *scaling.Autoscaler) infer.Options { return cfg.For(a.Object.File().Path).Infer }
 }
 
 // EvaluateTarget is Evaluate with the scale target resolved by the caller
@@ -251,8 +267,8 @@ func FloorOf(deadTime, window, samplingDelay float64) Floor {
 // It lives in the run's analyzer.Shared (Evaluations), so it lasts as long
 // as the driver keeps that: a CLI run, a language server snapshot.
 type Evaluator struct {
-	defaults scaling.Inputs
-	infer    infer.Options
+	defaults func(a *scaling.Autoscaler) scaling.Inputs
+	infer    func(a *scaling.Autoscaler) infer.Options
 	mu       sync.Mutex
 	evals    map[*scaling.Autoscaler]*Evaluation
 }
@@ -263,14 +279,11 @@ type evaluatorKey struct{}
 // configuration's annotation defaults and inference settings on first use:
 // pass the configuration shared was run with.
 func Evaluations(shared *analyzer.Shared, cfg *analyzer.Config) *Evaluator {
-	return shared.Get(evaluatorKey{}, func() any { return newEvaluator(cfg) }).(*Evaluator)
+	return shared.Get(evaluatorKey{}, func() any { return newEvaluator(defaultsOf(cfg), inferOf(cfg)) }).(*Evaluator)
 }
 
-func newEvaluator(cfg *analyzer.Config) *Evaluator {
-	if cfg == nil {
-		cfg = analyzer.DefaultConfig()
-	}
-	return &Evaluator{defaults: cfg.Defaults, infer: cfg.Infer, evals: map[*scaling.Autoscaler]*Evaluation{}}
+func newEvaluator(defaults func(a *scaling.Autoscaler) scaling.Inputs, opts func(a *scaling.Autoscaler) infer.Options) *Evaluator {
+	return &Evaluator{defaults: defaults, infer: opts, evals: map[*scaling.Autoscaler]*Evaluation{}}
 }
 
 // Evaluate returns the autoscaler's evaluation, computing it on first use.
@@ -285,7 +298,7 @@ func (ev *Evaluator) Evaluate(ws *workspace.Workspace, a *scaling.Autoscaler) *E
 	if ok && e.Target == r {
 		return e
 	}
-	e = evaluate(ws, r, a, ev.defaults, ev.infer)
+	e = evaluate(ws, r, a, ev.defaults(a), ev.infer(a))
 	if !ok {
 		ev.mu.Lock()
 		ev.evals[a] = e

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/scalelint/scalelint/analyzer"
+	"github.com/scalelint/scalelint/analyzer/infer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
 	"github.com/scalelint/scalelint/analyzer/workspace"
@@ -19,7 +20,10 @@ const defaultMargin = 0.1
 // evaluations evaluates every autoscaler of the pass, once per run for
 // every rule that reports on the laws (see Evaluator).
 func evaluations(pass *analyzer.Pass) []*Evaluation {
-	ev := pass.Shared(evaluatorKey{}, func() any { return newEvaluator(pass.Config()) }).(*Evaluator)
+	ev := pass.Shared(evaluatorKey{}, func() any {
+		return newEvaluator(func(a *scaling.Autoscaler) scaling.Inputs { return pass.DefaultsFor(a.Object.File()) },
+			func(a *scaling.Autoscaler) infer.Options { return pass.InferFor(a.Object.File()) })
+	}).(*Evaluator)
 	type key struct{ ws *workspace.Workspace }
 	return pass.Shared(key{pass.Workspace}, func() any {
 		var out []*Evaluation

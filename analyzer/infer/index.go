@@ -165,7 +165,7 @@ func (b *builder) services(from *manifest.Object, be traffic.Backend) []*manifes
 			if !b.ws.Linkable(from, s) {
 				continue
 			}
-		} else if !slices.Contains(b.ws.Namespaces(s), be.Namespace) || !b.ws.Near(from, s) {
+		} else if !slices.Contains(b.ws.Namespaces(s), be.Namespace) || !b.ws.DeployedTogether(from, s) {
 			continue
 		}
 		out = append(out, s)

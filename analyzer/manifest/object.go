@@ -179,6 +179,7 @@ func buildObjects(d *Document, root *yaml.Node, problems []Problem) ([]*Object, 
 				continue
 			}
 			objs = append(objs, o)
+			problems = append(problems, o.identityProblems()...)
 			problems = append(problems, o.decode()...)
 		}
 		return objs, problems
@@ -187,6 +188,7 @@ func buildObjects(d *Document, root *yaml.Node, problems []Problem) ([]*Object, 
 	if o == nil {
 		return nil, problems
 	}
+	problems = append(problems, o.identityProblems()...)
 	return []*Object{o}, append(problems, o.decode()...)
 }
 

@@ -92,6 +92,9 @@ type Metric struct {
 	// (KEDA's scalingModifiers replace it with a formula's); "" when it
 	// does.
 	Composite string
+	// Deprecated are the parameters (or the scaler) of a KEDA trigger
+	// that KEDA deprecated or removed (DeprecatedParams).
+	Deprecated []DeprecatedUse
 }
 
 // Autoscaler is an HPA, ScaledObject or ScaledJob in one shape.
@@ -378,7 +381,9 @@ func fromKEDA(o *manifest.Object, kind Kind, ref *manifest.ScaleTarget, min, max
 		for k, v := range t.Metadata {
 			md[k] = v
 		}
-		if mn := o.Get(manifest.ParsePath(base + ".metadata")); mn != nil && mn.Kind == yaml.MappingNode {
+		mn := o.Get(manifest.ParsePath(base + ".metadata"))
+		m.Deprecated = deprecatedUses(o, mn, t.Type, m.TypeAt)
+		if mn != nil && mn.Kind == yaml.MappingNode {
 			for j := 0; j+1 < len(mn.Content); j += 2 {
 				if k, v := mn.Content[j], mn.Content[j+1]; k.Kind == yaml.ScalarNode && v.Kind == yaml.ScalarNode {
 					md[k.Value] = strings.Clone(v.Value)

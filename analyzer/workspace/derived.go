@@ -58,32 +58,11 @@ func (ws *Workspace) routesToServices() bool {
 }
 
 // Linkable reports whether traffic configuration may refer to an object
-// by name: they can share a namespace, and they are related (Near). Names
-// do not link objects across unrelated parts of a repository.
+// by name: they can share a namespace, and they are deployed together
+// (DeployedTogether, the one notion every link by name uses). Names do
+// not link objects across unrelated parts of a repository.
 func (ws *Workspace) Linkable(from, to *manifest.Object) bool {
-	return ws.namespaceCompatible(from, to) && ws.Near(from, to)
-}
-
-// Near reports whether two objects are deployed together: by a common
-// kustomization, or (outside every kustomization) from one directory or a
-// directory and its subdirectories at most TargetDistance levels apart.
-// Sibling trees (kustomize/app and examples/istio) are alternatives as
-// often as parts of one deployment, so they are not near; this is
-// stricter than a scale target's search, as a bound read from another
-// object must be one that object really puts on the workload.
-func (ws *Workspace) Near(from, to *manifest.Object) bool {
-	if ws.sharesRoot(from, to) {
-		return true
-	}
-	if len(ws.Roots(from)) > 0 && len(ws.Roots(to)) > 0 {
-		return false // both deployed, by different roots
-	}
-	a, b := from.Doc.File.DirParts(), to.Doc.File.DirParts()
-	if len(a) > len(b) {
-		a, b = b, a
-	}
-	d := ws.opts.TargetDistance
-	return commonDirDepth(from.Doc.File, to.Doc.File) == len(a) && (d < 0 || len(b)-len(a) <= d)
+	return ws.namespaceCompatible(from, to) && ws.DeployedTogether(from, to)
 }
 
 // Named returns the indexed objects of a kind (any group) and name.

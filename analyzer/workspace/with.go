@@ -22,9 +22,9 @@ import (
 // once built.
 //
 // The second result is false when With built the workspace from scratch
-// (New) instead: when the change may move files between kustomization
-// scopes (a kustomization changed, or a file came or went while
-// kustomizations place files), or when a new file holds a skipped
+// (New) instead: when the change may move files between deployment roots
+// (a kustomization or a GitOps object changed, or a file came or went
+// while roots place files), or when a new file holds a skipped
 // document of a kind the base parsed for a scale target that no
 // autoscaler names any more (New would leave it unparsed). The caller
 // then cannot assume that unchanged files resolve as before.
@@ -45,6 +45,18 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 	}
 	for _, p := range paths {
 		if IsKustomizationName(p) {
+			return New(ws.Fset, files, ws.opts), false
+		}
+		// A GitOps object (a Flux Kustomization, an Argo CD Application)
+		// that comes, goes or changes may move every file's roots.
+		for _, f := range replace[p] {
+			if HoldsGitOps(f) {
+				return New(ws.Fset, files, ws.opts), false
+			}
+		}
+	}
+	for f := range gone {
+		if HoldsGitOps(f) {
 			return New(ws.Fset, files, ws.opts), false
 		}
 	}

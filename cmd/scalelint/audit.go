@@ -43,7 +43,7 @@ func runAudit(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("audit", stderr)
 	fs.StringVar(&format, "format", "table", "output format: table, markdown, json, csv or html")
 	fs.StringVar(&out, "output", "", "write to this file (atomically) instead of stdout")
-	fs.StringVar(&configPath, "config", "", "configuration file (default: .scalelint.yaml found from the working directory up to the repository root)")
+	fs.StringVar(&configPath, "config", "", "configuration file for every input (default: for each file, the nearest .scalelint.yaml above it, up to the repository root)")
 	fs.StringVar(&namespace, "namespace", "", "namespace of objects that set none (default: the config's, else \"default\")")
 	fs.StringVar(&failOnFlag, "fail-on", "none", "exit 1 when a law's verdict is at or above this: fail (error), warn (warning) or none")
 	fs.StringVar(&color, "color", "auto", "colour the table: auto (on a terminal, unless NO_COLOR is set), always or never")

@@ -34,13 +34,18 @@ type JSONDiagnostic struct {
 
 // JSONSummary counts what the run read and found.
 type JSONSummary struct {
-	Files       int              `json:"files"`
-	Objects     int              `json:"objects"`
-	Autoscalers int              `json:"autoscalers"`
-	Errors      int              `json:"errors"`
-	Warnings    int              `json:"warnings"`
-	Infos       int              `json:"infos"`
-	Missing     []report.Missing `json:"missing,omitempty"`
+	Files       int `json:"files"`
+	Objects     int `json:"objects"`
+	Autoscalers int `json:"autoscalers"`
+	Errors      int `json:"errors"`
+	Warnings    int `json:"warnings"`
+	Infos       int `json:"infos"`
+	// Skipped counts the files read and set aside: not Kubernetes
+	// manifests (--verbose lists them).
+	Skipped int `json:"skipped,omitempty"`
+	// Configs are the configuration files that governed the inputs.
+	Configs []string         `json:"configs,omitempty"`
+	Missing []report.Missing `json:"missing,omitempty"`
 }
 
 // Print writes the document {"version": 1, "diagnostics": [JSONDiagnostic
@@ -66,7 +71,7 @@ func (JSON) Print(w io.Writer, r *report.Report) error {
 	s.EndList("    ")
 	c := r.Counts()
 	return writeSummary(s, JSONSummary{Files: len(r.Workspace.Files), Objects: r.ObjectCount(), Autoscalers: len(r.Workspace.Autoscalers()),
-		Errors: c.Errors, Warnings: c.Warnings, Infos: c.Infos}, r.Missing())
+		Errors: c.Errors, Warnings: c.Warnings, Infos: c.Infos, Skipped: len(r.Inputs.Skipped), Configs: r.Inputs.ConfigFiles}, r.Missing())
 }
 
 // writeSummary ends the document with the summary, its missing inputs

@@ -50,7 +50,7 @@ func repoRoot(t testing.TB) string {
 func auditOf(t testing.TB, sim bool, paths ...string) *audit.Audit {
 	t.Helper()
 	cfg := analyzer.DefaultConfig()
-	in := load.Read(paths, strings.NewReader(""), cfg, nil)
+	in, _ := load.Read(paths, strings.NewReader(""), load.Options{Config: cfg})
 	if len(in.Errs) > 0 || in.Files == 0 {
 		t.Fatalf("loading %v: %d files, %v", paths, in.Files, in.Errs)
 	}
@@ -299,7 +299,7 @@ func BenchmarkAudit(b *testing.B) {
 	}
 	cfg := analyzer.DefaultConfig()
 	load := func() *auditWorkspace {
-		in := load.Read([]string{dir}, strings.NewReader(""), cfg, nil)
+		in, _ := load.Read([]string{dir}, strings.NewReader(""), load.Options{Config: cfg})
 		if in.Files == 0 {
 			b.Fatalf("no files in %s: %v", dir, in.Errs)
 		}
