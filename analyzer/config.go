@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/api/resource"
 
+	"github.com/scalelint/scalelint/analyzer/infer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
 	"github.com/scalelint/scalelint/analyzer/suggest"
@@ -41,6 +43,9 @@ type Config struct {
 	// applied to (kubernetes-version), against which removed-api judges
 	// API versions; DefaultKubernetesVersion when the file sets none.
 	KubernetesVersion KubernetesVersion
+	// Infer are the inference settings: the controllers whose data-plane
+	// defaults the repository opts into.
+	Infer infer.Options
 
 	// scoped are the configuration files of a run that govern parts of
 	// its inputs, deepest directory first (Scoped, For).
@@ -220,6 +225,8 @@ func ParseConfig(file string, data []byte, analyzers []*Analyzer) (*Config, erro
 			c.Limits, err = p.limits(v)
 		case "kubernetes-version":
 			c.KubernetesVersion, err = p.kubernetesVersion(v)
+		case "infer":
+			c.Infer, err = p.infer(v)
 		default:
 			err = p.unknown(k, ConfigKeys)
 		}
@@ -231,7 +238,43 @@ func ParseConfig(file string, data []byte, analyzers []*Analyzer) (*Config, erro
 }
 
 // ConfigKeys are the top-level keys of .scalelint.yaml.
-var ConfigKeys = []string{"rules", "defaults", "exclude", "namespace", "overrides", "limits", "kubernetes-version"}
+var ConfigKeys = []string{"rules", "defaults", "exclude", "namespace", "overrides", "limits", "kubernetes-version", "infer"}
+
+// infer reads {controllers: [name, ...]}: the data-plane controllers whose
+// defaults apply where the manifests leave a value to them.
+func (p *configParser) infer(n *yaml.Node) (infer.Options, error) {
+	var o infer.Options
+	if err := p.mapping(n, "infer"); err != nil {
+		return o, err
+	}
+	known := infer.ControllerNames()
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Value != "controllers" {
+			return o, p.unknown(k, []string{"controllers"})
+		}
+		if v.Kind != yaml.SequenceNode {
+			return o, p.errf(v, "infer.controllers must be a list of controller names (%s)", strings.Join(known, ", "))
+		}
+		for _, c := range v.Content {
+			name, err := p.str(c)
+			if err != nil {
+				return o, err
+			}
+			if !slices.Contains(known, name) {
+				msg := fmt.Sprintf("unknown controller %q", name)
+				if s := suggest.Closest(name, known); s != "" {
+					msg += fmt.Sprintf(" (did you mean %q?)", s)
+				}
+				return o, p.errf(c, "%s; known controllers: %s", msg, strings.Join(known, ", "))
+			}
+			if !slices.Contains(o.Controllers, name) {
+				o.Controllers = append(o.Controllers, name)
+			}
+		}
+	}
+	return o, nil
+}
 
 // kubernetesVersion reads a Kubernetes minor version: 1.30, v1.30 or
 // 1.30.2 (the patch is ignored).

@@ -65,6 +65,16 @@ func TestParseLimits(t *testing.T) {
 	}
 }
 
+func TestParseInfer(t *testing.T) {
+	c, err := ParseConfig("c.yaml", []byte("infer:\n  controllers: [ingress-nginx, kong, ingress-nginx]\n"), testRules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(c.Infer.Controllers, ","); got != "ingress-nginx,kong" {
+		t.Errorf("controllers %q", got)
+	}
+}
+
 func TestConfigErrorsArePositioned(t *testing.T) {
 	for src, want := range map[string]string{
 		"rulez: {}\n":                                 `c.yaml:1:1: unknown key "rulez" (did you mean "rules"?)`,
@@ -80,6 +90,10 @@ func TestConfigErrorsArePositioned(t *testing.T) {
 		"limits:\n  timeout: forever\n":               `c.yaml:2:12: timeout must be a duration such as 10s, not "forever"`,
 		"limits:\n  maxDocument: 5\n":                 `c.yaml:2:3: unknown key "maxDocument" (did you mean "maxDocuments"?)`,
 		"limits: 5\n":                                 `c.yaml:1:9: limits must be a mapping`,
+		"infer:\n  controllers: [nginx]\n":            `c.yaml:2:17: unknown controller "nginx"`,
+		"infer:\n  controllers: [contuor]\n":          `c.yaml:2:17: unknown controller "contuor" (did you mean "contour"?)`,
+		"infer:\n  controller: [kong]\n":              `c.yaml:2:3: unknown key "controller" (did you mean "controllers"?)`,
+		"infer:\n  controllers: kong\n":               `c.yaml:2:16: infer.controllers must be a list of controller names`,
 	} {
 		_, err := ParseConfig("c.yaml", []byte(src), testRules)
 		if err == nil || !strings.HasPrefix(err.Error(), want) {

@@ -3,6 +3,7 @@ package analyzer
 import (
 	"sync"
 
+	"github.com/scalelint/scalelint/analyzer/infer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
 	"github.com/scalelint/scalelint/analyzer/workspace"
@@ -101,6 +102,12 @@ func (p *Pass) DefaultsFor(file *manifest.File) scaling.Inputs {
 // governs a file deploys to (kubernetes-version).
 func (p *Pass) KubernetesVersion(file *manifest.File) KubernetesVersion {
 	return p.cfg().For(pathOf(file)).KubernetesVersion
+}
+
+// InferFor returns the inference settings (.scalelint.yaml infer) of the
+// configuration that governs a file.
+func (p *Pass) InferFor(file *manifest.File) infer.Options {
+	return p.cfg().For(pathOf(file)).Infer
 }
 
 func (p *Pass) cfg() *Config {

@@ -39,8 +39,10 @@
 //	                  findings by running analyzer.Run over a view of the files
 //	                  the change can reach (workspace.Focus: the changed files,
 //	                  the files of the autoscalers whose target they hold or
-//	                  held, of those targets, and of every other autoscaler of
-//	                  them) and keeping every other file's findings, and their
+//	                  held, or whose inferred inputs read a changed traffic
+//	                  object (infer.Readers), of those targets, and of every
+//	                  other autoscaler of them) and keeping every other
+//	                  file's findings, and their
 //	                  protocol form; without a base, or after a change whose
 //	                  reach is not tracked (configuration, kustomization,
 //	                  LimitRange), workspace.New and analyzer.Run over all

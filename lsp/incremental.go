@@ -5,6 +5,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/scalelint/scalelint/analyzer/infer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/workspace"
 )
@@ -76,7 +77,8 @@ func (s *Snapshot) deriveWorkspace(b *Snapshot) {
 // relintPaths returns the paths whose findings may differ from the
 // base's: the changed ones; those of every autoscaler the change reaches
 // (it is in a changed file, or its target is, before or after, or its
-// target changed) and of its targets before and after; and those of
+// target changed, or its target's inferred inputs read a changed traffic
+// object: infer.Readers) and of its targets before and after; and those of
 // every other autoscaler of those targets, before and after (a conflict
 // names both autoscalers, and replicas-managed-by-autoscaler the first).
 // The second result is false when everything must be linted again: a
@@ -133,6 +135,22 @@ func (s *Snapshot) relintPaths(b *Snapshot) (map[string]bool, bool) {
 	for _, a := range oldWS.Autoscalers() {
 		if changed(a.Object) {
 			targets[oldWS.Target(a).Object] = true
+		}
+	}
+	// The workloads whose inferred inputs read a changed traffic object
+	// (a route's retries, a Service's selector), before and after: their
+	// autoscalers' findings may change although no file of theirs did.
+	var objs []*manifest.Object
+	for f := range s.changedFiles {
+		for _, d := range f.Docs {
+			if d.Parsed() {
+				objs = append(objs, d.Objects()...)
+			}
+		}
+	}
+	for _, ws := range []*workspace.Workspace{oldWS, newWS} {
+		for _, w := range infer.Readers(ws, s.cfg.Infer, objs) {
+			targets[w] = true
 		}
 	}
 	delete(targets, nil)

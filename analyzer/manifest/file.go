@@ -179,7 +179,7 @@ func Parse(fset *token.FileSet, path string, content []byte, opts Options) *File
 		s := sniff(content[c.start:c.end])
 		d.APIVersion, d.Kind = s.apiVersion, s.kind
 		f.Docs = append(f.Docs, d)
-		if !s.ok || (opts.Eager != nil && opts.Eager(s.apiVersion, s.kind)) {
+		if !s.ok || (opts.Eager != nil && (opts.Eager(s.apiVersion, s.kind) || eagerMention(s.kind, content[c.start:c.end]))) {
 			eager = true
 		}
 	}

@@ -337,5 +337,5 @@ func registerDecoder(group, kind string, f func(o *Object) (any, []FieldError)) 
 func IsReadKind(apiVersion, kind string) bool {
 	g, _ := SplitAPIVersion(apiVersion)
 	_, ok := decoders[typeKey{g, kind}]
-	return ok || kind == "List" || strings.HasSuffix(kind, "List")
+	return ok || kind == "List" || strings.HasSuffix(kind, "List") || isEagerGroupKind(apiVersion, kind)
 }

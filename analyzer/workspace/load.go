@@ -16,6 +16,7 @@ import (
 
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
+	"github.com/scalelint/scalelint/analyzer/traffic"
 )
 
 // skipDirs are directories a walk never enters: version control, and
@@ -148,6 +149,7 @@ func Prepare(f *manifest.File, release bool) {
 		for _, o := range d.Objects() {
 			scaling.FromObject(o)
 			scaling.WorkloadFromObject(o)
+			traffic.FromObject(o)
 		}
 	}
 	if release {

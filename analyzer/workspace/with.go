@@ -69,6 +69,7 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 		lazyKinds: make(map[string][]*manifest.Document, len(ws.lazyKinds)),
 		kinds:     maps.Clone(ws.kinds),
 		shared:    true,
+		derived:   &derivedTable{},
 	}
 	for k, docs := range ws.lazyKinds {
 		if slices.ContainsFunc(docs, func(d *manifest.Document) bool { return changed(d.File) }) {
@@ -132,6 +133,10 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 	for _, a := range addedAs {
 		nw.parseKind(a.Target.Kind) // appends what it parses, as New does
 	}
+	needServices := nw.routesToServices()
+	if needServices {
+		nw.parseKind("Service")
+	}
 	for _, o := range append(added, nw.objects[before:]...) {
 		names[nameKey{o.Kind, o.Name}] = true
 	}
@@ -147,6 +152,7 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 		for _, a := range nw.autoscalers {
 			needed[a.Target.Kind] = true
 		}
+		needed["Service"] = needed["Service"] || needServices
 		for k := range skipped {
 			if nw.kinds[k] && !needed[k] {
 				return New(ws.Fset, files, ws.opts), false

@@ -59,6 +59,9 @@ func TestWithMatchesNew(t *testing.T) {
 		"apiVersion: example.com/v1\nkind: Custom\nmetadata:\n  name: web\n",
 		"apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: c\nspec:\n  scaleTargetRef: {apiVersion: example.com/v1, kind: Custom, name: web}\n",
 		"kind: Deployment\nmetadata:\n\tname: broken\n",
+		// A Service is parsed when a route may name it (New and With alike).
+		"apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector: {app: web}\n",
+		"apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: web\nspec:\n  http: [{route: [{destination: {host: web}}]}]\n",
 		// A Flux Kustomization deploys a/ together, in namespace flux.
 		"apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: apps\nspec:\n  path: ./a\n  targetNamespace: flux\n",
 	}

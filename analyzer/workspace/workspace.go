@@ -34,6 +34,7 @@ import (
 
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
+	"github.com/scalelint/scalelint/analyzer/traffic"
 )
 
 // Options tunes a workspace.
@@ -107,6 +108,9 @@ type Workspace struct {
 	// may be shared with the workspace it derives from: it copies a list
 	// before appending to it.
 	shared bool
+	// derived holds what other packages derive from the whole workspace
+	// (Derive); a view made by Focus shares its base's.
+	derived *derivedTable
 }
 
 // nameKey indexes objects by what a scaleTargetRef names; the group and
@@ -141,7 +145,7 @@ func New(fset *token.FileSet, files []*manifest.File, opts Options) *Workspace {
 		docs += len(f.Docs)
 	}
 	ws := &Workspace{
-		Fset: fset, Files: files, opts: opts,
+		Fset: fset, Files: files, opts: opts, derived: &derivedTable{},
 		byName:    newLayered[nameKey, []*manifest.Object](docs),
 		workloads: newLayered[*manifest.Object, *scaling.Workload](docs / 2),
 		lazyKinds: map[string][]*manifest.Document{},
@@ -158,6 +162,9 @@ func New(fset *token.FileSet, files []*manifest.File, opts Options) *Workspace {
 	}
 	for _, a := range ws.autoscalers {
 		ws.parseKind(a.Target.Kind)
+	}
+	if ws.routesToServices() {
+		ws.parseKind("Service")
 	}
 	if opts.Release {
 		for _, f := range files {
@@ -214,6 +221,9 @@ func (ws *Workspace) add(o *manifest.Object) {
 	}
 	if scaling.IsWorkload(o) {
 		ws.workloads.set(o, scaling.WorkloadFromObject(o))
+	}
+	if traffic.Is(o) {
+		traffic.FromObject(o) // while its tree is at hand
 	}
 }
 

@@ -21,11 +21,14 @@ timeout; and the inputs that are missing. The inputs are read and linted
 as 'scalelint check' reads them (same config, rules and suppressions).
 
 Rows are sorted worst first: by verdict (fail, warn, accepted = suppressed
-or rule off, pass, unknown = no law could be evaluated, n/a = no law
-applies), then by the smallest margin of the row's laws (most negative
-first; a law's margin is its distance from its boundary relative to the
-boundary, negative when it fails),
-then by the number of laws that could not be evaluated, then by file and line.
+or rule off, pass = every law that applies evaluated and holding, partial =
+some laws held or held only at a bound read from the manifests while others
+were not evaluated, unknown = no law could be evaluated, n/a = no law
+applies), then by the smallest margin of the row's evaluated laws (most
+negative first; a law's margin is its distance from its boundary relative
+to the boundary, negative when it fails; a law decided only at a bound has
+none), then by the number of laws that could not be evaluated, then by
+file and line.
 
 Formats: table (fits 100 columns), markdown (a pull-request comment),
 json, csv, html (one self-contained page with pictures).

@@ -25,7 +25,11 @@ type JSONDiagnostic struct {
 	Message   string                  `json:"message"`
 	Object    *report.ObjectRef       `json:"object,omitempty"`
 	Facts     map[string]format.Float `json:"facts,omitempty"`
-	Source    string                  `json:"source,omitempty"`
+	// Sources say where the law inputs among Facts came from, by fact
+	// name: bound (exact, lower, upper), origin, what an inference read,
+	// file and line.
+	Sources map[string]report.Source `json:"sources,omitempty"`
+	Source  string                   `json:"source,omitempty"`
 }
 
 // JSONSummary counts what the run read and found.
@@ -58,7 +62,7 @@ func (JSON) Print(w io.Writer, r *report.Report) error {
 		return s.Element(JSONDiagnostic{
 			File: l.File, Line: l.Line, Column: l.Col, EndLine: l.EndLine, EndColumn: l.EndCol,
 			Severity: d.Severity.String(), Rule: d.Rule, Message: d.Message,
-			Object: f.Object, Facts: roundFacts(d.Facts), Source: l.Source,
+			Object: f.Object, Facts: roundFacts(d.Facts), Sources: f.Sources, Source: l.Source,
 		}, "    ")
 	})
 	if err != nil {

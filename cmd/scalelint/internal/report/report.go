@@ -19,6 +19,7 @@ import (
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/workspace"
+	"github.com/scalelint/scalelint/rules"
 )
 
 // Report is one run's results.
@@ -45,7 +46,8 @@ type Report struct {
 	shared *analyzer.Shared // the run's: its law evaluations
 	// missing holds Missing once computed: the JSON summary, the text
 	// listing and the hint after the summary all read it.
-	missing *[]Missing
+	missing  *[]Missing
+	coverage *[rules.AllEvaluated + 1]int
 }
 
 // New makes the report of a run: shared is the one the run was made with
