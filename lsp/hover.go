@@ -111,7 +111,7 @@ func renderedLawTables(snap *Snapshot, path string, off int) []string {
 	sets := map[string][]string{}
 	at := func(l render.Location) bool { return l.Path == path && l.Start <= off && off <= l.End }
 	for _, g := range snap.renders() {
-		for _, u := range g.res.Units {
+		for _, u := range g.units(snap) {
 			for _, a := range u.Workspace.Autoscalers() {
 				hit := false
 				for _, f := range lawFields(a) {
@@ -137,7 +137,7 @@ func renderedLawTables(snap *Snapshot, path string, off int) []string {
 				if !hit {
 					continue
 				}
-				table := lawTable(snap, rules.Evaluations(u.Shared, snap.cfg.Defaults).Evaluate(u.Workspace, a))
+				table := lawTable(snap, rules.Evaluations(u.Shared, snap.cfg).Evaluate(u.Workspace, a))
 				if _, ok := sets[table]; !ok {
 					tables = append(tables, table)
 				}

@@ -46,6 +46,8 @@ type renderGroup struct {
 	once sync.Once
 	res  *lint.Result
 
+	unitsOnce sync.Once
+
 	diagOnce sync.Once
 	byFile   map[string]*fileDiags // unsuppressed findings by path
 }
@@ -125,9 +127,12 @@ func (s *Snapshot) renders() []*renderGroup {
 			for _, k := range plan.Kustomizations {
 				dirs[filepath.Dir(k)] = true
 			}
+			// The GitOps roots (a Flux Kustomization, an Argo CD
+			// Application) say which kustomizations deploy together
+			// (renderGroup.units): the files that hold them are inputs too.
 			var files []string
 			for _, p := range paths {
-				if !plan.InChart(p) && belowAny(dirs, p) {
+				if !plan.InChart(p) && (belowAny(dirs, p) || s.holdsGitOps(p)) {
 					files = append(files, p)
 				}
 			}
@@ -172,10 +177,37 @@ func (g *renderGroup) render(s *Snapshot) {
 func (g *renderGroup) diagnostics(s *Snapshot) map[string]*fileDiags {
 	g.diagOnce.Do(func() {
 		ws := s.Workspace()
+		g.units(s)
 		g.byFile = groupByFile(ws, g.res.Diagnostics(ws, s.position), nil)
 		delete(g.byFile, "")
 	})
 	return g.byFile
+}
+
+// units returns the group's units, once the kustomizations a GitOps root
+// of the snapshot deploys together are linted as one deployment
+// (lint.Result.DeployTogether), as the command line does.
+func (g *renderGroup) units(s *Snapshot) []*lint.Unit {
+	g.unitsOnce.Do(func() {
+		if len(g.plan.Kustomizations) > 0 {
+			g.res.DeployTogether(context.Background(), g.res.GitOpsGroups(s.Workspace()))
+		}
+	})
+	return g.res.Units
+}
+
+// holdsGitOps says whether a file of the snapshot holds a GitOps object.
+func (s *Snapshot) holdsGitOps(path string) bool {
+	h := s.files[path]
+	if h == nil {
+		return false
+	}
+	for _, ch := range h.chunks {
+		if workspace.HoldsGitOps(ch.file) {
+			return true
+		}
+	}
+	return false
 }
 
 // renderingOf says how the snapshot's workspace treats a path

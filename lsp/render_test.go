@@ -243,3 +243,72 @@ func TestChartHelperChangedOnDisk(t *testing.T) {
 		Changes: []protocol.FileEvent{{URI: uri.File(helper), Type: protocol.FileChangeTypeChanged}}})
 	c.waitFor(tpl, "the helper's 95 rendered", func(p publication) bool { return p.has("tolerance-trap") })
 }
+
+// TestGitOpsRootDeploysKustomizationsTogether: the kustomizations a Flux
+// Kustomization applies are linted as one deployment, as the command line
+// does: the backend's HPA, pointed at the frontend's Deployment, conflicts
+// with the frontend's HPA; when the Flux Kustomization applies the
+// frontend only, each kustomization is its own deployment again and the
+// conflict clears.
+func TestGitOpsRootDeploysKustomizationsTogether(t *testing.T) {
+	files := map[string]string{
+		".git/HEAD": "ref: refs/heads/main\n",
+		"clusters/prod/apps.yaml": `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata:
+  name: apps
+  namespace: flux-system
+spec:
+  interval: 10m
+  path: ./deploy/apps
+  prune: true
+  targetNamespace: shop
+  sourceRef: {kind: GitRepository, name: flux-system}
+`,
+	}
+	for _, app := range []string{"frontend", "backend"} {
+		files["deploy/apps/"+app+"/kustomization.yaml"] = "resources:\n- deployment.yaml\n- hpa.yaml\n"
+		files["deploy/apps/"+app+"/deployment.yaml"] = strings.ReplaceAll(`apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: APP
+spec:
+  selector:
+    matchLabels: {app: APP}
+  template:
+    metadata:
+      labels: {app: APP}
+    spec:
+      containers:
+      - name: APP
+        image: nginx:1.27
+        resources:
+          requests: {cpu: 250m}
+          limits: {cpu: 500m}
+`, "APP", app)
+		files["deploy/apps/"+app+"/hpa.yaml"] = strings.ReplaceAll(`apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: APP
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: frontend}
+  maxReplicas: 10
+  metrics:
+  - type: Resource
+    resource: {name: cpu, target: {type: Utilization, averageUtilization: 70}}
+`, "APP", app)
+	}
+	dir := writeTree(t, t.TempDir(), files)
+	c := newClient(t, Options{})
+	c.initialize(dir, "")
+	hpa := c.open("deploy/apps/backend/hpa.yaml", "")
+	if p := c.waitVersion(hpa, 1); !p.has("conflicting-autoscalers") {
+		t.Fatalf("two HPAs of one Deployment the Flux Kustomization applies together: %v\n%s", p.rules(), c.log)
+	}
+	flux := c.open("clusters/prod/apps.yaml", "")
+	c.edit(flux, "path: ./deploy/apps\n", "path: ./deploy/apps/frontend\n")
+	p := c.waitFor(hpa, "the conflict cleared", func(p publication) bool { return !p.has("conflicting-autoscalers") })
+	if !p.has("unresolved-scale-target") {
+		t.Errorf("backend deployed apart: %v\n%s", p.rules(), c.log)
+	}
+}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/workspace"
 )
 
 // DefaultDebounce is how long the server waits after a change before it
@@ -69,8 +70,9 @@ type Server struct {
 	// (nil: none); the log level is the settings' (or the command
 	// line's), made more verbose by the trace.
 	traceLevel *slog.Level
-	fileCfg    fileConfig       // .scalelint.yaml
-	cfg        *analyzer.Config // fileCfg merged with settings
+	fileCfg    fileConfig               // .scalelint.yaml files
+	root       workspace.RepositoryRoot // of the folders
+	cfg        *analyzer.Config         // fileCfg merged with settings
 	caps       clientCaps
 	debounce   time.Duration
 	// initialized is set when initialize arrives (cleared if it fails),

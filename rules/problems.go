@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"go/token"
 	"strings"
 
 	"github.com/scalelint/scalelint/analyzer"
@@ -9,13 +10,15 @@ import (
 )
 
 // reportProblems reports the parse and decode problems of every file that
-// belong to a rule.
-func reportProblems(pass *analyzer.Pass, rule string) {
+// belong to a rule, and returns where they start.
+func reportProblems(pass *analyzer.Pass, rule string) map[token.Pos]bool {
+	at := map[token.Pos]bool{}
 	for _, f := range pass.Workspace.Files {
 		for _, p := range problemsOf(pass, f) {
 			if p.Rule != rule {
 				continue
 			}
+			at[p.Pos] = true
 			d := analyzer.Diagnostic{Pos: p.Pos, End: p.End, Message: lowerFirst(p.Message), Object: p.Object}
 			if p.Suggestion != "" {
 				d.SuggestedFixes = []analyzer.SuggestedFix{{
@@ -27,6 +30,7 @@ func reportProblems(pass *analyzer.Pass, rule string) {
 			pass.Report(d)
 		}
 	}
+	return at
 }
 
 // problemsOf returns the problems of a file the per-file reading reports:

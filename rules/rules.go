@@ -18,6 +18,8 @@ func All() []*analyzer.Analyzer {
 		RenderIncomplete,
 		InvalidField,
 		InvalidAnnotation,
+		RemovedAPI,
+		DeprecatedTriggerParameter,
 		UnresolvedScaleTarget,
 		ConflictingAutoscalers,
 		MissingCPURequest,

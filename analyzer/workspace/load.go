@@ -16,6 +16,7 @@ import (
 
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
+	"github.com/scalelint/scalelint/analyzer/traffic"
 )
 
 // skipDirs are directories a walk never enters: version control, and
@@ -71,7 +72,15 @@ func Walk(roots []string, exclude func(path string) bool) ([]string, []error) {
 			}
 			continue
 		}
-		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		// A directory named on the command line is read even when the
+		// name is a symbolic link (links met below it are not followed):
+		// WalkDir reads a root link as a file, but through "link/" it
+		// reads the directory.
+		walkRoot := root
+		if lst, err := os.Lstat(root); err == nil && lst.Mode()&fs.ModeSymlink != 0 {
+			walkRoot = root + string(filepath.Separator)
+		}
+		err = filepath.WalkDir(walkRoot, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				errs = append(errs, &WalkError{p, unwrapPathError(err)})
 				if d != nil && d.IsDir() {
@@ -80,7 +89,7 @@ func Walk(roots []string, exclude func(path string) bool) ([]string, []error) {
 				return nil
 			}
 			if d.IsDir() {
-				if p != root && (skipDirs[d.Name()] || (exclude != nil && exclude(p))) {
+				if p != root && p != walkRoot && (skipDirs[d.Name()] || (exclude != nil && exclude(p))) {
 					return fs.SkipDir
 				}
 				return nil
@@ -140,6 +149,7 @@ func Prepare(f *manifest.File, release bool) {
 		for _, o := range d.Objects() {
 			scaling.FromObject(o)
 			scaling.WorkloadFromObject(o)
+			traffic.FromObject(o)
 		}
 	}
 	if release {

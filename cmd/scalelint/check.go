@@ -25,6 +25,7 @@ type checkOptions struct {
 	failOn, configPath, color string
 	namespace                 string
 	explainMissing, quiet     bool
+	verbose                   bool
 	baseline, writeBaseline   string
 	fix, diff                 bool
 	cpuProfile, memProfile    string
@@ -36,11 +37,12 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.Var(&o.formats, "format", "output format: text, json, sarif or github (repeatable, paired with --output)")
 	fs.Var(&o.outputs, "output", "write the matching --format to this file instead of stdout (repeatable)")
 	fs.StringVar(&o.failOn, "fail-on", "error", "exit 1 when a finding is at or above this severity: error, warning, info or none")
-	fs.StringVar(&o.configPath, "config", "", "configuration file (default: .scalelint.yaml found from the working directory up to the repository root)")
+	fs.StringVar(&o.configPath, "config", "", "configuration file for every input (default: for each file, the nearest .scalelint.yaml above it, up to the repository root)")
 	fs.StringVar(&o.namespace, "namespace", "", "namespace of objects that set none (default: the config's, else \"default\")")
 	fs.BoolVar(&o.explainMissing, "explain-missing", false, "list, per autoscaler, the laws that could not be evaluated and the annotations that would enable them")
 	fs.StringVar(&o.color, "color", "auto", "colour text output: auto (on a terminal, unless NO_COLOR is set), always or never")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress or summary on stderr")
+	fs.BoolVar(&o.verbose, "verbose", false, "say on stderr which configuration files govern the inputs, the deployment roots found, and each file set aside as not a Kubernetes manifest")
 	fs.StringVar(&o.baseline, "baseline", "", "report only findings not recorded in this baseline file")
 	fs.StringVar(&o.writeBaseline, "write-baseline", "", "record today's findings in this baseline file and exit 0 (2 when an input could not be read)")
 	fs.BoolVar(&o.fix, "fix", false, "apply the fixes marked safe to the files named on the command line, in place")
@@ -69,11 +71,15 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if in == nil || in.NothingRead() {
 		return ioErr
 	}
+	if o.verbose {
+		describeInputs(in, stderr)
+	}
 
 	shared := analyzer.NewShared()
 	diags := in.Lint(context.Background(), shared)
 	heapSnapshot()
 	rep := report.New(in.Workspace, diags, in.Config, shared)
+	rep.Inputs = reportInputs(in)
 	rep.SetInputs(in.Files, in.Rendered)
 	if o.writeBaseline != "" {
 		if err := output.WriteFile(o.writeBaseline, rep.WriteBaseline); err != nil {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -26,7 +27,8 @@ type Options struct {
 	// disk) and --set assignments: one more value set for every chart.
 	Values, Set []string
 	// KubeVersion is the Kubernetes version charts see in .Capabilities
-	// ("": chart.DefaultKubeVersion).
+	// ("": the configuration's kubernetes-version, else
+	// chart.DefaultKubeVersion).
 	KubeVersion string
 	// Overlay holds the editor's unsaved texts by path on disk (the
 	// language server), read instead of the disk's.
@@ -54,6 +56,9 @@ type Unit struct {
 	// Root is the chart directory, or the kustomization root's directory;
 	// Set the value set's name, or the root's directory again.
 	Root, Set string
+	// Dir is the chart's or the kustomization root's directory, as a path
+	// on disk ("" for several roots linted together: DeployTogether).
+	Dir string
 	// Variant is set on an autoscaling variant of a chart: a value set
 	// scalelint made up to check an autoscaler the chart's defaults leave
 	// out (chart.AutoscalingVariants), which no one declared.
@@ -64,9 +69,11 @@ type Unit struct {
 	// Diags are the findings of the run, at rendered positions.
 	Diags []analyzer.Diagnostic
 
-	anchor   string                            // the file a finding without a place goes to
-	locators map[*manifest.File]render.Locator // by rendered file
-	located  []located                         // Diags, located in their sources
+	anchor    string                            // the file a finding without a place goes to
+	outputs   []*render.File                    // what the render produced
+	namespace string                            // of objects that set none
+	locators  map[*manifest.File]render.Locator // by rendered file
+	located   []located                         // Diags, located in their sources
 }
 
 // Result is what a run rendered: its units and what could not be rendered.
@@ -210,7 +217,9 @@ func run(jobs []func()) {
 // chart's, and findings point into some), and the names of its
 // autoscaling variants.
 func renderChart(ctx context.Context, dir string, opts Options) ([]*Unit, []render.Problem, map[string][]byte, []string) {
-	cfg := opts.config()
+	// The configuration that governs the chart's directory: its render
+	// limits, charts and Kubernetes version.
+	cfg := opts.config().For(filepath.Join(dir, "Chart.yaml"))
 	c, problems := chart.Load(dir, cfg.RenderLimits, opts.Overlay)
 	if c == nil {
 		return nil, problems, nil, nil
@@ -220,7 +229,11 @@ func renderChart(ctx context.Context, dir string, opts Options) ([]*Unit, []rend
 		data, _ := c.Data(rel)
 		files[filepath.Join(dir, filepath.FromSlash(rel))] = data
 	}
-	base := chart.Options{KubeVersion: opts.KubeVersion, Limits: cfg.RenderLimits}
+	kube := opts.KubeVersion
+	if kube == "" && cfg.KubernetesVersion.Major > 0 {
+		kube = "v" + cfg.KubernetesVersion.String() + ".0"
+	}
+	base := chart.Options{KubeVersion: kube, Limits: cfg.RenderLimits}
 	type job struct {
 		set     chart.ValueSet
 		opts    chart.Options
@@ -275,7 +288,7 @@ func renderChart(ctx context.Context, dir string, opts Options) ([]*Unit, []rend
 				ns = "default"
 			}
 			units[i] = lintUnit(ctx, "helm", dir, j.set.Name, filepath.Join(dir, "Chart.yaml"), out, ns, opts)
-			units[i].Variant = j.variant
+			units[i].Variant, units[i].Dir = j.variant, dir
 		})
 	}
 	run(work)
@@ -335,7 +348,9 @@ func buildRoot(ctx context.Context, tree *kustomize.Tree, root string, opts Opti
 			name = rel
 		}
 	}
-	return lintUnit(ctx, "kustomize", tree.Root, name, anchor, out, ns, opts), problems
+	u := lintUnit(ctx, "kustomize", tree.Root, name, anchor, out, ns, opts)
+	u.Dir = dir
+	return u, problems
 }
 
 // lintUnit parses what a render produced into a workspace of its own,
@@ -343,7 +358,7 @@ func buildRoot(ctx context.Context, tree *kustomize.Tree, root string, opts Opti
 func lintUnit(ctx context.Context, kind, root, set, anchor string, out *render.Output, namespace string, opts Options) *Unit {
 	cfg := opts.config()
 	fset := token.NewFileSet()
-	u := &Unit{Kind: kind, Root: root, Set: set, anchor: anchor, locators: map[*manifest.File]render.Locator{}}
+	u := &Unit{Kind: kind, Root: root, Set: set, anchor: anchor, outputs: out.Files, namespace: namespace, locators: map[*manifest.File]render.Locator{}}
 	var files []*manifest.File
 	for _, f := range out.Files {
 		mf := manifest.Parse(fset, f.Source, f.Text, manifest.Options{Eager: manifest.IsReadKind, Limits: cfg.Limits})
@@ -370,4 +385,88 @@ func readSource(p string, limit int) ([]byte, bool) {
 	}
 	data, err := os.ReadFile(p)
 	return data, err == nil
+}
+
+// Group is a GitOps root that deploys several kustomization roots
+// together: Name says which (for messages), Dirs are the roots'
+// directories, as paths on disk.
+type Group struct {
+	Name string
+	Dirs []string
+}
+
+// GitOpsGroups returns the GitOps roots of a workspace (a Flux
+// Kustomization's path, an Argo CD Application's sources:
+// workspace.Root) that deploy more than one of the result's
+// kustomization roots.
+func (r *Result) GitOpsGroups(ws *workspace.Workspace) []Group {
+	var out []Group
+	for _, root := range ws.AllRoots() {
+		if root.Kind == workspace.KustomizeRoot || root.Helm {
+			continue
+		}
+		paths := root.Paths
+		if len(paths) == 0 {
+			paths = []string{root.Path}
+		}
+		var dirs []string
+		for _, u := range r.Units {
+			if u.Kind != "kustomize" {
+				continue
+			}
+			d := filepath.ToSlash(filepath.Clean(u.Dir))
+			for _, p := range paths {
+				p = filepath.ToSlash(filepath.Clean(p))
+				if d == p || root.Recurse && strings.HasPrefix(d, p+"/") {
+					dirs = append(dirs, u.Dir)
+					break
+				}
+			}
+		}
+		if len(dirs) > 1 {
+			out = append(out, Group{Name: root.String(), Dirs: dirs})
+		}
+	}
+	return out
+}
+
+// DeployTogether lints the kustomization roots each group deploys
+// together as one deployment (a unit of their builds' output together),
+// instead of each alone: objects of two roots one GitOps root applies can
+// conflict, and one can be the other's scale target, which their builds
+// alone cannot show. A root no group deploys stays a deployment of its
+// own. Call it before Diagnostics.
+func (r *Result) DeployTogether(ctx context.Context, groups []Group) {
+	grouped := map[string]bool{}
+	var units []*Unit
+	for _, g := range groups {
+		var parts []*Unit
+		for _, u := range r.Units {
+			if u.Kind == "kustomize" && slices.Contains(g.Dirs, u.Dir) {
+				parts = append(parts, u)
+			}
+		}
+		if len(parts) < 2 {
+			continue
+		}
+		out := &render.Output{Root: parts[0].Root}
+		for _, u := range parts {
+			out.Files = append(out.Files, u.outputs...)
+		}
+		u := lintUnit(ctx, "kustomize", parts[0].Root, g.Name, parts[0].anchor, out, parts[0].namespace, r.opts)
+		units = append(units, u)
+		for _, p := range parts {
+			grouped[p.Dir] = true
+		}
+	}
+	if len(units) == 0 {
+		return
+	}
+	kept := r.Units[:0]
+	for _, u := range r.Units {
+		if u.Kind != "kustomize" || !grouped[u.Dir] {
+			kept = append(kept, u)
+		}
+	}
+	r.Units = append(kept, units...)
 }

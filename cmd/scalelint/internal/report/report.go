@@ -14,11 +14,13 @@ package report
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/render/lint"
 	"github.com/scalelint/scalelint/analyzer/workspace"
+	"github.com/scalelint/scalelint/rules"
 )
 
 // Report is one run's results.
@@ -45,11 +47,15 @@ type Report struct {
 	// FilesRead is the number of files the run read (SetInputs; 0: the
 	// workspace's files).
 	FilesRead int
+	// Inputs says what the run read besides the findings: the
+	// configuration files, the files set aside. Set by the command.
+	Inputs Inputs
 
 	shared *analyzer.Shared // the run's: its law evaluations
 	// missing holds Missing once computed: the JSON summary, the text
 	// listing and the hint after the summary all read it.
-	missing *[]Missing
+	missing  *[]Missing
+	coverage *[rules.AllEvaluated + 1]int
 }
 
 // New makes the report of a run: shared is the one the run was made with
@@ -90,6 +96,20 @@ func (r *Report) Autoscalers() int {
 	return n
 }
 
+// Inputs is what a run read besides its findings.
+type Inputs struct {
+	// ConfigFiles are the configuration files that governed the inputs.
+	ConfigFiles []string
+	// Skipped are the files set aside: not Kubernetes manifests.
+	Skipped []Skipped
+}
+
+// Skipped is a file set aside, and why.
+type Skipped struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
 // Counts are the shown findings by severity.
 type Counts struct{ Errors, Warnings, Infos int }
 
@@ -126,6 +146,12 @@ func (r *Report) SummaryLine() string {
 	c := r.Counts()
 	s := fmt.Sprintf("%s, %s, %s in %s (%s)", Plural(c.Errors, "error"), Plural(c.Warnings, "warning"),
 		Plural(c.Infos, "info"), Plural(r.Files(), "file"), Plural(r.Autoscalers(), "autoscaler"))
+	if n := len(r.Inputs.Skipped); n > 0 {
+		s += fmt.Sprintf("; %s skipped (no Kubernetes object; --verbose lists %s)", Plural(n, "file"), map[bool]string{true: "it", false: "them"}[n == 1])
+	}
+	if len(r.Inputs.ConfigFiles) > 0 {
+		s += "; config " + strings.Join(r.Inputs.ConfigFiles, ", ")
+	}
 	if r.Baseline != nil {
 		s += fmt.Sprintf("; %d baselined", r.Baselined)
 		if r.Gone > 0 {
@@ -215,7 +241,7 @@ func (r *Report) ObjectRef(o *manifest.Object) *ObjectRef {
 	}
 	ns := o.Namespace
 	if ns == "" {
-		ns = r.Config.Namespace
+		ns = r.Config.For(o.File().Path).Namespace
 		if ns == "" {
 			ns = "default"
 		}
