@@ -2,7 +2,9 @@ package manifest
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"go/token"
 	"regexp"
 	"strconv"
@@ -136,6 +138,10 @@ type Document struct {
 	objects  []*Object
 	problems []Problem
 
+	// bom is the file offset of a byte order mark that starts the line
+	// after the document's "---" line, or -1 (see chunk.bom).
+	bom, bomLine int
+
 	mu       sync.Mutex      // guards root and the objects' nodes after parsing
 	released bool            // the node trees were dropped (Release)
 	arena    *fastyaml.Arena // the tree's node memory, returned on Release (Options.Recycle)
@@ -167,7 +173,7 @@ func Parse(fset *token.FileSet, path string, content []byte, opts Options) *File
 	// parsed if a scale target names one of its kinds.
 	eager := opts.Eager == nil
 	for i, c := range chunks {
-		d := &Document{File: f, Index: i, Start: c.start, End: c.end, Line: c.line}
+		d := &Document{File: f, Index: i, Start: c.start, End: c.end, Line: c.line, bom: c.bom, bomLine: c.bomLine}
 		d.Source = sourceComment(content[c.start:c.end])
 		s := sniff(content[c.start:c.end])
 		d.APIVersion, d.Kind = s.apiVersion, s.kind
@@ -176,6 +182,7 @@ func Parse(fset *token.FileSet, path string, content []byte, opts Options) *File
 			eager = true
 		}
 	}
+	f.checkMarks(chunks)
 	if opts.SplitOnly {
 		return f
 	}
@@ -194,6 +201,38 @@ func Parse(fset *token.FileSet, path string, content []byte, opts Options) *File
 		f.checkPortability()
 	}
 	return f
+}
+
+// checkMarks reports a byte order mark that starts a line inside a
+// document before a key or an entry: yaml.v3 and kubectl read it as text, so "\ufeffkind: HPA"
+// has no kind and the object would be skipped without a word. Marks that
+// readers drop (at the start of the file, and after a "---" line:
+// chunk.bom) are not reported.
+func (f *File) checkMarks(chunks []chunk) {
+	src := f.Text()
+	dropped := map[int]bool{}
+	for _, c := range chunks {
+		if c.bom >= 0 {
+			dropped[c.bom] = true
+		}
+	}
+	for i := 0; ; {
+		k := bytes.Index(src[i:], bom)
+		if k < 0 {
+			return
+		}
+		at := i + k
+		i = at + len(bom)
+		if at == 0 || dropped[at] || (src[at-1] != '\n' && src[at-1] != '\r') {
+			continue
+		}
+		end, _ := lineBounds(src, i, true)
+		if !opensBlock(src[i:end]) {
+			continue // text of a scalar, where the mark is a character like any other
+		}
+		f.addProblem(Problem{Rule: "yaml-syntax", Pos: f.Tok.Pos(at), End: f.Tok.Pos(at + len(bom)),
+			Message: "byte order mark (U+FEFF) at the start of a line inside a document: YAML reads it as text (\"\ufeffkind\" is not kind), so kubectl does too; remove it"})
+	}
 }
 
 // Refuse returns a file scalelint does not lint, with one input-limit
@@ -363,7 +402,7 @@ func (d *Document) objectNode(item int) *yaml.Node {
 // numbers absolute in the file; nil for an empty document.
 func (d *Document) parseTree(arena *fastyaml.Arena) (*yaml.Node, error) {
 	f := d.File
-	src := f.Text()[d.Start:d.End]
+	src, bomLine := d.source()
 	// The fast parser reads the common subset of YAML about five times
 	// faster than yaml.v3 and builds the same tree; anything outside the
 	// subset, and every error, goes to yaml.v3.
@@ -378,7 +417,23 @@ func (d *Document) parseTree(arena *fastyaml.Arena) (*yaml.Node, error) {
 		return nil, nil
 	}
 	shiftLines(root, d.Line-1, 0, f.opts.Limits.MaxDepth)
+	if bomLine > 0 {
+		shiftColumns(root, bomLine, 1, 0, f.opts.Limits.MaxDepth)
+	}
 	return root.Content[0], nil
+}
+
+// source returns the text the document is parsed from: its bytes, without
+// the byte order mark that starts its first line after the "---" line,
+// if it has one (Document.bom), and then the line that mark was on.
+func (d *Document) source() (src []byte, bomLine int) {
+	text := d.File.Text()
+	if d.bom < 0 {
+		return text[d.Start:d.End], 0
+	}
+	src = make([]byte, 0, d.End-d.Start-len(bom))
+	src = append(append(src, text[d.Start:d.bom]...), text[d.bom+len(bom):d.End]...)
+	return src, d.bomLine
 }
 
 var yamlLineRe = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
@@ -397,7 +452,8 @@ func (d *Document) checkSyntax() {
 		return
 	}
 	var a fastyaml.Arena
-	_, ok := fastyaml.Parse(d.File.Text()[d.Start:d.End], &a)
+	src, _ := d.source()
+	_, ok := fastyaml.Parse(src, &a)
 	a.Recycle()
 	if !ok {
 		d.parse()
@@ -435,14 +491,34 @@ func (d *Document) doParse() {
 }
 
 // safeUnmarshal parses one YAML document into a node tree and turns a
-// parser panic into an error.
+// parser panic into an error. What follows the document must be nothing
+// yaml.v3 reads: yaml.Unmarshal stops after the first document and would
+// drop, without a word, a second one or text that is not YAML ("--- {a:
+// 1}" followed by "b: 2"); the splitter cuts the stream where yaml.v3
+// starts documents, so anything read after the first is an error.
 func safeUnmarshal(src []byte, n *yaml.Node) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("yaml: the YAML parser failed on this document: %v", r)
 		}
 	}()
-	return yaml.Unmarshal(src, n)
+	dec := yaml.NewDecoder(bytes.NewReader(src))
+	if err := dec.Decode(n); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil // no document: an empty one
+		}
+		return err
+	}
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case errors.Is(err, io.EOF):
+		return nil
+	case err != nil:
+		return err
+	case len(next.Content) > 0 && next.Content[0].ShortTag() != "!!null":
+		return fmt.Errorf("yaml: line %d: another document starts here without a \"---\" line before it", next.Content[0].Line)
+	}
+	return nil
 }
 
 // shiftLines makes the node lines of a document parsed on its own absolute
@@ -456,6 +532,20 @@ func shiftLines(n *yaml.Node, by, depth, max int) {
 	}
 	for _, c := range n.Content {
 		shiftLines(c, by, depth+1, max)
+	}
+}
+
+// shiftColumns moves the nodes on one line by "by" columns: the byte order
+// mark the parser did not see (Document.source) counts as one.
+func shiftColumns(n *yaml.Node, line, by, depth, max int) {
+	if n == nil || depth > max+1 {
+		return
+	}
+	if n.Line == line {
+		n.Column += by
+	}
+	for _, c := range n.Content {
+		shiftColumns(c, line, by, depth+1, max)
 	}
 }
 
