@@ -17,6 +17,7 @@ import (
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
 	"github.com/scalelint/scalelint/analyzer/suggest"
+	"github.com/scalelint/scalelint/analyzer/workspace"
 )
 
 // ConfigFileNames are the names of the configuration file, in the order
@@ -97,7 +98,10 @@ func FindConfig(dir string) string {
 
 // LoadConfig reads and parses a configuration file.
 func LoadConfig(file string, analyzers []*Analyzer) (*Config, error) {
-	data, err := os.ReadFile(file)
+	// Read as the manifests are: a regular file (a FIFO would hang the
+	// run, /dev/zero fill memory) within the default size limit (the
+	// configuration sets the limits of what follows, not its own).
+	data, err := workspace.ReadWhole(file, manifest.DefaultMaxFileSize)
 	if err != nil {
 		return nil, err
 	}
@@ -185,6 +189,8 @@ func (p *configParser) limits(n *yaml.Node) (manifest.Limits, error) {
 			l.MaxDepth, err = positive(v, "maxDepth")
 		case "maxAliasNodes":
 			l.MaxNodes, err = positive(v, "maxAliasNodes")
+		case "maxNodes":
+			l.MaxFileNodes, err = positive(v, "maxNodes")
 		case "timeout":
 			d, derr := time.ParseDuration(v.Value)
 			if v.Kind != yaml.ScalarNode || derr != nil || d <= 0 {
@@ -192,7 +198,7 @@ func (p *configParser) limits(n *yaml.Node) (manifest.Limits, error) {
 			}
 			l.Timeout = d
 		default:
-			err = p.unknown(k, []string{"maxFileSize", "maxDocuments", "maxDepth", "maxAliasNodes", "timeout"})
+			err = p.unknown(k, []string{"maxFileSize", "maxDocuments", "maxDepth", "maxNodes", "maxAliasNodes", "timeout"})
 		}
 		if err != nil {
 			return l, err

@@ -23,7 +23,7 @@ import (
 // server's own.
 var (
 	configKeys = []string{"rules", "defaults", "exclude", "namespace", "overrides"}
-	serverKeys = []string{"logLevel", "debounceMs"}
+	serverKeys = []string{"logLevel", "debounceMs", "maxIndexedFiles"}
 )
 
 // settings are the editor's settings, as last received.
@@ -31,7 +31,10 @@ type settings struct {
 	config   []byte // the .scalelint.yaml keys, as a JSON object (JSON is YAML)
 	logLevel *slog.Level
 	debounce *time.Duration
-	unknown  []string
+	// maxIndexedFiles caps the files the workspace index reads (0: not
+	// set, DefaultMaxIndexedFiles).
+	maxIndexedFiles int
+	unknown         []string
 }
 
 // parseSettings reads an LSPAny settings object. A {"scalelint": {...}}
@@ -75,6 +78,12 @@ func parseSettings(raw []byte) (settings, error) {
 			}
 			d := time.Duration(ms * float64(time.Millisecond))
 			st.debounce = &d
+		case k == "maxIndexedFiles":
+			var n float64
+			if err := json.Unmarshal(v, &n); err != nil || n < 1 || n != float64(int(n)) {
+				return st, fmt.Errorf("maxIndexedFiles must be a whole number of files, one or more")
+			}
+			st.maxIndexedFiles = int(n)
 		default:
 			st.unknown = append(st.unknown, k)
 		}
@@ -171,6 +180,9 @@ func (s *Server) takeSettingsLocked(st settings) bool {
 	if st.logLevel == nil {
 		st.logLevel = s.settings.logLevel // a change without logLevel keeps it
 	}
+	if st.maxIndexedFiles == 0 {
+		st.maxIndexedFiles = s.settings.maxIndexedFiles // and one without the cap
+	}
 	s.settings = st
 	s.applyLogLevelLocked()
 	return changed
@@ -193,10 +205,11 @@ func (s *Server) applyLogLevelLocked() {
 // applySettingsLocked takes new settings and, when their configuration
 // keys changed, reconfigures (re-indexing when the excludes changed).
 func (s *Server) applySettingsLocked(ctx context.Context, st settings) {
-	if !s.takeSettingsLocked(st) {
-		return
+	prevMax := s.settings.maxIndexedFiles
+	changed := s.takeSettingsLocked(st)
+	if reindex := s.settings.maxIndexedFiles != prevMax; changed || reindex {
+		s.reconfigureLocked(ctx, reindex)
 	}
-	s.reconfigureLocked(ctx, false)
 }
 
 // DidChangeConfiguration takes new settings. When the client sends none
@@ -208,7 +221,7 @@ func (s *Server) DidChangeConfiguration(ctx context.Context, params *protocol.Di
 		s.showMessage(ctx, protocol.MessageTypeError, "scalelint: %v", err)
 		return nil
 	}
-	if len(st.config) == 0 && st.logLevel == nil && st.debounce == nil && len(st.unknown) == 0 {
+	if len(st.config) == 0 && st.logLevel == nil && st.debounce == nil && st.maxIndexedFiles == 0 && len(st.unknown) == 0 {
 		s.mu.Lock()
 		pull := s.caps.configuration
 		s.mu.Unlock()

@@ -88,6 +88,9 @@ func (s *Server) scheduleLint(snap *Snapshot) {
 
 // scheduleLintAfter is scheduleLint with a given delay.
 func (s *Server) scheduleLintAfter(snap *Snapshot, delay time.Duration) {
+	if snap.indexing != nil {
+		return // the index, once built, lints the snapshot it makes
+	}
 	s.lint.mu.Lock()
 	defer s.lint.mu.Unlock()
 	if s.lint.done {

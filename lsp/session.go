@@ -2,17 +2,15 @@ package lsp
 
 import (
 	"context"
-	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
 	"github.com/scalelint/scalelint/analyzer"
+	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/workspace"
 	"github.com/scalelint/scalelint/rules"
 )
@@ -48,7 +46,7 @@ func (s *Server) loadFileConfigLocked() fileConfig {
 		if h, ok := s.overlays[filepath.Clean(p)]; ok {
 			data = h.content
 		} else {
-			data, err = os.ReadFile(p)
+			data, err = workspace.ReadWhole(p, manifest.DefaultMaxFileSize)
 		}
 		if err != nil {
 			return fileConfig{path: p, cfg: analyzer.DefaultConfig(), err: err}
@@ -98,7 +96,7 @@ func (s *Server) reconfigureLocked(ctx context.Context, forceIndex bool) {
 		s.showMessage(ctx, protocol.MessageTypeError, "scalelint: %v", s.fileCfg.err)
 	}
 	if forceIndex || strings.Join(s.cfg.Exclude, "\x00") != prevExclude {
-		s.indexLocked()
+		s.startIndexLocked()
 	}
 }
 
@@ -114,60 +112,20 @@ func (s *Server) rootDir() string {
 	return wd
 }
 
-// indexLocked reads and parses every manifest of the workspace folders
-// (workspace.Walk, as `scalelint check DIR` does, with the configured
-// excludes), in parallel, through the parse cache.
-func (s *Server) indexLocked() {
-	paths, errs := workspace.Walk(s.folders, s.cfg.Excluded)
-	for _, e := range errs {
-		s.log.Warn("index", "err", e)
-	}
-	handles := make([]*fileHandle, len(paths))
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				handles[i] = s.readDisk(paths[i])
-			}
-		}()
-	}
-	for i := range paths {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
-	s.disk = make(map[string]*fileHandle, len(paths))
-	for _, h := range handles {
-		if h != nil {
-			s.disk[h.path] = h
-		}
-	}
-	s.log.Info("indexed workspace", "folders", s.folders, "files", len(s.disk))
-}
-
-// readDisk reads and parses a file from disk; nil when it cannot be read.
-func (s *Server) readDisk(path string) *fileHandle {
+// readDisk reads and parses a file from disk; nil when it cannot be read
+// or is not a regular file (a FIFO is never opened for a blocking read:
+// workspace.ReadLimited). It takes no lock: callers read outside the
+// server's lock, so a slow disk does not hold up requests.
+func (s *Server) readDisk(c *parseCache, path string) *fileHandle {
 	path = filepath.Clean(path)
-	f, err := os.Open(path)
-	if err != nil {
-		s.log.Debug("read", "path", path, "err", err)
-		return nil
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return nil
-	}
 	// At most one byte over the size limit: the parser reports a larger
 	// file unread.
-	data, err := io.ReadAll(io.LimitReader(f, int64(s.cache.limits.MaxFileSize)+1))
+	data, err := workspace.ReadLimited(path, int64(c.limits.MaxFileSize))
 	if err != nil {
 		s.log.Debug("read", "path", path, "err", err)
 		return nil
 	}
-	return s.cache.newHandle(path, uri.File(path), 0, false, data)
+	return c.newHandle(path, uri.File(path), 0, false, data)
 }
 
 // inWorkspace reports whether a path is inside a workspace folder.
@@ -200,7 +158,7 @@ func (s *Server) newSnapshotLocked() *Snapshot {
 		files[p] = h
 	}
 	s.nextID++
-	snap := &Snapshot{id: s.nextID, files: files, cfg: s.cfg, cfgErr: s.fileCfg.err, folders: s.folders}
+	snap := &Snapshot{id: s.nextID, files: files, cfg: s.cfg, cfgErr: s.fileCfg.err, folders: s.folders, indexing: s.index}
 	// Derive from the latest snapshot whose diagnostics are complete (one
 	// superseded before its lint ran passes on its own base).
 	if prev := s.snap; prev.done.Load() {

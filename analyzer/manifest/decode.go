@@ -47,6 +47,9 @@ type jsonEncoder struct {
 	// outerAlias is the outermost alias being expanded: where a refused
 	// expansion is reported (the aliased nodes themselves may be anywhere).
 	outerAlias *yaml.Node
+	// aliased counts the aliases expanded: the node limit is worded as
+	// alias expansion only when one was.
+	aliased int
 	// sel is the part of the type being decoded at the current node
 	// (selAll: all of it); quiet walks a subtree the type does not read,
 	// checking it without writing JSON.
@@ -110,7 +113,11 @@ func (e *jsonEncoder) encode(n *yaml.Node, depth int) {
 		at = e.outerAlias
 	}
 	if e.nodes > e.maxNodes {
-		e.errs = append(e.errs, encodeError{at, fmt.Sprintf("alias expansion makes this object larger than %d nodes; refused (a \"billion laughs\" document?)", e.maxNodes), true})
+		msg := fmt.Sprintf("this object has more than %d nodes (keys, values and items); refused", e.maxNodes)
+		if e.aliased > 0 {
+			msg = fmt.Sprintf("alias expansion makes this object larger than %d nodes; refused (a \"billion laughs\" document?)", e.maxNodes)
+		}
+		e.errs = append(e.errs, encodeError{at, msg, true})
 		e.stopped = true
 		return
 	}
@@ -125,6 +132,7 @@ func (e *jsonEncoder) encode(n *yaml.Node, depth int) {
 			e.fail(n, "unknown alias %q", n.Value)
 			e.write("null")
 		} else {
+			e.aliased++
 			outer := e.outerAlias == nil
 			if outer {
 				e.outerAlias = n

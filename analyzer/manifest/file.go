@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"go/token"
+	"io"
 	"regexp"
 	"strconv"
 	"strings"
@@ -38,6 +38,12 @@ type File struct {
 	mu       sync.Mutex
 	problems []Problem // file-level problems (template-file, limits)
 
+	// nodes counts the node bounds of the documents parsed (MaxFileNodes);
+	// refused is set once the budget or the time ran out: documents not
+	// parsed by then are not (refuse).
+	nodes   atomic.Int64
+	refused atomic.Bool
+
 	text      atomic.Pointer[[]byte] // the content; nil after DropText until Text reads it again
 	size      int                    // len of the content
 	textMu    sync.Mutex             // serializes reading it again
@@ -68,6 +74,11 @@ type Options struct {
 	// (File.Release): the node memory of a released document is then
 	// reused by the next parse instead of left to the garbage collector.
 	Recycle bool
+	// Deadline, when set, is when Parse stops: the documents it has not
+	// parsed by then are refused with an input-limit problem (the time
+	// limit, Limits.Timeout). A document parsed later, on first use, is
+	// not bound by it.
+	Deadline time.Time
 }
 
 // Limits bound what a hostile file can make the parser do.
@@ -76,7 +87,13 @@ type Limits struct {
 	MaxDocuments int // default 10,000
 	MaxDepth     int // nesting of collections; default 256
 	MaxNodes     int // nodes emitted while expanding aliases for one object; default 1,000,000
-	// Timeout bounds the time to read and parse one file (default 10 s);
+	// MaxFileNodes bounds the YAML nodes (keys, values, items) of one
+	// file's trees, counted before they are built (fastyaml.NodeBound, an
+	// upper bound about a fifth above the truth on block YAML, exact on
+	// JSON): the memory a file's trees may take. Default 2,000,000.
+	MaxFileNodes int
+	// Timeout bounds the time to read and parse one file (default 10 s):
+	// Parse stops at the next document once Options.Deadline passes, and
 	// the loader refuses a file that takes longer (workspace.Load).
 	Timeout time.Duration
 }
@@ -87,6 +104,7 @@ const (
 	DefaultMaxDocuments = 10000
 	DefaultMaxDepth     = 256
 	DefaultMaxNodes     = 1000000
+	DefaultMaxFileNodes = 2000000
 	DefaultTimeout      = 10 * time.Second
 )
 
@@ -105,6 +123,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxNodes <= 0 {
 		l.MaxNodes = DefaultMaxNodes
+	}
+	if l.MaxFileNodes <= 0 {
+		l.MaxFileNodes = DefaultMaxFileNodes
 	}
 	if l.Timeout <= 0 {
 		l.Timeout = DefaultTimeout
@@ -188,6 +209,10 @@ func Parse(fset *token.FileSet, path string, content []byte, opts Options) *File
 	}
 	if eager {
 		for _, d := range f.Docs {
+			if !opts.Deadline.IsZero() && time.Now().After(opts.Deadline) {
+				f.refuse(fmt.Sprintf("reading and parsing the file took longer than the time limit of %s; this document and the rest are not linted", opts.Limits.Timeout), d.Start)
+				break
+			}
 			d.parse()
 		}
 	}
@@ -249,6 +274,7 @@ func Refuse(fset *token.FileSet, path string, content []byte, opts Options, why 
 // documents yet.
 func newFile(fset *token.FileSet, path string, content []byte, opts Options) *File {
 	f := &File{Path: path, opts: opts, size: len(content), mentions: bytes.Contains(content, []byte("scalelint:"))}
+	f.opts.Deadline = time.Time{} // Parse's alone: a later parse on first use is not bound by it
 	f.text.Store(&content)
 	f.Tok = fset.AddFile(path, -1, len(content))
 	f.Tok.SetLines(outputLineStarts(content))
@@ -292,6 +318,16 @@ func sourceComment(doc []byte) string {
 		return string(m[1])
 	}
 	return ""
+}
+
+// refuse records that the file's documents from d on are not parsed (the
+// node budget or the time ran out), with one input-limit problem at off.
+// A document already parsed keeps its parse.
+func (f *File) refuse(why string, off int) {
+	if f.refused.Swap(true) {
+		return
+	}
+	f.addProblem(Problem{Rule: "input-limit", Pos: f.Tok.Pos(off), End: f.Tok.Pos(off), Message: why})
 }
 
 func (f *File) addProblem(p Problem) {
@@ -451,8 +487,12 @@ func (d *Document) checkSyntax() {
 	if d.Parsed() {
 		return
 	}
-	var a fastyaml.Arena
 	src, _ := d.source()
+	if n, over := fastyaml.NodeBound(src, d.File.opts.Limits.MaxFileNodes); over > 0 || n > d.File.opts.Limits.MaxFileNodes {
+		d.parse() // refused there, with its position
+		return
+	}
+	var a fastyaml.Arena
 	_, ok := fastyaml.Parse(src, &a)
 	a.Recycle()
 	if !ok {
@@ -463,6 +503,12 @@ func (d *Document) checkSyntax() {
 func (d *Document) doParse() {
 	defer d.parsed.Store(true)
 	f := d.File
+	if f.refused.Load() {
+		return
+	}
+	if !d.withinBudget() {
+		return
+	}
 	if f.opts.Recycle {
 		d.arena = &fastyaml.Arena{}
 	}
@@ -488,6 +534,28 @@ func (d *Document) doParse() {
 			d.APIVersion, d.Kind = scalarValue(mapValue(d.root, "apiVersion")), scalarValue(mapValue(d.root, "kind"))
 		}
 	}
+}
+
+// withinBudget counts the nodes the document's tree may have (an upper
+// bound, before a node is built) against the file's budget
+// (Limits.MaxFileNodes), and refuses the document, and every one not yet
+// parsed, when it would go over.
+func (d *Document) withinBudget() bool {
+	f := d.File
+	src, _ := d.source()
+	limit := int64(f.opts.Limits.MaxFileNodes)
+	left := max(limit-f.nodes.Load(), 0)
+	n, overLine := fastyaml.NodeBound(src, int(left))
+	if int64(n) <= left {
+		f.nodes.Add(int64(n))
+		return true
+	}
+	at := d.Start
+	if overLine > 0 {
+		at, _ = f.lineText(d.Line + overLine - 1)
+	}
+	f.refuse(fmt.Sprintf("the file holds more than %d YAML nodes (keys, values and items, counted before they are built) by this line; this document and the rest are not linted", limit), at)
+	return false
 }
 
 // safeUnmarshal parses one YAML document into a node tree and turns a

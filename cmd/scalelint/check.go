@@ -83,9 +83,9 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return ioErr
 	}
 	if o.baseline != "" {
-		b, err := report.ReadBaseline(o.baseline)
+		b, err := report.ReadBaseline(o.baseline, int64(in.Config.Limits.WithDefaults().MaxFileSize))
 		if err != nil {
-			return err
+			return fmt.Errorf("--baseline: %w", err)
 		}
 		rep.ApplyBaseline(b)
 	}

@@ -21,6 +21,7 @@ import (
 
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/workspace"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/output"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/report"
 )
@@ -86,7 +87,7 @@ func write(f *manifest.File, content []byte) error {
 		return fmt.Errorf("%s: not fixed: %v", f.Path, unwrap(err))
 	}
 	w.Close()
-	now, err := os.ReadFile(f.Path)
+	now, err := workspace.ReadLimited(f.Path, int64(len(f.Text())))
 	if err != nil {
 		return fmt.Errorf("%s: not fixed: %v", f.Path, unwrap(err))
 	}

@@ -9,6 +9,7 @@
 package load
 
 import (
+	"errors"
 	"fmt"
 	"go/token"
 	"io"
@@ -28,6 +29,7 @@ const stdinName = "<stdin>"
 // directory up to the repository root, or the built-in configuration,
 // and applies namespace (--namespace) when not empty.
 func Config(path, namespace string) (*analyzer.Config, error) {
+	flag := path != ""
 	if path == "" {
 		wd, err := os.Getwd()
 		if err == nil {
@@ -38,6 +40,10 @@ func Config(path, namespace string) (*analyzer.Config, error) {
 	if path != "" {
 		var err error
 		if cfg, err = analyzer.LoadConfig(path, rules.All()); err != nil {
+			var ce *analyzer.ConfigError
+			if flag && !errors.As(err, &ce) {
+				return nil, fmt.Errorf("--config: %w", err) // not read: say which flag named it
+			}
 			return nil, err
 		}
 	}
@@ -81,7 +87,7 @@ func Read(paths []string, stdin io.Reader, cfg *analyzer.Config, progress io.Wri
 			diskPaths = append(diskPaths, p)
 			continue
 		}
-		data, err := io.ReadAll(stdin)
+		data, err := workspace.ReadStdin(stdin, int64(cfg.Limits.WithDefaults().MaxFileSize))
 		if err != nil {
 			in.Errs = append(in.Errs, fmt.Errorf("stdin: %w", err))
 			continue

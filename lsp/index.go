@@ -1,0 +1,201 @@
+package lsp
+
+import (
+	"context"
+	"maps"
+	"runtime"
+	"slices"
+	"sync"
+	"time"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/scalelint/scalelint/analyzer/workspace"
+)
+
+// The workspace index (every manifest of the workspace folders, read from
+// disk and parsed) is built in the background, so that initialize, a
+// change of folders or of the excludes is answered at once whatever the
+// size of the workspace:
+//
+//   - a walk (workspace.WalkWith: the configured excludes, pseudo-file
+//     systems such as /proc and /sys skipped, at most maxIndexedFiles
+//     files, reported to the user when the cap is hit), then every file
+//     read and parsed in parallel through the parse cache, each within the
+//     configuration's limits (size, nodes, time), outside the server's
+//     lock;
+//   - while it runs, snapshots are marked with it (Snapshot.indexing):
+//     their lint is not run, since findings computed without the other
+//     files would report scale targets as missing; a request on such a
+//     snapshot waits for the index and reads the snapshot's open
+//     documents over it (Snapshot.withIndex);
+//   - when it is done, its files replace the disk index, but for paths a
+//     watched-file event or a closed document read again meanwhile (the
+//     run's dirty set), and the snapshot it makes is linted;
+//   - a newer run (a configuration change, a folder added) cancels it,
+//     and its result is dropped.
+//
+// Opened files are linted with the rest once the index is done; reading
+// them first is left to the index's later performance work.
+
+// DefaultMaxIndexedFiles is the most files the index reads unless the
+// settings say otherwise (maxIndexedFiles): a workspace opened on a home
+// directory or on "/" holds far more YAML and JSON than manifests.
+const DefaultMaxIndexedFiles = 20000
+
+// testHookIndex is the method name testHook gets when an index run starts.
+const testHookIndex = "scalelint/index"
+
+// indexRun is one build of the disk index.
+type indexRun struct {
+	done   chan struct{}
+	cancel context.CancelFunc
+	// disk is the index built, set (under the server's lock) before done
+	// is closed; nil when the run was cancelled or superseded.
+	disk map[string]*fileHandle
+	// dirty are the paths read again from disk while the run went on
+	// (guarded by the server's lock): their entries in the server's disk
+	// index are newer than the run's.
+	dirty map[string]bool
+}
+
+// startIndexLocked starts a new build of the disk index of the workspace
+// folders with the current configuration, cancelling the one running.
+func (s *Server) startIndexLocked() {
+	if s.index != nil {
+		s.index.cancel()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	run := &indexRun{done: make(chan struct{}), cancel: cancel, dirty: map[string]bool{}}
+	s.index = run
+	max := s.settings.maxIndexedFiles
+	if max <= 0 {
+		max = DefaultMaxIndexedFiles
+	}
+	go s.runIndex(ctx, run, slices.Clone(s.folders), s.cfg.Excluded, s.cache, max)
+}
+
+// runIndex walks, reads and parses the folders, then installs the result
+// if the run is still the current one.
+func (s *Server) runIndex(ctx context.Context, run *indexRun, folders []string, exclude func(string) bool, c *parseCache, max int) {
+	defer close(run.done)
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error("index panicked", "panic", r)
+		}
+	}()
+	if s.testHook != nil {
+		s.testHook(ctx, testHookIndex)
+	}
+	start := time.Now()
+	res := workspace.WalkWith(ctx, folders, workspace.WalkOptions{Exclude: exclude, MaxFiles: max})
+	for _, e := range res.Errs {
+		s.log.Warn("index", "err", e)
+	}
+	if len(res.Skipped) > 0 {
+		s.log.Info("index: pseudo-filesystems not read", "dirs", res.Skipped)
+	}
+	handles := make([]*fileHandle, len(res.Paths))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				handles[i] = s.readDisk(c, res.Paths[i])
+			}
+		}()
+	}
+feed:
+	for i := range res.Paths {
+		select {
+		case work <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(work)
+	wg.Wait()
+	if ctx.Err() != nil {
+		return
+	}
+	disk := make(map[string]*fileHandle, len(handles))
+	for _, h := range handles {
+		if h != nil {
+			disk[h.path] = h
+		}
+	}
+	s.mu.Lock()
+	if s.index != run || s.shutdown {
+		s.mu.Unlock()
+		return
+	}
+	for p := range run.dirty {
+		if h, ok := s.disk[p]; ok {
+			disk[p] = h
+		} else {
+			delete(disk, p)
+		}
+	}
+	s.disk, run.disk, s.index = disk, disk, nil
+	snap := s.newSnapshotLocked()
+	s.mu.Unlock()
+	s.log.Info("indexed workspace", "folders", folders, "files", len(disk), "took", time.Since(start), "capped", res.Capped)
+	if res.Capped {
+		s.showMessage(ctx, protocol.MessageTypeWarning, "scalelint: the workspace holds more than %d YAML and JSON files; only the first %d were indexed, so scale targets in the others do not resolve (raise the maxIndexedFiles setting, or exclude directories)", max, max)
+	}
+	s.scheduleLintAfter(snap, 0) // no keystrokes to wait for
+}
+
+// setDiskLocked records a file read again from disk (nil: gone), and marks
+// it newer than the index being built, if one is.
+func (s *Server) setDiskLocked(path string, h *fileHandle) {
+	if h != nil {
+		s.disk[path] = h
+	} else {
+		delete(s.disk, path)
+	}
+	if s.index != nil {
+		s.index.dirty[path] = true
+	}
+}
+
+// waitIndex waits until the index run (or the newer one that superseded
+// it) is done, and returns the disk index it left; ok is false when ctx
+// ended first.
+func (s *Server) waitIndex(ctx context.Context, run *indexRun) (disk map[string]*fileHandle, ok bool) {
+	for {
+		select {
+		case <-run.done:
+		case <-ctx.Done():
+			return nil, false
+		}
+		s.mu.Lock()
+		disk, next, current := run.disk, s.index, s.disk
+		s.mu.Unlock()
+		switch {
+		case disk != nil:
+			return disk, true
+		case next == nil:
+			return current, true // superseded by a run that is done too
+		}
+		run = next
+	}
+}
+
+// withIndex returns the snapshot's open documents over a complete disk
+// index: what a request on a snapshot made while the index was being
+// built reads. It is computed once per snapshot.
+func (snap *Snapshot) withIndex(disk map[string]*fileHandle) *Snapshot {
+	snap.rebaseOnce.Do(func() {
+		files := maps.Clone(disk)
+		for p, h := range snap.files {
+			if h.open {
+				files[p] = h
+			}
+		}
+		snap.rebased = &Snapshot{id: snap.id, files: files, cfg: snap.cfg, cfgErr: snap.cfgErr, folders: snap.folders}
+	})
+	return snap.rebased
+}
