@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/fix"
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/load"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/numfmt"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/output"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/report"
@@ -71,23 +73,51 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return ioErr
 	}
 
-	shared := analyzer.NewShared()
-	diags := analyzer.RunWith(context.Background(), in.Workspace, rules.All(), in.Config, shared)
-	heapSnapshot()
-	rep := report.New(in.Workspace, diags, in.Config, shared)
+	// No output may replace a file read.
+	var named []output.Named
+	for _, t := range outs {
+		named = append(named, output.Named{Flag: "--output", Path: t.Path})
+	}
+	inputs := in.InputFiles()
 	if o.writeBaseline != "" {
-		if err := output.WriteFile(o.writeBaseline, rep.WriteBaseline); err != nil {
+		named = append(named, output.Named{Flag: "--write-baseline", Path: o.writeBaseline})
+	} else if o.baseline != "" {
+		inputs = append(inputs, o.baseline)
+	}
+	if err := output.GuardInputs(named, inputs); err != nil {
+		return err
+	}
+	var baseline *report.Baseline
+	if o.baseline != "" && o.writeBaseline == "" {
+		if baseline, err = report.ReadBaseline(o.baseline, int64(in.Config.Limits.WithDefaults().MaxFileSize)); err != nil {
+			return fmt.Errorf("--baseline: %w", err)
+		}
+	}
+	lint := func(in *load.Inputs) *report.Report {
+		shared := analyzer.NewShared()
+		diags := analyzer.RunWith(context.Background(), in.Workspace, rules.All(), in.Config, shared)
+		heapSnapshot()
+		rep := report.New(in.Workspace, diags, in.Config, shared)
+		if baseline != nil {
+			rep.ApplyBaseline(baseline)
+		}
+		return rep
+	}
+	rep := lint(in)
+	if o.writeBaseline != "" {
+		if output.IsStdout(o.writeBaseline) {
+			w := bufio.NewWriter(stdout)
+			if err := rep.WriteBaseline(w); err != nil {
+				return err
+			}
+			if err := w.Flush(); err != nil {
+				return err
+			}
+		} else if err := output.WriteFile(o.writeBaseline, rep.WriteBaseline); err != nil {
 			return err
 		}
 		fmt.Fprintf(stderr, "scalelint: recorded %s in %s\n", numfmt.Plural(len(rep.Shown), "finding"), o.writeBaseline)
 		return ioErr
-	}
-	if o.baseline != "" {
-		b, err := report.ReadBaseline(o.baseline, int64(in.Config.Limits.WithDefaults().MaxFileSize))
-		if err != nil {
-			return fmt.Errorf("--baseline: %w", err)
-		}
-		rep.ApplyBaseline(b)
 	}
 	if o.diff {
 		n, err := fix.Diff(rep, in.Named, stdout)
@@ -111,6 +141,19 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 		if len(res.Errs) > 0 {
 			ioErr = reported{errors.Join(append([]error{ioErr}, res.Errs...)...)}
+		}
+		if res.Files > 0 {
+			// The fixed files changed: what remains is found, and
+			// printed, in their new text (the old positions and
+			// snippets are gone with it).
+			again := in.Again()
+			for _, e := range again.Errs {
+				fmt.Fprintf(stderr, "scalelint: %v\n", e)
+			}
+			if len(again.Errs) > 0 {
+				ioErr = reported{errors.Join(append([]error{ioErr}, again.Errs...)...)}
+			}
+			in, rep = again, lint(again)
 		}
 	}
 	opts := output.Options{ExplainMissing: o.explainMissing, Version: versionString()}

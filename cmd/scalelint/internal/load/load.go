@@ -9,6 +9,7 @@
 package load
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"go/token"
@@ -68,6 +69,9 @@ type Inputs struct {
 	// with "0 files").
 	Warnings []string
 	Paths    []string // the paths read: as given, or "." when none was
+	// Stdin is what was read from stdin ("-"), kept so the inputs can
+	// be read again (Again).
+	Stdin []byte
 }
 
 // Read reads paths ("." when none; "-" is stdin) with cfg's excludes and
@@ -92,6 +96,7 @@ func Read(paths []string, stdin io.Reader, cfg *analyzer.Config, progress io.Wri
 			in.Errs = append(in.Errs, fmt.Errorf("stdin: %w", err))
 			continue
 		}
+		in.Stdin = data
 		files = append(files, manifest.Parse(fset, stdinName, data, parseOpts))
 	}
 	if len(diskPaths) > 0 {
@@ -112,6 +117,25 @@ func Read(paths []string, stdin io.Reader, cfg *analyzer.Config, progress io.Wri
 	in.Files = len(files)
 	in.Workspace = workspace.New(fset, files, workspace.Options{DefaultNamespace: cfg.Namespace, Release: true})
 	return in
+}
+
+// Again reads the same paths, stdin's text and configuration again:
+// after --fix changed files, the findings are those of their new text.
+func (in *Inputs) Again() *Inputs {
+	return Read(in.Paths, bytes.NewReader(in.Stdin), in.Config, nil)
+}
+
+// InputFiles lists the files read from disk and the configuration file: what
+// an output must not overwrite (output.GuardInputs).
+func (in *Inputs) InputFiles() []string {
+	out := make([]string, 0, len(in.Named)+1)
+	for p := range in.Named {
+		out = append(out, p)
+	}
+	if in.Config.Path != "" {
+		out = append(out, in.Config.Path)
+	}
+	return out
 }
 
 // NothingRead reports whether errors left nothing to read: the command
