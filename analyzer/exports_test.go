@@ -25,10 +25,6 @@ var unusedExportsAllowed = map[string]string{
 	// Called by reflection: invopop/jsonschema asks a type for its schema
 	// through an unexported interface.
 	"github.com/scalelint/scalelint/analyzer.RuleSetting.JSONSchema": "called by invopop/jsonschema",
-	// cmd/scalelint's own formatters (anum, gnum, round6, sig3) map onto
-	// these; cmd converts to them when it is split into packages.
-	"github.com/scalelint/scalelint/rules/format.Sig":      "for cmd/scalelint's anum and gnum",
-	"github.com/scalelint/scalelint/rules/format.RoundSig": "for cmd/scalelint's round6 and sig3",
 }
 
 // TestExportsUsed: every exported name a library package of the module

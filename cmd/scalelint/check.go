@@ -11,7 +11,6 @@ import (
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/fix"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/load"
-	"github.com/scalelint/scalelint/cmd/scalelint/internal/numfmt"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/output"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/report"
 	"github.com/scalelint/scalelint/rules"
@@ -116,7 +115,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		} else if err := output.WriteFile(o.writeBaseline, rep.WriteBaseline); err != nil {
 			return err
 		}
-		fmt.Fprintf(stderr, "scalelint: recorded %s in %s\n", numfmt.Plural(len(rep.Shown), "finding"), o.writeBaseline)
+		fmt.Fprintf(stderr, "scalelint: recorded %s in %s\n", report.Plural(len(rep.Shown), "finding"), o.writeBaseline)
 		return ioErr
 	}
 	if o.diff {
@@ -134,7 +133,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if o.fix {
 		res := fix.Apply(rep, in.Named)
 		if res.Findings > 0 {
-			fmt.Fprintf(stderr, "scalelint: fixed %s in %s\n", numfmt.Plural(res.Findings, "finding"), numfmt.Plural(res.Files, "file"))
+			fmt.Fprintf(stderr, "scalelint: fixed %s in %s\n", report.Plural(res.Findings, "finding"), report.Plural(res.Files, "file"))
 		}
 		for _, e := range res.Errs {
 			fmt.Fprintf(stderr, "scalelint: %v\n", e)

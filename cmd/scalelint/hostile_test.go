@@ -75,6 +75,9 @@ func TestHostileInputs(t *testing.T) {
 			if c.parse {
 				checkParse(t, c, data)
 			}
+			if c.audit {
+				checkAudit(t, dir, bound)
+			}
 			row := fmt.Sprintf("%-26s %-44s exit %d  %7d KiB  %6.2fs", c.name, got, r.exit, r.maxRSS, r.wall.Seconds())
 			t.Log(row)
 			table = append(table, row)
@@ -130,6 +133,9 @@ type hostileCase struct {
 	// parse runs manifest.Parse on the input too and expects want among
 	// its problems (a rule the parser reports).
 	parse bool
+	// audit runs `audit --format json` and `audit --format html` on the
+	// input too, with the same bounds (checkAudit).
+	audit bool
 }
 
 // hostileHPA is a valid HPA whose only finding is that its target is not
@@ -178,6 +184,78 @@ func kedaWith(old, new string) func() []byte {
 	}
 	return func() []byte { return []byte(strings.Replace(hostileKEDA, old, new, 1)) }
 }
+
+// kedaWith2 is kedaWith with two replacements.
+func kedaWith2(old, new, old2, new2 string) func() []byte {
+	first := kedaWith(old, new)
+	if !strings.Contains(hostileKEDA, old2) {
+		panic("hostileKEDA has no " + old2)
+	}
+	return func() []byte { return bytes.Replace(first(), []byte(old2), []byte(new2), 1) }
+}
+
+// unboundedRate is a rate target of 1e300 over a pod rate of 1e-9 under
+// retries (A = 3): T/c overflows.
+const unboundedRate = `apiVersion: keda.sh/v1alpha1
+kind: ScaledObject
+metadata:
+  name: orders
+  namespace: shop
+  annotations:
+    scalelint.dev/signal: rate
+    scalelint.dev/pod-rate: "1e-9"
+    scalelint.dev/retries: "2"
+spec:
+  scaleTargetRef: {name: orders}
+  triggers:
+  - type: prometheus
+    metadata: {serverAddress: "http://p:9090", query: "sum(rate(x[1m]))", threshold: "1e300"}
+`
+
+// millionsOfRounds is a growth factor of 1 + 1e-7 (utilization
+// 1,000,000,100% against a target of 1,000,000,000%, tolerance 0): a 10×
+// overload needs ln(10/g)/ln(g) = 23,025,852 rounds.
+const millionsOfRounds = `apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: web
+  namespace: shop
+  annotations:
+    scalelint.dev/dead-time: "90s"
+    scalelint.dev/overload: "10"
+spec:
+  scaleTargetRef:
+    apiVersion: apps/v1
+    kind: Deployment
+    name: web
+  minReplicas: 2
+  maxReplicas: 10
+  behavior:
+    scaleUp:
+      tolerance: 0
+  metrics:
+  - type: Resource
+    resource:
+      name: cpu
+      target: {type: Utilization, averageUtilization: 1000000000}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: shop
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+      - name: app
+        image: x
+        resources:
+          requests: {cpu: "1m"}
+          limits: {cpu: "10000001m"}
+`
 
 func hpaWith(old, new string) func() []byte {
 	if !strings.Contains(hostileHPA, old) {
@@ -293,6 +371,22 @@ func hostileCases() []hostileCase {
 		// was: exit 2, "json: unsupported value: NaN", and no report.
 		{name: "huge-pod-rate", data: kedaWith(`pod-rate: "10"`, `pod-rate: "1e308"`),
 			want: expect{"invalid-annotation", 8, 29, `"1e308" is too large \(at most 1e\+15\)`}},
+		// Valid numbers whose arithmetic overflows. was: `audit --format
+		// json` exit 2, "json: unsupported value: +Inf", and no report.
+		// T/c = 1e300/1e-9 = +Inf: the standing delay and its margin.
+		{name: "unbounded-standing-delay", data: kedaWith2(`lagThreshold: "10"`, `lagThreshold: "1e300"`, `pod-rate: "10"`, `pod-rate: "1e-9"`),
+			want: expect{"unresolved-scale-target", 10, 26, "not among the inputs"}, audit: true},
+		// T/c = 1e299 is finite, its margin over a floor of a few ns is not.
+		{name: "overflowing-margin", data: kedaWith2(`lagThreshold: "10"`, `lagThreshold: "1e300"`, `dead-time: "90s"`, `dead-time: "1ns"`+"\n    scalelint.dev/sampling-delay: \"1ns\""),
+			want: expect{"unresolved-scale-target", 11, 26, "not among the inputs"}, audit: true},
+		// A rate target T/c = +Inf against 1/A = 1/3: the fact and the
+		// margin are unbounded.
+		{name: "unbounded-rate-target", data: text(unboundedRate), want: expect{"retry-trap", 14, 86, `rate target ∞% \(threshold 1\d+ / pod rate 1e-9\)`}, audit: true},
+		// was: the audit's staircase drew each of 23,025,852 rounds (g = 1 +
+		// 1e-7: a tolerance of 0, a target of 1e9 %, a limit 10,000,001
+		// times the request): 565 MB of HTML in 80 s.
+		{name: "millions-of-rounds", data: text(millionsOfRounds),
+			want: expect{"scale-up-rounds", 23, 55, `a 10x overload needs 23025852 rounds`}, audit: true},
 		// was: also "scaleTargetRef names no target" and "maxReplicas 0".
 		{name: "billion-laughs", data: hpaWith("spec:\n", "x:\n"+indent(aliasBomb(), "  ")+"spec:\n"),
 			want: expect{"input-limit", 15, 10, `alias expansion makes this object larger than 1000000 nodes`}, maxFindings: 1, parse: true},
@@ -404,6 +498,31 @@ func checkParse(t *testing.T, c hostileCase, data []byte) {
 		}
 	case <-time.After(hangLimit):
 		t.Fatalf("manifest.Parse did not return within %s", hangLimit)
+	}
+}
+
+// checkAudit runs `audit --format json` and `audit --format html` in dir
+// under the bounds of check's run: no hang, no crash, exit 0 or 1 (a
+// failing law), the peak RSS under bound, and JSON that parses.
+func checkAudit(t *testing.T, dir string, bound int64) {
+	t.Helper()
+	for _, f := range []string{"json", "html"} {
+		r := runBinary(t, dir, hangLimit, "audit", "--format", f, ".")
+		cmdLine := "scalelint " + strings.Join(r.args, " ")
+		switch {
+		case r.timedOut:
+			t.Fatalf("%s: no result within %s (a hang)", cmdLine, hangLimit)
+		case r.exit != 0 && r.exit != 1 || strings.Contains(r.stderr, "panic:"):
+			t.Fatalf("%s: exit %d; stderr:\n%s", cmdLine, r.exit, r.stderr)
+		case r.maxRSS > bound:
+			t.Errorf("%s: peak RSS %d KiB, over the bound of %d KiB", cmdLine, r.maxRSS, bound)
+		}
+		if f == "json" && !json.Valid([]byte(r.stdout)) {
+			t.Errorf("%s: invalid JSON:\n%.2000s", cmdLine, r.stdout)
+		}
+		if f == "html" && !strings.HasSuffix(strings.TrimSpace(r.stdout), "</html>") {
+			t.Errorf("%s: the page is not whole (%d bytes)", cmdLine, len(r.stdout))
+		}
 	}
 }
 

@@ -34,10 +34,10 @@ import (
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
 	"github.com/scalelint/scalelint/analyzer/workspace"
-	"github.com/scalelint/scalelint/cmd/scalelint/internal/numfmt"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/report"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/simulation"
 	"github.com/scalelint/scalelint/rules"
+	"github.com/scalelint/scalelint/rules/format"
 	"github.com/scalelint/scalelint/rules/simulate"
 )
 
@@ -103,7 +103,7 @@ type LawHead struct {
 	// must stay below it (a target under 1/A, a ceiling under 0.8·N_max, a
 	// bound under the timeout, a time to capacity under its deadline);
 	// negative when the law fails.
-	MarginPercent *float64 `json:"marginPercent,omitempty"`
+	MarginPercent *format.Float `json:"marginPercent,omitempty"`
 	// Note says why a failing law is accepted, or what is not known.
 	Note string `json:"note,omitempty"`
 }
@@ -112,24 +112,24 @@ func (h *LawHead) Margin() float64 {
 	if h == nil || h.MarginPercent == nil {
 		return math.NaN()
 	}
-	return *h.MarginPercent
+	return float64(*h.MarginPercent)
 }
 
 type GrowthLaw struct {
 	LawHead
-	G                float64           `json:"g"`
-	Tolerance        float64           `json:"tolerance"`
-	Target           float64           `json:"target"` // utilization target, a fraction
-	Limit            float64           `json:"limit"`
-	Request          float64           `json:"request"`
+	G                format.Float      `json:"g"`
+	Tolerance        format.Float      `json:"tolerance"`
+	Target           format.Float      `json:"target"` // utilization target, a fraction
+	Limit            format.Float      `json:"limit"`
+	Request          format.Float      `json:"request"`
 	Trapped          bool              `json:"trapped"`
 	FixTarget        *int              `json:"fixTargetPercent,omitempty"` // largest target percent that escapes the trap
-	Overload         *float64          `json:"overload,omitempty"`
+	Overload         *format.Float     `json:"overload,omitempty"`
 	Rounds           *int              `json:"rounds,omitempty"` // absent when trapped (never) or the overload is unknown
-	DeadTime         *float64          `json:"deadTime,omitempty"`
-	MetricWindow     *float64          `json:"metricWindow,omitempty"`
-	TimeToCapacity   *float64          `json:"timeToCapacity,omitempty"`
-	CapacityDeadline *float64          `json:"capacityDeadline,omitempty"`
+	DeadTime         *format.Float     `json:"deadTime,omitempty"`
+	MetricWindow     *format.Float     `json:"metricWindow,omitempty"`
+	TimeToCapacity   *format.Float     `json:"timeToCapacity,omitempty"`
+	CapacityDeadline *format.Float     `json:"capacityDeadline,omitempty"`
 	Eval             *rules.GrowthEval `json:"-"`
 }
 
@@ -138,21 +138,21 @@ type LatencyLaw struct {
 	Metric                int                `json:"metric"` // index of the metric or trigger
 	Trigger               string             `json:"trigger"`
 	ThresholdKey          string             `json:"thresholdKey,omitempty"`
-	Threshold             float64            `json:"threshold"`
-	PodRate               *float64           `json:"podRate,omitempty"`
-	DeadTime              float64            `json:"deadTime"`
-	SamplingDelay         float64            `json:"samplingDelay"`
-	Window                float64            `json:"window"`
-	W                     float64            `json:"w"`
-	Phi                   float64            `json:"phi"`
-	StandingDelay         *float64           `json:"standingDelay,omitempty"`
-	RequiredStandingDelay float64            `json:"requiredStandingDelay"`
+	Threshold             format.Float       `json:"threshold"`
+	PodRate               *format.Float      `json:"podRate,omitempty"`
+	DeadTime              format.Float       `json:"deadTime"`
+	SamplingDelay         format.Float       `json:"samplingDelay"`
+	Window                format.Float       `json:"window"`
+	W                     format.Float       `json:"w"`
+	Phi                   format.Float       `json:"phi"`
+	StandingDelay         *format.Float      `json:"standingDelay,omitempty"`
+	RequiredStandingDelay format.Float       `json:"requiredStandingDelay"`
 	Rests                 *bool              `json:"rests,omitempty"`
-	FixThreshold          *float64           `json:"fixThreshold,omitempty"`
-	FixWindow             *float64           `json:"fixWindow,omitempty"` // longest window that rests at today's threshold
-	LatencyTarget         *float64           `json:"latencyTarget,omitempty"`
+	FixThreshold          *format.Float      `json:"fixThreshold,omitempty"`
+	FixWindow             *format.Float      `json:"fixWindow,omitempty"` // longest window that rests at today's threshold
+	LatencyTarget         *format.Float      `json:"latencyTarget,omitempty"`
 	LatencyHeld           *bool              `json:"latencyHeld,omitempty"`
-	WindowProof           float64            `json:"windowProofStandingDelay"`
+	WindowProof           format.Float       `json:"windowProofStandingDelay"`
 	Eval                  *rules.BacklogEval `json:"-"`
 	// Sim is the deployed loop simulated (Options.Simulate), or nil.
 	Sim *simulate.Result `json:"-"`
@@ -160,27 +160,27 @@ type LatencyLaw struct {
 
 type RetryLaw struct {
 	LawHead
-	Signal        string  `json:"signal"` // cpu or rate
-	Amplification float64 `json:"amplification"`
-	TrapTarget    float64 `json:"trapTarget"`
-	Target        float64 `json:"target"`
-	Protected     bool    `json:"protected"`
-	Trapped       bool    `json:"trapped"`
+	Signal        string       `json:"signal"` // cpu or rate
+	Amplification format.Float `json:"amplification"`
+	TrapTarget    format.Float `json:"trapTarget"`
+	Target        format.Float `json:"target"`
+	Protected     bool         `json:"protected"`
+	Trapped       bool         `json:"trapped"`
 	// FixTarget is the largest target below 1/A in the metric's unit: a
 	// percent for CPU, the per-pod threshold for a rate.
-	FixTarget *float64 `json:"fixTargetValue,omitempty"`
+	FixTarget *format.Float `json:"fixTargetValue,omitempty"`
 }
 
 type CeilingLaw struct {
 	LawHead
-	Ceiling       float64            `json:"ceiling"`
+	Ceiling       format.Float       `json:"ceiling"`
 	Defaulted     bool               `json:"ceilingDefaulted,omitempty"` // KEDA's default maxReplicaCount
-	CeilingFloor  *float64           `json:"ceilingFloor,omitempty"`     // M* = A·λ/c
-	CeilingTop    *float64           `json:"ceilingTop,omitempty"`       // 0.8·N_max
-	Peak          *float64           `json:"scalabilityPeak,omitempty"`
-	Amplification *float64           `json:"amplification,omitempty"`
-	Demand        *float64           `json:"demand,omitempty"`
-	PodRate       *float64           `json:"podRate,omitempty"`
+	CeilingFloor  *format.Float      `json:"ceilingFloor,omitempty"`     // M* = A·λ/c
+	CeilingTop    *format.Float      `json:"ceilingTop,omitempty"`       // 0.8·N_max
+	Peak          *format.Float      `json:"scalabilityPeak,omitempty"`
+	Amplification *format.Float      `json:"amplification,omitempty"`
+	Demand        *format.Float      `json:"demand,omitempty"`
+	PodRate       *format.Float      `json:"podRate,omitempty"`
 	Trapped       bool               `json:"trapped"`
 	BandEmpty     bool               `json:"bandEmpty"`
 	OverPeak      bool               `json:"overPeak"`
@@ -189,19 +189,19 @@ type CeilingLaw struct {
 
 type BoundLaw struct {
 	LawHead
-	AdmissionBound float64 `json:"admissionBound"`
-	ClientTimeout  float64 `json:"clientTimeout"`
+	AdmissionBound format.Float `json:"admissionBound"`
+	ClientTimeout  format.Float `json:"clientTimeout"`
 }
 
 // Signal is one metric or trigger of an autoscaler.
 type Signal struct {
-	Type         string   `json:"type"`   // cpu, backlog, rate or other
-	Metric       string   `json:"metric"` // HPA metric type or KEDA trigger type
-	Utilization  *float64 `json:"utilization,omitempty"`
-	ThresholdKey string   `json:"thresholdKey,omitempty"`
-	Threshold    *float64 `json:"threshold,omitempty"`
-	Defaulted    bool     `json:"thresholdDefaulted,omitempty"`
-	Mode         string   `json:"mode,omitempty"`
+	Type         string        `json:"type"`   // cpu, backlog, rate or other
+	Metric       string        `json:"metric"` // HPA metric type or KEDA trigger type
+	Utilization  *format.Float `json:"utilization,omitempty"`
+	ThresholdKey string        `json:"thresholdKey,omitempty"`
+	Threshold    *format.Float `json:"threshold,omitempty"`
+	Defaulted    bool          `json:"thresholdDefaulted,omitempty"`
+	Mode         string        `json:"mode,omitempty"`
 }
 
 type Target struct {
@@ -222,9 +222,9 @@ type Finding struct {
 }
 
 type Input struct {
-	Value  float64 `json:"value"`
-	Text   string  `json:"text"`
-	Origin string  `json:"origin"`
+	Value  format.Float `json:"value"`
+	Text   string       `json:"text"`
+	Origin string       `json:"origin"`
 }
 
 // Row is one autoscaler: what every output format shows.
@@ -233,10 +233,10 @@ type Row struct {
 	Line          int                 `json:"line"`
 	Object        *report.ObjectRef   `json:"object"`
 	Target        Target              `json:"scaleTarget"`
-	PodRate       *float64            `json:"podRate,omitempty"`
+	PodRate       *format.Float       `json:"podRate,omitempty"`
 	Signals       []Signal            `json:"signals"`
 	Verdict       Verdict             `json:"verdict"`
-	MarginPercent *float64            `json:"marginPercent,omitempty"`
+	MarginPercent *format.Float       `json:"marginPercent,omitempty"`
 	Growth        *GrowthLaw          `json:"growth,omitempty"`
 	Latency       []*LatencyLaw       `json:"latency,omitempty"`
 	Retry         *RetryLaw           `json:"retry,omitempty"`
@@ -355,7 +355,7 @@ func (a *Audit) SummaryLine() string {
 	if len(parts) == 0 {
 		parts = []string{"nothing to audit"}
 	}
-	return fmt.Sprintf("%s in %s: %s", numfmt.Plural(len(a.Rows), "autoscaler"), numfmt.Plural(a.Files, "file"), strings.Join(parts, ", "))
+	return fmt.Sprintf("%s in %s: %s", report.Plural(len(a.Rows), "autoscaler"), report.Plural(a.Files, "file"), strings.Join(parts, ", "))
 }
 
 // Reaches reports whether a law of some row has a verdict at or worse
@@ -433,43 +433,47 @@ func rowMargin(r *Row) float64 {
 	if r.MarginPercent == nil {
 		return math.NaN()
 	}
-	return *r.MarginPercent
+	return float64(*r.MarginPercent)
 }
 
 func ptr[T any](v T) *T { return &v }
 
 // MarginAbove is the margin of a value that must stay above a boundary,
 // (v − boundary)/boundary in percent; marginBelow of one that must stay
-// under it, (boundary − v)/boundary. Both are negative when the law fails, and
-// nil when the boundary is not positive or either is not finite.
-func MarginAbove(v, boundary float64) *float64 {
-	if !(boundary > 0) || math.IsInf(v, 0) || math.IsNaN(v) || math.IsInf(boundary, 0) {
+// under it, (boundary − v)/boundary. Both are negative when the law fails,
+// and nil when the boundary is not positive and finite or v is NaN. An
+// unbounded value (a standing delay T/c that overflowed), or a quotient
+// that overflows (a huge value over a tiny boundary), makes an infinite
+// margin: +Inf or -Inf, which format.Float writes in JSON and amargin as
+// ∞.
+func MarginAbove[F ~float64](v, boundary F) *format.Float {
+	if !(boundary > 0) || math.IsNaN(float64(v)) || math.IsInf(float64(boundary), 0) {
 		return nil
 	}
-	return ptr(numfmt.Round6((v - boundary) / boundary * 100))
+	return ptr(format.JSONSig(float64((v - boundary) / boundary * 100)))
 }
 
-func marginBelow(v, boundary float64) *float64 {
+func marginBelow(v, boundary float64) *format.Float {
 	m := MarginAbove(v, boundary)
 	if m != nil {
-		*m = numfmt.Round6(-*m)
+		*m = -*m
 	}
 	return m
 }
 
 // minMargin keeps the smaller of two margins.
-func minMargin(a, b *float64) *float64 {
+func minMargin(a, b *format.Float) *format.Float {
 	if a == nil || (b != nil && *b < *a) {
 		return b
 	}
 	return a
 }
 
-func finitePtr(v float64) *float64 {
+func finitePtr(v float64) *format.Float {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return nil
 	}
-	return ptr(numfmt.Round6(v))
+	return ptr(format.JSONSig(v))
 }
 
 func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *rules.Evaluation, byObject map[*manifest.Object][]analyzer.Diagnostic) *Row {
@@ -486,7 +490,7 @@ func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *
 		r.Target.Found, r.Target.File, r.Target.Line = true, tl.File, tl.Line
 	}
 	if c, ok := e.Inputs["pod-rate"]; ok {
-		r.PodRate = ptr(numfmt.Round6(c.Value))
+		r.PodRate = ptr(format.JSONSig(c.Value))
 	}
 	for _, m := range as.Metrics {
 		s := Signal{Type: m.Signal.String(), Metric: m.Type, Mode: m.Mode}
@@ -494,10 +498,10 @@ func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *
 			s.Metric = m.Type + " " + m.Resource
 		}
 		if m.Signal == scaling.SignalCPU && m.Utilization.V > 0 {
-			s.Utilization = ptr(m.Utilization.V)
+			s.Utilization = ptr(format.Float(m.Utilization.V))
 		}
 		if m.Signal == scaling.SignalBacklog || m.Signal == scaling.SignalRate {
-			s.ThresholdKey, s.Threshold, s.Defaulted = m.ThresholdKey, ptr(m.Threshold.V), !m.Threshold.Set
+			s.ThresholdKey, s.Threshold, s.Defaulted = m.ThresholdKey, ptr(format.Float(m.Threshold.V)), !m.Threshold.Set
 		}
 		r.Signals = append(r.Signals, s)
 	}
@@ -506,7 +510,7 @@ func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *
 		if in.Origin == scaling.FromBuiltin {
 			continue
 		}
-		r.Inputs[name] = Input{Value: numfmt.Round6(in.Value), Text: in.Text, Origin: in.Origin.String()}
+		r.Inputs[name] = Input{Value: format.JSONSig(in.Value), Text: in.Text, Origin: in.Origin.String()}
 	}
 
 	// Findings check reports on the autoscaler and on its target.
@@ -531,8 +535,8 @@ func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *
 	}
 
 	if g := e.Growth; g != nil {
-		gl := &GrowthLaw{G: numfmt.Round6(g.G), Tolerance: g.Tolerance, Target: float64(g.TargetPercent) / 100, Limit: numfmt.Round6(g.Limit),
-			Request: numfmt.Round6(g.Request), Trapped: g.Trapped, Eval: g}
+		gl := &GrowthLaw{G: format.JSONSig(g.G), Tolerance: format.Float(g.Tolerance), Target: format.Float(g.TargetPercent) / 100, Limit: format.JSONSig(g.Limit),
+			Request: format.JSONSig(g.Request), Trapped: g.Trapped, Eval: g}
 		gl.Rule, gl.Verdict = "tolerance-trap", Pass
 		gl.MarginPercent = MarginAbove(g.G, 1+g.Tolerance)
 		if g.Trapped {
@@ -542,15 +546,15 @@ func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *
 			}
 		}
 		if g.HasOverload {
-			gl.Overload = ptr(g.Overload)
+			gl.Overload = ptr(format.Float(g.Overload))
 			if !g.Trapped {
 				gl.Rounds = ptr(g.Rounds)
 			}
 			if g.HasDeadTime {
-				gl.DeadTime, gl.MetricWindow = ptr(g.DeadTime), ptr(g.MetricWindow)
+				gl.DeadTime, gl.MetricWindow = ptr(format.Float(g.DeadTime)), ptr(format.Float(g.MetricWindow))
 				gl.TimeToCapacity = finitePtr(g.TimeToCapacity)
 				if g.HasDeadline {
-					gl.CapacityDeadline = ptr(g.Deadline)
+					gl.CapacityDeadline = ptr(format.Float(g.Deadline))
 					if !g.Trapped {
 						gl.MarginPercent = minMargin(gl.MarginPercent, marginBelow(g.TimeToCapacity, g.Deadline))
 						if g.TimeToCapacity > g.Deadline {
@@ -564,20 +568,20 @@ func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *
 		r.Growth = gl
 	}
 	for _, b := range e.Backlog {
-		ll := &LatencyLaw{Metric: b.Metric.Index, Trigger: b.Metric.Type, ThresholdKey: b.Metric.ThresholdKey, Threshold: numfmt.Round6(b.Threshold),
-			DeadTime: b.DeadTime, SamplingDelay: b.SamplingDelay, Window: b.Window, W: numfmt.Round6(b.W), Phi: numfmt.Round6(b.Phi),
-			RequiredStandingDelay: numfmt.Round6(b.Required), WindowProof: numfmt.Round6(b.WindowProof), Eval: b}
+		ll := &LatencyLaw{Metric: b.Metric.Index, Trigger: b.Metric.Type, ThresholdKey: b.Metric.ThresholdKey, Threshold: format.JSONSig(b.Threshold),
+			DeadTime: format.Float(b.DeadTime), SamplingDelay: format.Float(b.SamplingDelay), Window: format.Float(b.Window), W: format.JSONSig(b.W), Phi: format.JSONSig(b.Phi),
+			RequiredStandingDelay: format.JSONSig(b.Required), WindowProof: format.JSONSig(b.WindowProof), Eval: b}
 		ll.Rule, ll.Verdict = "latency-floor", Pass
 		if b.HasPodRate {
-			ll.PodRate = ptr(numfmt.Round6(b.PodRate))
+			ll.PodRate = ptr(format.JSONSig(b.PodRate))
 		}
 		if b.HasPodRate && b.Threshold > 0 {
-			ll.StandingDelay = ptr(numfmt.Round6(b.StandingDelay))
+			ll.StandingDelay = ptr(format.JSONSig(b.StandingDelay))
 			ll.Rests = ptr(b.Rests)
 			ll.MarginPercent = MarginAbove(b.StandingDelay, b.Required)
 			ll.FixThreshold = finitePtr(b.FixThreshold(cfg.Option(rules.LatencyFloor, o.File().Path, "margin")))
 			if b.FixWindowOK && !b.FixWindowUnlimited {
-				ll.FixWindow = ptr(numfmt.Round6(math.Floor(b.FixWindow)))
+				ll.FixWindow = ptr(format.JSONSig(math.Floor(b.FixWindow)))
 			}
 			if !b.Rests {
 				ll.Verdict, ll.Note = sev("latency-floor", Fail)
@@ -586,7 +590,7 @@ func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *
 			ll.Verdict, ll.Note = Unknown, "needs scalelint.dev/pod-rate"
 		}
 		if b.HasLatencyTarget {
-			ll.LatencyTarget, ll.LatencyHeld = ptr(b.LatencyTarget), ptr(b.LatencyHeld)
+			ll.LatencyTarget, ll.LatencyHeld = ptr(format.Float(b.LatencyTarget)), ptr(b.LatencyHeld)
 			ll.MarginPercent = minMargin(ll.MarginPercent, MarginAbove(b.LatencyTarget, b.Required))
 			if !b.LatencyHeld {
 				v, note := sev("latency-target", Fail)
@@ -600,11 +604,11 @@ func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *
 		r.Latency = append(r.Latency, ll)
 	}
 	if rt := e.Retry; rt != nil {
-		rl := &RetryLaw{Signal: rt.Signal.String(), Amplification: numfmt.Round6(rt.Amplification), TrapTarget: numfmt.Round6(rt.TrapTarget),
-			Target: numfmt.Round6(rt.Target), Protected: rt.Protected, Trapped: rt.Trapped}
+		rl := &RetryLaw{Signal: rt.Signal.String(), Amplification: format.JSONSig(rt.Amplification), TrapTarget: format.JSONSig(rt.TrapTarget),
+			Target: format.JSONSig(rt.Target), Protected: rt.Protected, Trapped: rt.Trapped}
 		rl.Rule, rl.Verdict = "retry-trap", Pass
 		if rt.FixTarget > 0 {
-			rl.FixTarget = ptr(numfmt.Round6(rt.FixTarget))
+			rl.FixTarget = ptr(format.JSONSig(rt.FixTarget))
 		}
 		if rt.Protected {
 			rl.Note = "an admission bound shorter than the client timeout removes the debt"
@@ -621,19 +625,19 @@ func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *
 		r.Retry = rl
 	}
 	if c := e.Ceiling; c != nil {
-		cl := &CeilingLaw{Ceiling: c.Ceiling, Defaulted: !as.Max.Set && as.Kind != scaling.HPA, Trapped: c.Trapped,
+		cl := &CeilingLaw{Ceiling: format.Float(c.Ceiling), Defaulted: !as.Max.Set && as.Kind != scaling.HPA, Trapped: c.Trapped,
 			BandEmpty: c.BandEmpty, OverPeak: c.OverPeak, Eval: c}
 		cl.Rule, cl.Verdict = "ceiling-trap", Pass
 		if c.HasFloor {
-			cl.CeilingFloor, cl.Amplification = ptr(numfmt.Round6(c.Floor)), ptr(numfmt.Round6(c.Amplification))
-			cl.Demand, cl.PodRate = ptr(numfmt.Round6(c.Demand)), ptr(numfmt.Round6(c.PodRate))
+			cl.CeilingFloor, cl.Amplification = ptr(format.JSONSig(c.Floor)), ptr(format.JSONSig(c.Amplification))
+			cl.Demand, cl.PodRate = ptr(format.JSONSig(c.Demand)), ptr(format.JSONSig(c.PodRate))
 			cl.MarginPercent = MarginAbove(c.Ceiling, c.Floor)
 		}
 		if c.HasTop {
-			cl.CeilingTop = ptr(numfmt.Round6(c.Top))
-			cl.Peak = ptr(numfmt.Round6(c.Top / 0.8))
+			cl.CeilingTop = ptr(format.JSONSig(c.Top))
+			cl.Peak = ptr(format.JSONSig(c.Top / 0.8))
 			if in, ok := e.Inputs["scalability-peak"]; ok {
-				cl.Peak = ptr(numfmt.Round6(in.Value))
+				cl.Peak = ptr(format.JSONSig(in.Value))
 			}
 			cl.MarginPercent = minMargin(cl.MarginPercent, marginBelow(c.Ceiling, c.Top))
 		}
@@ -662,7 +666,7 @@ func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *
 		r.Ceiling = cl
 	}
 	if b := e.Bound; b != nil {
-		bl := &BoundLaw{AdmissionBound: b.Bound, ClientTimeout: b.Timeout}
+		bl := &BoundLaw{AdmissionBound: format.Float(b.Bound), ClientTimeout: format.Float(b.Timeout)}
 		bl.Rule, bl.Verdict = "bound-exceeds-timeout", Pass
 		bl.MarginPercent = marginBelow(b.Bound, b.Timeout)
 		if !b.Shorter {

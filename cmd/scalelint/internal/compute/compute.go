@@ -14,8 +14,8 @@ import (
 
 	"github.com/scalelint/scalelint/analyzer/scaling"
 	"github.com/scalelint/scalelint/analyzer/workspace"
-	"github.com/scalelint/scalelint/cmd/scalelint/internal/numfmt"
 	"github.com/scalelint/scalelint/rules"
+	"github.com/scalelint/scalelint/rules/format"
 	"github.com/scalelint/scalelint/rules/laws"
 )
 
@@ -98,7 +98,20 @@ func Compute(in Inputs) Result {
 		}
 		return "✓ " + goodText
 	}
-	num, round6 := numfmt.Num, numfmt.Round6
+	// Numbers with at most four decimals, the JSON's with six significant
+	// digits. No +Inf reaches num (format.Num would write it "∞", where
+	// this table wrote strconv's "+Inf"): every flag is finite, a number
+	// within [1e-9, 1e15] or 0 (scaling.CheckMagnitude), a duration within
+	// [1ns, 292 years] (scaling.ParseDuration), A at most 1e15
+	// (scaling.ParseValue); the laws divide only by positive inputs (the
+	// dead time, the pod rate, the request, the whole target percent) or
+	// by A ≥ 1; and the two values that may be +Inf are written only when
+	// they are not: the time to capacity once g escapes the tolerance (so
+	// Rounds ≥ 0), the longest resting window when it is not unlimited.
+	// The JSON's numbers are format.Float, as every JSON writer's: should
+	// one be unbounded after all, the document is still written.
+	num := func(v float64) string { return format.Num(v, 4) }
+	round6 := format.JSONSig
 
 	// §1 growth factor, tolerance trap, rounds.
 	if g := e.Growth; g != nil {

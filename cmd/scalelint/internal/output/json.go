@@ -4,10 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"math"
 
-	"github.com/scalelint/scalelint/cmd/scalelint/internal/numfmt"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/report"
+	"github.com/scalelint/scalelint/rules/format"
 )
 
 // JSON writes the findings and a summary, version 1: one diagnostic at a
@@ -16,17 +15,17 @@ type JSON struct{}
 
 // JSONDiagnostic is one finding of the JSON output.
 type JSONDiagnostic struct {
-	File      string             `json:"file"`
-	Line      int                `json:"line"`
-	Column    int                `json:"column"`
-	EndLine   int                `json:"endLine"`
-	EndColumn int                `json:"endColumn"`
-	Severity  string             `json:"severity"`
-	Rule      string             `json:"rule"`
-	Message   string             `json:"message"`
-	Object    *report.ObjectRef  `json:"object,omitempty"`
-	Facts     map[string]float64 `json:"facts,omitempty"`
-	Source    string             `json:"source,omitempty"`
+	File      string                  `json:"file"`
+	Line      int                     `json:"line"`
+	Column    int                     `json:"column"`
+	EndLine   int                     `json:"endLine"`
+	EndColumn int                     `json:"endColumn"`
+	Severity  string                  `json:"severity"`
+	Rule      string                  `json:"rule"`
+	Message   string                  `json:"message"`
+	Object    *report.ObjectRef       `json:"object,omitempty"`
+	Facts     map[string]format.Float `json:"facts,omitempty"`
+	Source    string                  `json:"source,omitempty"`
 }
 
 // JSONSummary counts what the run read and found.
@@ -92,17 +91,16 @@ func writeSummary(s *JSONStream, sum JSONSummary, missing []report.Missing) erro
 }
 
 // roundFacts keeps facts readable and stable across platforms: six
-// significant digits, and no infinity or NaN (JSON has none).
-func roundFacts(f map[string]float64) map[string]float64 {
+// significant digits. An unbounded fact (a standing delay T/c that
+// overflowed) is kept, written "Infinity" (format.Float): JSON has no
+// infinity, and dropping the fact hid the very number the message gives.
+func roundFacts(f map[string]float64) map[string]format.Float {
 	if len(f) == 0 {
 		return nil
 	}
-	out := make(map[string]float64, len(f))
+	out := make(map[string]format.Float, len(f))
 	for k, v := range f {
-		if math.IsInf(v, 0) || math.IsNaN(v) {
-			continue
-		}
-		out[k] = numfmt.Round6(v)
+		out[k] = format.JSONSig(v)
 	}
 	return out
 }

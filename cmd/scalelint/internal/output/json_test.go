@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/token"
+	"math"
 	"testing"
 
 	"github.com/scalelint/scalelint/analyzer"
@@ -155,5 +156,18 @@ func TestJSONStreams(t *testing.T) {
 	}
 	if w.at >= reads/2 {
 		t.Errorf("the first bytes were written after %d of %d reads: the output was held until most findings were resolved", w.at, reads)
+	}
+}
+
+// An unbounded fact (a rate target T/c that overflowed) is written, as
+// "Infinity", not dropped: the message gives it ("rate target ∞%"). Was:
+// dropped, JSON having no infinity.
+func TestFactsKeepUnboundedValues(t *testing.T) {
+	b, err := json.Marshal(roundFacts(map[string]float64{"target": math.Inf(1), "trapTarget": 1.0 / 3}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"target":"Infinity","trapTarget":0.333333}`; string(b) != want {
+		t.Errorf("facts %s, want %s", b, want)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/scalelint/scalelint/analyzer/scaling"
-	"github.com/scalelint/scalelint/cmd/scalelint/internal/numfmt"
 	"github.com/scalelint/scalelint/rules"
 )
 
@@ -70,5 +69,5 @@ func (r *Report) MissingHint() string {
 		return ""
 	}
 	return fmt.Sprintf("%d of %s: laws not evaluated for want of inputs; --explain-missing lists them",
-		n, numfmt.Plural(len(r.Workspace.Autoscalers()), "autoscaler"))
+		n, Plural(len(r.Workspace.Autoscalers()), "autoscaler"))
 }

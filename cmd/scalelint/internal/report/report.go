@@ -18,7 +18,6 @@ import (
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/workspace"
-	"github.com/scalelint/scalelint/cmd/scalelint/internal/numfmt"
 )
 
 // Report is one run's results.
@@ -90,8 +89,8 @@ func (r *Report) Worst() analyzer.Severity {
 // baseline held.
 func (r *Report) SummaryLine() string {
 	c := r.Counts()
-	s := fmt.Sprintf("%s, %s, %s in %s (%s)", numfmt.Plural(c.Errors, "error"), numfmt.Plural(c.Warnings, "warning"),
-		numfmt.Plural(c.Infos, "info"), numfmt.Plural(len(r.Workspace.Files), "file"), numfmt.Plural(len(r.Workspace.Autoscalers()), "autoscaler"))
+	s := fmt.Sprintf("%s, %s, %s in %s (%s)", Plural(c.Errors, "error"), Plural(c.Warnings, "warning"),
+		Plural(c.Infos, "info"), Plural(len(r.Workspace.Files), "file"), Plural(len(r.Workspace.Autoscalers()), "autoscaler"))
 	if r.Baseline != nil {
 		s += fmt.Sprintf("; %d baselined", r.Baselined)
 		if r.Gone > 0 {
@@ -99,6 +98,15 @@ func (r *Report) SummaryLine() string {
 		}
 	}
 	return s
+}
+
+// Plural writes a count and its noun: "1 file", "2 files". The one copy
+// for every command's summaries (check, audit, its renderers).
+func Plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // ObjectCount counts the objects of the inputs: a document the parser

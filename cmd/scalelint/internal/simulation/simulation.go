@@ -26,8 +26,8 @@ import (
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
 	"github.com/scalelint/scalelint/analyzer/workspace"
-	"github.com/scalelint/scalelint/cmd/scalelint/internal/numfmt"
 	"github.com/scalelint/scalelint/rules"
+	"github.com/scalelint/scalelint/rules/format"
 	"github.com/scalelint/scalelint/rules/laws"
 	"github.com/scalelint/scalelint/rules/simulate"
 )
@@ -49,11 +49,11 @@ type Overrides struct {
 func (o Overrides) Check() error {
 	switch {
 	case o.Hours != nil && (*o.Hours < 1 || *o.Hours > 1000):
-		return fmt.Errorf("--hours: %s is outside [1, 1000]", numfmt.Num(*o.Hours))
+		return fmt.Errorf("--hours: %s is outside [1, 1000]", format.Num(*o.Hours, 4))
 	case o.Noise != nil && *o.Noise > 1:
-		return fmt.Errorf("--noise: %s is above 1", numfmt.Num(*o.Noise))
+		return fmt.Errorf("--noise: %s is above 1", format.Num(*o.Noise, 4))
 	case o.Window != nil && (*o.Window > 3600 || *o.Window != math.Trunc(*o.Window)):
-		return fmt.Errorf("--window: %ss must be whole seconds up to 3600s", numfmt.Num(*o.Window))
+		return fmt.Errorf("--window: %ss must be whole seconds up to 3600s", format.Num(*o.Window, 4))
 	}
 	return nil
 }
@@ -254,7 +254,7 @@ func Setup(a *scaling.Autoscaler, m *scaling.Metric, e *rules.Evaluation, o Over
 	minR, maxR := int(a.Min.V), int(a.Max.V)
 	if a.Min.V != math.Trunc(a.Min.V) || a.Max.V != math.Trunc(a.Max.V) || maxR < 1 {
 		return nil, fmt.Errorf("%s: %s: replicas %s to %s: the ceiling must be a whole number of at least 1",
-			r.Where, fieldPos(a.Object, a.Max.At), numfmt.Num(a.Min.V), numfmt.Num(a.Max.V))
+			r.Where, fieldPos(a.Object, a.Max.At), format.Num(a.Min.V, 4), format.Num(a.Max.V, 4))
 	}
 	if minR < 1 {
 		minR = 1
@@ -333,7 +333,7 @@ func Setup(a *scaling.Autoscaler, m *scaling.Metric, e *rules.Evaluation, o Over
 		r.Notes = append(r.Notes, "with demand noise the swing includes the noise's own: the hunting criterion (rules/laws/README.md §6.1) may place no boundary")
 	}
 	if need := to / r.podRate; need > float64(maxR) {
-		r.Notes = append(r.Notes, fmt.Sprintf("the need of %s pods is above the ceiling of %d: the backlog grows without bound", numfmt.Num(need), maxR))
+		r.Notes = append(r.Notes, fmt.Sprintf("the need of %s pods is above the ceiling of %d: the backlog grows without bound", format.Num(need, 4), maxR))
 	}
 	return r, nil
 }
@@ -468,7 +468,7 @@ func findBoundary(r *Run) (*boundary, error) {
 			break
 		}
 		if hi >= ceil {
-			return &boundary{why: fmt.Sprintf("the loop still hunts at a standing delay of %ss", numfmt.Num(hi))}, nil
+			return &boundary{why: fmt.Sprintf("the loop still hunts at a standing delay of %ss", format.Num(hi, 4))}, nil
 		}
 		lo, hi = hi, math.Min(hi*2, ceil)
 	}
@@ -483,7 +483,7 @@ func findBoundary(r *Run) (*boundary, error) {
 				break
 			}
 			if lo <= floor {
-				return &boundary{why: fmt.Sprintf("the loop already rests at a standing delay of %ss", numfmt.Num(lo))}, nil
+				return &boundary{why: fmt.Sprintf("the loop already rests at a standing delay of %ss", format.Num(lo, 4))}, nil
 			}
 			lo, hi = math.Max(lo/2, floor), lo
 		}
@@ -497,19 +497,34 @@ func findBoundary(r *Run) (*boundary, error) {
 
 // Text output.
 
-// sec formats seconds to a tenth.
-func sec(v float64) string { return numfmt.Num(math.Round(v*10)/10) + "s" }
+// The text's numbers are format.Num's with four decimals. None is +Inf
+// (which format.Num writes "∞", strconv "+Inf"): the flags are finite
+// (numFlag), the replica bounds int32 fields, the demand and pod rate
+// annotations within [1e-9, 1e15] (scaling.CheckMagnitude), so the need
+// of the notes too; the text, header included, is written once
+// simulate.Run has accepted the configuration (every number finite, the
+// threshold up to 1e12, the pod rate positive), and findBoundary's
+// bracket is a finite multiple of the law's finite prediction.
 
-// tenth formats a number to a tenth.
-func tenth(v float64) string { return numfmt.Num(math.Round(v*10) / 10) }
+// sec writes seconds rounded to a tenth, halves away from zero. It is not
+// format.Secs(format.Round(v, 1)): above 1e12 s a tenth has no exact float
+// and Num(…, 4) writes the float's next digits (1234567890123.3999s) where
+// Secs would not (1234567890123.4s), and a standing delay T/c reaches
+// that far (a threshold of 1e12 at a pod rate of 0.5): four decimals keep
+// the text as it was.
+func sec(v float64) string { return tenth(v) + "s" }
+
+// tenth writes a number rounded to a tenth, halves away from zero (four
+// decimals, as sec says why).
+func tenth(v float64) string { return format.Num(format.Round(v, 1), 4) }
 
 func (r *Run) writeHeader(w io.Writer) {
 	src := func(name string) string { return " (" + r.sources[name] + ")" }
 	fmt.Fprintf(w, "%s, %s\n", r.Where, metricName(r.m))
 	fmt.Fprintf(w, "  threshold %s%s / pod rate %s%s: standing delay %s\n",
-		numfmt.Num(r.threshold), src("threshold"), numfmt.Num(r.podRate), src("pod-rate"), sec(r.standingDelay()))
+		format.Num(r.threshold, 4), src("threshold"), format.Num(r.podRate, 4), src("pod-rate"), sec(r.standingDelay()))
 	fmt.Fprintf(w, "  dead time %s%s, sampling delay %s (%s)\n", sec(r.deadTime), src("dead-time"), sec(r.sampling), r.sources["sampling-delay"])
-	step := fmt.Sprintf("%s → %s%s", numfmt.Num(r.Config.DemandFrom), numfmt.Num(r.Config.DemandTo), src("demand"))
+	step := fmt.Sprintf("%s → %s%s", format.Num(r.Config.DemandFrom, 4), format.Num(r.Config.DemandTo, 4), src("demand"))
 	if !strings.HasPrefix(r.sources["from"], "flag") {
 		step += ", from a quarter of it"
 	}
@@ -518,9 +533,9 @@ func (r *Run) writeHeader(w io.Writer) {
 	if r.behavior {
 		path = "behavior path"
 	}
-	tol := "tolerance " + numfmt.Num(r.tolUp)
+	tol := "tolerance " + format.Num(r.tolUp, 4)
 	if r.tolUp != r.tolDown {
-		tol = fmt.Sprintf("tolerance up %s, down %s", numfmt.Num(r.tolUp), numfmt.Num(r.tolDown))
+		tol = fmt.Sprintf("tolerance up %s, down %s", format.Num(r.tolUp, 4), format.Num(r.tolDown, 4))
 	}
 	fmt.Fprintf(w, "  %s: scale-down window %s%s, %s\n", path, sec(r.window), src("window"), tol)
 }
@@ -529,7 +544,7 @@ func (r *Run) writeHeader(w io.Writer) {
 func (r *Run) lawText() string {
 	tEff := r.deadTime + r.sampling
 	return fmt.Sprintf("τ_eff·Φ(W_eff/τ_eff) = %s × Φ(%s) = %s × %s = %s",
-		sec(tEff), numfmt.Num(math.Round(r.w*1000)/1000), sec(tEff), numfmt.Num(math.Round(r.phi*1000)/1000), sec(r.required))
+		sec(tEff), format.Num(format.Round(r.w, 3), 4), sec(tEff), format.Num(format.Round(r.phi, 3), 4), sec(r.required))
 }
 
 func (r *Run) lawRests() bool { return laws.Rests(r.standingDelay(), r.required) }
@@ -550,18 +565,18 @@ func (r *Run) writeNotes(w io.Writer) {
 func (r *Run) writeText(w io.Writer) error {
 	s := r.result.Summary
 	r.writeHeader(w)
-	run := fmt.Sprintf("%s hours", numfmt.Num(r.Config.Hours))
+	run := fmt.Sprintf("%s hours", format.Num(r.Config.Hours, 4))
 	if r.Config.Noise > 0 {
-		run += fmt.Sprintf(", demand noise %s (seed %d)", numfmt.Num(r.Config.Noise), r.Config.Seed)
+		run += fmt.Sprintf(", demand noise %s (seed %d)", format.Num(r.Config.Noise, 4), r.Config.Seed)
 	}
 	fmt.Fprintf(w, "simulated: last hour of %s: pods min %d, p5 %s, p95 %s, max %d, mean %s; need %s\n",
 		run, s.Min, tenth(s.P5), tenth(s.P95), s.Max, tenth(s.Mean), tenth(s.Need))
 	period := ""
 	if s.Period > 0 {
-		period = fmt.Sprintf(", repeating every %ss", numfmt.Num(s.Period))
+		period = fmt.Sprintf(", repeating every %ss", format.Num(s.Period, 4))
 	}
 	fmt.Fprintf(w, "  swing %s of the need: %s (hunts above %s: rules/laws/README.md §6.1)%s\n",
-		numfmt.Num(math.Round(s.Swing*100)/100), verdict(s.Hunts), numfmt.Num(simulate.HuntThreshold), period)
+		format.Num(format.Round(s.Swing, 2), 4), verdict(s.Hunts), format.Num(simulate.HuntThreshold, 4), period)
 	rel := "at least"
 	if !r.lawRests() {
 		rel = "below"
@@ -578,7 +593,7 @@ func (r *Run) writeText(w io.Writer) error {
 		}
 	}
 	top := math.Max(float64(s.Max), s.Need)
-	fmt.Fprintf(w, "pods, last hour, a minute a column, 0 to %s:\n  %s\n", numfmt.Num(math.Ceil(top)), simulate.SparklineRange(pods, 60, 0, math.Ceil(top)))
+	fmt.Fprintf(w, "pods, last hour, a minute a column, 0 to %s:\n  %s\n", format.Num(math.Ceil(top), 4), simulate.SparklineRange(pods, 60, 0, math.Ceil(top)))
 	r.writeNotes(w)
 	return nil
 }
@@ -593,7 +608,7 @@ func (r *Run) writeBoundaryText(w io.Writer) error {
 		return nil
 	}
 	fmt.Fprintf(w, "deployed boundary: rests from a standing delay of %s (threshold %s), bisected to %ss between %s and %s\n",
-		sec(b.d), numfmt.Num(math.Ceil(b.d*r.podRate-1e-9)), numfmt.Num(simulate.BoundaryResolution), sec(b.lo), sec(b.hi))
+		sec(b.d), format.Num(math.Ceil(b.d*r.podRate-1e-9), 4), format.Num(simulate.BoundaryResolution, 4), sec(b.lo), sec(b.hi))
 	fmt.Fprintf(w, "law: %s; the deployed boundary is %+.1f%% from it\n", r.lawText(), 100*(b.d/r.required-1))
 	d := r.standingDelay()
 	fmt.Fprintf(w, "this threshold: standing delay %s, %s\n", sec(d), map[bool]string{true: "at or above the deployed boundary", false: "below the deployed boundary"}[d >= b.d])
@@ -632,60 +647,60 @@ type metricJSON struct {
 }
 
 type inputsJSON struct {
-	DeadTime      float64 `json:"deadTime"`
-	PodRate       float64 `json:"podRate"`
-	Threshold     float64 `json:"threshold"`
-	StandingDelay float64 `json:"standingDelay"`
-	DemandFrom    float64 `json:"demandFrom"`
-	DemandTo      float64 `json:"demandTo"`
-	Need          float64 `json:"need"`
-	MinReplicas   int     `json:"minReplicas"`
-	MaxReplicas   int     `json:"maxReplicas"`
-	Path          string  `json:"path"` // legacy or behavior
-	Window        float64 `json:"window"`
-	ToleranceUp   float64 `json:"toleranceUp"`
-	ToleranceDown float64 `json:"toleranceDown"`
-	SamplingDelay float64 `json:"samplingDelay"`
-	Hours         float64 `json:"hours"`
-	Noise         float64 `json:"noise"`
-	Seed          int64   `json:"seed"`
+	DeadTime      format.Float `json:"deadTime"`
+	PodRate       format.Float `json:"podRate"`
+	Threshold     format.Float `json:"threshold"`
+	StandingDelay format.Float `json:"standingDelay"`
+	DemandFrom    format.Float `json:"demandFrom"`
+	DemandTo      format.Float `json:"demandTo"`
+	Need          format.Float `json:"need"`
+	MinReplicas   int          `json:"minReplicas"`
+	MaxReplicas   int          `json:"maxReplicas"`
+	Path          string       `json:"path"` // legacy or behavior
+	Window        format.Float `json:"window"`
+	ToleranceUp   format.Float `json:"toleranceUp"`
+	ToleranceDown format.Float `json:"toleranceDown"`
+	SamplingDelay format.Float `json:"samplingDelay"`
+	Hours         format.Float `json:"hours"`
+	Noise         format.Float `json:"noise"`
+	Seed          int64        `json:"seed"`
 }
 
 type summaryJSON struct {
-	From        float64 `json:"from"`
-	To          float64 `json:"to"`
-	Min         int     `json:"min"`
-	P5          float64 `json:"p5"`
-	P95         float64 `json:"p95"`
-	Max         int     `json:"max"`
-	Mean        float64 `json:"mean"`
-	MeanBacklog float64 `json:"meanBacklog"`
-	Need        float64 `json:"need"`
-	Swing       float64 `json:"swing"`
-	Hunts       bool    `json:"hunts"`
-	Period      float64 `json:"period"`
+	From        format.Float `json:"from"`
+	To          format.Float `json:"to"`
+	Min         int          `json:"min"`
+	P5          format.Float `json:"p5"`
+	P95         format.Float `json:"p95"`
+	Max         int          `json:"max"`
+	Mean        format.Float `json:"mean"`
+	MeanBacklog format.Float `json:"meanBacklog"`
+	Need        format.Float `json:"need"`
+	Swing       format.Float `json:"swing"`
+	Hunts       bool         `json:"hunts"`
+	Period      format.Float `json:"period"`
 }
 
 type lawJSON struct {
-	DeadTimeEff           float64 `json:"deadTimeEff"`
-	WindowEff             float64 `json:"windowEff"`
-	W                     float64 `json:"w"`
-	Phi                   float64 `json:"phi"`
-	RequiredStandingDelay float64 `json:"requiredStandingDelay"`
-	StandingDelay         float64 `json:"standingDelay"`
-	Rests                 bool    `json:"rests"`
+	DeadTimeEff           format.Float `json:"deadTimeEff"`
+	WindowEff             format.Float `json:"windowEff"`
+	W                     format.Float `json:"w"`
+	Phi                   format.Float `json:"phi"`
+	RequiredStandingDelay format.Float `json:"requiredStandingDelay"`
+	StandingDelay         format.Float `json:"standingDelay"`
+	Rests                 bool         `json:"rests"`
 }
 
 type boundaryJSON struct {
-	Found         bool    `json:"found"`
-	StandingDelay float64 `json:"standingDelay,omitempty"`
-	Threshold     float64 `json:"threshold,omitempty"`
-	Resolution    float64 `json:"resolution,omitempty"`
-	Lo            float64 `json:"lo,omitempty"`
-	Hi            float64 `json:"hi,omitempty"`
+	Found         bool         `json:"found"`
+	StandingDelay format.Float `json:"standingDelay,omitempty"`
+	Threshold     format.Float `json:"threshold,omitempty"`
+	Resolution    format.Float `json:"resolution,omitempty"`
+	Lo            format.Float `json:"lo,omitempty"`
+	Hi            format.Float `json:"hi,omitempty"`
 	// Difference is the deployed boundary relative to the law's: 0.05 is 5% above.
-	Difference float64 `json:"difference,omitempty"`
-	Why        string  `json:"why,omitempty"`
+	Difference format.Float `json:"difference,omitempty"`
+	Why        string       `json:"why,omitempty"`
 }
 
 func (r *Run) json() JSON {
@@ -703,16 +718,16 @@ func (r *Run) json() JSON {
 		Autoscaler: objectJSON{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: ns, Name: o.Name, File: o.File().Path, Line: line},
 		Metric:     metricJSON{Index: r.m.Index, Type: r.m.Type, ThresholdKey: r.m.ThresholdKey},
 		Inputs: inputsJSON{
-			DeadTime: numfmt.Round6(r.deadTime), PodRate: numfmt.Round6(r.podRate), Threshold: numfmt.Round6(r.threshold),
-			StandingDelay: numfmt.Round6(r.standingDelay()), DemandFrom: numfmt.Round6(r.Config.DemandFrom), DemandTo: numfmt.Round6(r.Config.DemandTo),
-			Need: numfmt.Round6(r.Config.DemandTo / r.podRate), MinReplicas: r.Config.MinReplicas, MaxReplicas: r.Config.MaxReplicas,
-			Path: r.pathName(), Window: r.window, ToleranceUp: numfmt.Round6(r.tolUp), ToleranceDown: numfmt.Round6(r.tolDown),
-			SamplingDelay: numfmt.Round6(r.sampling), Hours: numfmt.Round6(r.Config.Hours), Noise: numfmt.Round6(r.Config.Noise), Seed: r.Config.Seed,
+			DeadTime: format.JSONSig(r.deadTime), PodRate: format.JSONSig(r.podRate), Threshold: format.JSONSig(r.threshold),
+			StandingDelay: format.JSONSig(r.standingDelay()), DemandFrom: format.JSONSig(r.Config.DemandFrom), DemandTo: format.JSONSig(r.Config.DemandTo),
+			Need: format.JSONSig(r.Config.DemandTo / r.podRate), MinReplicas: r.Config.MinReplicas, MaxReplicas: r.Config.MaxReplicas,
+			Path: r.pathName(), Window: format.Float(r.window), ToleranceUp: format.JSONSig(r.tolUp), ToleranceDown: format.JSONSig(r.tolDown),
+			SamplingDelay: format.JSONSig(r.sampling), Hours: format.JSONSig(r.Config.Hours), Noise: format.JSONSig(r.Config.Noise), Seed: r.Config.Seed,
 		},
 		Sources: map[string]string{},
 		Law: lawJSON{
-			DeadTimeEff: numfmt.Round6(r.deadTime + r.sampling), WindowEff: numfmt.Round6(r.window + r.sampling), W: numfmt.Round6(r.w),
-			Phi: numfmt.Round6(r.phi), RequiredStandingDelay: numfmt.Round6(r.required), StandingDelay: numfmt.Round6(r.standingDelay()), Rests: r.lawRests(),
+			DeadTimeEff: format.JSONSig(r.deadTime + r.sampling), WindowEff: format.JSONSig(r.window + r.sampling), W: format.JSONSig(r.w),
+			Phi: format.JSONSig(r.phi), RequiredStandingDelay: format.JSONSig(r.required), StandingDelay: format.JSONSig(r.standingDelay()), Rests: r.lawRests(),
 		},
 		Notes: r.Notes,
 	}
@@ -727,19 +742,19 @@ func (r *Run) json() JSON {
 	}
 	if r.result != nil {
 		s := r.result.Summary
-		out.LastHour = &summaryJSON{From: s.From, To: s.To, Min: s.Min, P5: numfmt.Round6(s.P5), P95: numfmt.Round6(s.P95), Max: s.Max,
-			Mean: numfmt.Round6(s.Mean), MeanBacklog: numfmt.Round6(s.MeanBacklog), Need: numfmt.Round6(s.Need), Swing: numfmt.Round6(s.Swing), Hunts: s.Hunts, Period: s.Period}
+		out.LastHour = &summaryJSON{From: format.Float(s.From), To: format.Float(s.To), Min: s.Min, P5: format.JSONSig(s.P5), P95: format.JSONSig(s.P95), Max: s.Max,
+			Mean: format.JSONSig(s.Mean), MeanBacklog: format.JSONSig(s.MeanBacklog), Need: format.JSONSig(s.Need), Swing: format.JSONSig(s.Swing), Hunts: s.Hunts, Period: format.Float(s.Period)}
 		agrees := s.Hunts == !r.lawRests()
 		out.Agrees = &agrees
 	}
 	if b := r.boundary; b != nil {
 		out.Boundary = &boundaryJSON{Found: b.found, Why: b.why}
 		if b.found {
-			out.Boundary.StandingDelay = numfmt.Round6(b.d)
-			out.Boundary.Threshold = math.Ceil(b.d*r.podRate - 1e-9)
+			out.Boundary.StandingDelay = format.JSONSig(b.d)
+			out.Boundary.Threshold = format.Float(math.Ceil(b.d*r.podRate - 1e-9))
 			out.Boundary.Resolution = simulate.BoundaryResolution
-			out.Boundary.Lo, out.Boundary.Hi = numfmt.Round6(b.lo), numfmt.Round6(b.hi)
-			out.Boundary.Difference = numfmt.Round6(b.d/r.required - 1)
+			out.Boundary.Lo, out.Boundary.Hi = format.JSONSig(b.lo), format.JSONSig(b.hi)
+			out.Boundary.Difference = format.JSONSig(b.d/r.required - 1)
 		}
 	}
 	return out

@@ -9,7 +9,8 @@ import (
 
 	"github.com/scalelint/scalelint/analyzer/scaling"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/audit"
-	"github.com/scalelint/scalelint/cmd/scalelint/internal/numfmt"
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/report"
+	"github.com/scalelint/scalelint/rules/format"
 )
 
 // The cells every tabular format shares: long forms for markdown and HTML,
@@ -154,7 +155,7 @@ func cell(r *audit.Row, law string, short bool) string {
 		}
 		out := "g " + gnum(g.G)
 		if g.Rounds != nil {
-			out += fmt.Sprintf(" · %s (%s×)", numfmt.Plural(*g.Rounds, "round"), anum(*g.Overload))
+			out += fmt.Sprintf(" · %s (%s×)", report.Plural(*g.Rounds, "round"), anum(*g.Overload))
 			if g.TimeToCapacity != nil {
 				out += " · " + asecs(*g.TimeToCapacity)
 				if g.CapacityDeadline != nil {
@@ -176,7 +177,7 @@ func cell(r *audit.Row, law string, short bool) string {
 					rel = "<"
 				}
 				if short {
-					return fmt.Sprintf("ℓ %s%s%s", shortNum(*l.LatencyTarget), rel, asecs(sig3(l.RequiredStandingDelay)))
+					return fmt.Sprintf("ℓ %s%s%s", shortNum(*l.LatencyTarget), rel, asecs(format.RoundSig(float64(l.RequiredStandingDelay), 3)))
 				}
 				return fmt.Sprintf("promise %s %s %s (%s)", asecs(*l.LatencyTarget), rel, asecs(l.RequiredStandingDelay), amargin(l.MarginPercent))
 			}
@@ -187,7 +188,7 @@ func cell(r *audit.Row, law string, short bool) string {
 			rel = "<"
 		}
 		if short {
-			return fmt.Sprintf("%s%s%s %s", shortNum(*l.StandingDelay), rel, asecs(sig3(l.RequiredStandingDelay)), amargin(l.MarginPercent))
+			return fmt.Sprintf("%s%s%s %s", shortNum(*l.StandingDelay), rel, asecs(format.RoundSig(float64(l.RequiredStandingDelay), 3)), amargin(l.MarginPercent))
 		}
 		out := fmt.Sprintf("%s %s %s (%s)", asecs(*l.StandingDelay), rel, asecs(l.RequiredStandingDelay), amargin(l.MarginPercent))
 		if l.LatencyTarget != nil && !*l.LatencyHeld {
@@ -211,8 +212,7 @@ func cell(r *audit.Row, law string, short bool) string {
 			if t.Protected && t.Target >= t.TrapTarget {
 				return "bounded"
 			}
-			return fmt.Sprintf("%s%%%s%s%%", strconv.FormatFloat(math.Round(100*t.Target), 'f', 0, 64), rel,
-				strconv.FormatFloat(math.Round(100*t.TrapTarget), 'f', 0, 64))
+			return fmt.Sprintf("%s%%%s%s%%", whole(format.Round(100*float64(t.Target), 0)), rel, whole(format.Round(100*float64(t.TrapTarget), 0)))
 		}
 		out := fmt.Sprintf("%s %s %s (A = %s)", tgt, rel, apct(t.TrapTarget), anum(t.Amplification))
 		if t.Protected {
@@ -254,21 +254,13 @@ func cell(r *audit.Row, law string, short bool) string {
 	return ""
 }
 
-// shortNum formats a number for a narrow cell: whole from 10 on.
-func shortNum(v float64) string {
-	if math.Abs(v) >= 10 {
-		return strconv.FormatFloat(math.Round(v), 'f', 0, 64)
+// shortNum formats a number for a narrow cell: whole from 10 on, halves
+// away from zero.
+func shortNum[F ~float64](v F) string {
+	if math.Abs(float64(v)) >= 10 {
+		return whole(format.Round(float64(v), 0))
 	}
 	return anum(v)
-}
-
-// sig3 keeps three significant digits (89.49 → 89.5, 1234 → 1230).
-func sig3(v float64) float64 {
-	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-		return v
-	}
-	mag := math.Pow(10, 2-math.Floor(math.Log10(math.Abs(v))))
-	return math.Round(v*mag) / mag
 }
 
 // missingText lists the missing inputs without the annotation prefix.

@@ -8,11 +8,10 @@ import (
 	"html/template"
 	"io"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/audit"
-	"github.com/scalelint/scalelint/cmd/scalelint/internal/numfmt"
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/report"
 	"github.com/scalelint/scalelint/rules/simulate"
 )
 
@@ -144,7 +143,7 @@ func sentence(r *audit.Row, law string) []string {
 		} else {
 			s += fmt.Sprintf(" > %s (%s)", anum(1+g.Tolerance), amargin(audit.MarginAbove(g.G, 1+g.Tolerance)))
 			if g.Rounds != nil {
-				s += fmt.Sprintf("; a %s× overload needs %s", anum(*g.Overload), numfmt.Plural(*g.Rounds, "round"))
+				s += fmt.Sprintf("; a %s× overload needs %s", anum(*g.Overload), report.Plural(*g.Rounds, "round"))
 				if g.TimeToCapacity != nil && *g.Rounds > 0 {
 					s += fmt.Sprintf(" × (%s + %s) = %s to capacity", asecs(*g.DeadTime), asecs(*g.MetricWindow), asecs(*g.TimeToCapacity))
 				}
@@ -268,18 +267,11 @@ func worstSentence(r *audit.Row) string {
 	return lawTitles[bestLaw] + ": " + cell(r, bestLaw, false)
 }
 
-func marginKey(m *float64) string {
-	if m == nil {
-		return ""
-	}
-	return strconv.FormatFloat(*m, 'f', -1, 64)
-}
-
 func htmlRows(a *audit.Audit) []*htmlRow {
 	var out []*htmlRow
 	for i, r := range a.Rows {
 		h := &htmlRow{Rank: i + 1, ID: fmt.Sprintf("card-%d", i+1), Verdict: r.Verdict.String(), VerdictN: int(r.Verdict),
-			Margin: amargin(r.MarginPercent), MarginKey: marginKey(r.MarginPercent),
+			Margin: amargin(r.MarginPercent), MarginKey: fnum(r.MarginPercent),
 			Kind: r.Object.Kind, KindShort: kindAbbrev(r.Object.Kind), Namespace: r.Object.Namespace, Name: r.Object.Name,
 			Where: fmt.Sprintf("%s:%d", r.File, r.Line), Target: targetText(r), Signal: signalLong(r),
 			Missing: missingText(r), MissingN: len(r.Unknown), Findings: r.Findings}
@@ -290,7 +282,7 @@ func htmlRows(a *audit.Audit) []*htmlRow {
 		for _, law := range audit.LawOrder {
 			c := htmlCell{Text: cell(r, law, false), Verdict: r.Laws[law].String()}
 			if hd := r.Law(law); hd != nil {
-				c.Key = marginKey(hd.MarginPercent)
+				c.Key = fnum(hd.MarginPercent)
 			}
 			h.Cells = append(h.Cells, c)
 			if r.Laws[law] == audit.NA {
@@ -365,7 +357,7 @@ const auditPageSize = 500
 func writeHTML(w io.Writer, a *audit.Audit, _ Options) error {
 	rows := htmlRows(a)
 	p := htmlPage{Title: "scalelint audit", Rows: rows, Total: len(rows), PageSize: auditPageSize, Style: template.CSS(auditCSS), Script: template.JS(auditJS)}
-	p.Sub = fmt.Sprintf("%s in %s · %s", numfmt.Plural(len(rows), "autoscaler"), numfmt.Plural(a.Files, "file"), strings.Join(a.Inputs, " "))
+	p.Sub = fmt.Sprintf("%s in %s · %s", report.Plural(len(rows), "autoscaler"), report.Plural(a.Files, "file"), strings.Join(a.Inputs, " "))
 	sum := sha256.Sum256([]byte(auditJS))
 	p.CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
 	c := a.Counts()

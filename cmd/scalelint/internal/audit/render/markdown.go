@@ -8,7 +8,7 @@ import (
 
 	"github.com/scalelint/scalelint/analyzer/scaling"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/audit"
-	"github.com/scalelint/scalelint/cmd/scalelint/internal/numfmt"
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/report"
 )
 
 // mdEscape escapes text for a Markdown table cell.
@@ -96,7 +96,7 @@ func writeMarkdown(w io.Writer, a *audit.Audit, _ Options) error {
 	if len(parts) == 0 {
 		parts = []string{"nothing to audit"}
 	}
-	fmt.Fprintf(&b, "%s in %s: %s.\n", numfmt.Plural(len(a.Rows), "autoscaler"), numfmt.Plural(a.Files, "file"), strings.Join(parts, ", "))
+	fmt.Fprintf(&b, "%s in %s: %s.\n", report.Plural(len(a.Rows), "autoscaler"), report.Plural(a.Files, "file"), strings.Join(parts, ", "))
 	if len(a.Rows) == 0 {
 		_, err := io.WriteString(w, b.String())
 		return err
@@ -162,9 +162,9 @@ func writeMarkdown(w io.Writer, a *audit.Audit, _ Options) error {
 		}
 	}
 	if len(pass) > 0 && !full {
-		summary := numfmt.Plural(len(pass), "autoscaler") + " that passes"
+		summary := report.Plural(len(pass), "autoscaler") + " that passes"
 		if len(pass) > 1 {
-			summary = numfmt.Plural(len(pass), "autoscaler") + " that pass, nearest their boundary first"
+			summary = report.Plural(len(pass), "autoscaler") + " that pass, nearest their boundary first"
 		}
 		fmt.Fprintf(&b, "\n<details><summary>%s</summary>\n\n", summary)
 		b.WriteString(head)
@@ -174,17 +174,17 @@ func writeMarkdown(w io.Writer, a *audit.Audit, _ Options) error {
 		b.WriteString("\n</details>\n")
 	}
 	if len(unknown) > 0 && !full {
-		fmt.Fprintf(&b, "\n<details><summary>%s that could not be evaluated</summary>\n\n| autoscaler | signal | needs |\n|---|---|---|\n", numfmt.Plural(len(unknown), "autoscaler"))
+		fmt.Fprintf(&b, "\n<details><summary>%s that could not be evaluated</summary>\n\n| autoscaler | signal | needs |\n|---|---|---|\n", report.Plural(len(unknown), "autoscaler"))
 		for _, r := range unknown {
 			add(fmt.Sprintf("| %s | %s | %s |\n", where(r), mdEscape(signalLong(r)), mdEscape(missingText(r))))
 		}
 		b.WriteString("\n</details>\n")
 	}
 	if na > 0 {
-		fmt.Fprintf(&b, "\n%s no law applies to (ScaledJobs, or no CPU, backlog or rate signal and no inputs).\n", numfmt.Plural(na, "autoscaler"))
+		fmt.Fprintf(&b, "\n%s no law applies to (ScaledJobs, or no CPU, backlog or rate signal and no inputs).\n", report.Plural(na, "autoscaler"))
 	}
 	if left > 0 {
-		fmt.Fprintf(&b, "\n%s not shown to keep this comment short: run `scalelint audit --format html` for all of them.\n", numfmt.Plural(left, "more autoscaler"))
+		fmt.Fprintf(&b, "\n%s not shown to keep this comment short: run `scalelint audit --format html` for all of them.\n", report.Plural(left, "more autoscaler"))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

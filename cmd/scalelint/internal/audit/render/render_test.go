@@ -132,7 +132,7 @@ spec:
 `}))
 	kl := rowNamed(t, kit, "kit").Latency[0]
 	want, ok, _ := laws.LongestRestingWindow(60, 90, 10)
-	if !ok || kl.FixWindow == nil || *kl.FixWindow != math.Floor(want) {
+	if !ok || kl.FixWindow == nil || float64(*kl.FixWindow) != math.Floor(want) {
 		t.Fatalf("kit: fix window %v, want %v", kl.FixWindow, want)
 	}
 	phi = phiSVG(kl)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/audit"
+	"github.com/scalelint/scalelint/rules/format"
 	"github.com/scalelint/scalelint/rules/laws"
 )
 
@@ -17,63 +18,55 @@ import (
 // band. Every text that comes from a manifest is escaped; numbers are
 // written with anum so the tests can find them.
 
-// anum formats a number for a picture or a cell: whole numbers as they
-// are, others with three significant digits (at most one decimal from 10
-// on), without trailing zeros.
-func anum(v float64) string {
-	switch {
-	case math.IsInf(v, 1):
-		return "∞"
-	case math.IsNaN(v):
+// anum writes a number for a picture or a cell: format.Sig with three
+// significant digits (whole numbers as they are, at most one decimal from
+// 10 on, a tiny nonzero value in exponent form, never "0": "1e-9"), "∞"
+// for an unbounded value (a standing delay T/c that overflowed), and "?"
+// for NaN, a value the law could not compute, as the table's legend reads
+// "?" (format.Sig writes "NaN"). The numbers of the audit's model are
+// format.Float, the pictures' float64: the helpers take either.
+func anum[F ~float64](v F) string {
+	if math.IsNaN(float64(v)) {
 		return "?"
-	case v == math.Trunc(v) && math.Abs(v) < 1e15:
-		return strconv.FormatFloat(v, 'f', 0, 64)
 	}
-	prec := 1
-	if a := math.Abs(v); a >= 100 {
-		prec = 0
-	} else if a < 10 {
-		prec = 2 - int(math.Floor(math.Log10(a)))
-		if prec > 6 {
-			prec = 6
-		}
-	}
-	s := strconv.FormatFloat(v, 'f', prec, 64)
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	return s
+	return format.Sig(float64(v), 3)
 }
 
-// gnum formats a growth factor with four significant digits, as check's
-// messages do: "1.053", "1.25".
-func gnum(v float64) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) || v == 0 {
+// gnum writes a growth factor with four significant digits: "1.053",
+// "1.25". It is format.Sig(v, 4) but below 0.001, where Sig stops at
+// format.MaxDecimals and would drop digits (0.000333 for 1/3000): a
+// growth factor that small is a manifest's own (a 300000% target on
+// pods at their limit: g = 0.0003333), and the audit writes it whole.
+func gnum[F ~float64](v F) string {
+	if a := math.Abs(float64(v)); a > 0 && a < 0.001 {
+		return format.Num(float64(v), 3-int(math.Floor(math.Log10(a))))
+	}
+	if math.IsNaN(float64(v)) {
 		return anum(v)
 	}
-	prec := max(0, 3-int(math.Floor(math.Log10(math.Abs(v)))))
-	s := strconv.FormatFloat(v, 'f', prec, 64)
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	return s
+	return format.Sig(float64(v), 4)
 }
 
 // asecs formats seconds as check's messages do: "89.6s".
-func asecs(v float64) string { return anum(v) + "s" }
+func asecs[F ~float64](v F) string { return anum(v) + "s" }
 
 // apct formats a fraction as a percentage: "33.3%".
-func apct(v float64) string { return anum(100*v) + "%" }
+func apct[F ~float64](v F) string { return anum(100*v) + "%" }
 
-// amargin formats a margin in percent with its sign: "+12%", "−98.9%".
-func amargin(m *float64) string {
+// whole writes v without decimals: format.Num(v, 0), "∞" for +Inf.
+func whole[F ~float64](v F) string { return format.Num(float64(v), 0) }
+
+// amargin formats a margin in percent with its sign: "+12%", "-98.9%",
+// and "+∞%" or "-∞%" for an unbounded one (a standing delay T/c that
+// overflowed, or a huge value over a tiny boundary).
+func amargin[F ~float64](m *F) string {
 	if m == nil {
 		return ""
 	}
-	v := *m
+	v := float64(*m)
 	s := anum(math.Abs(v))
 	if math.Abs(v) >= 10 {
-		s = strconv.FormatFloat(math.Abs(v), 'f', 0, 64)
+		s = whole(math.Abs(v))
 	}
 	switch {
 	case v < 0:
@@ -98,10 +91,12 @@ func newSVG(w, h float64, label string) *svgDoc {
 	return s
 }
 
-func f1(v float64) string {
-	s := strconv.FormatFloat(v, 'f', 1, 64)
-	return strings.TrimSuffix(s, ".0")
-}
+// f1 writes a coordinate of a picture: format.Num with one decimal. No
+// coordinate is +Inf (which format.Num writes "∞", strconv "+Inf"): the
+// scales clamp the standing delay and the ceiling band to the picture,
+// and the rest are the evaluation's finite numbers (W, the rounds and
+// their times, the deadline) or follow from them.
+func f1(v float64) string { return format.Num(v, 1) }
 
 func (s *svgDoc) raw(format string, args ...any) { fmt.Fprintf(&s.b, format, args...) }
 
@@ -221,14 +216,14 @@ func phiSVG(l *audit.LatencyLaw) string {
 
 	// The latency promise.
 	if l.LatencyTarget != nil {
-		y := ys(*l.LatencyTarget / te)
+		y := ys(float64(*l.LatencyTarget) / te)
 		s.raw(`<path d="M%s %s l5 5 l-5 5 l-5 -5 Z" fill="%s"/>`, f1(xw), f1(y-5), colWarn)
 		s.text(xw-8, y+4, "end", ` fill="`+colWarn+`"`, "promise "+asecs(*l.LatencyTarget))
 	}
 	if l.StandingDelay == nil {
 		return s.String()
 	}
-	d := *l.StandingDelay
+	d := float64(*l.StandingDelay)
 	yd := ys(d / te)
 	color := colPass
 	if !b.Rests {
@@ -237,7 +232,7 @@ func phiSVG(l *audit.LatencyLaw) string {
 	// Fixes first, so the point is drawn over their arrows.
 	if !b.Rests {
 		if l.FixThreshold != nil {
-			yf := ys(*l.FixThreshold / b.PodRate / te)
+			yf := ys(float64(*l.FixThreshold) / b.PodRate / te)
 			s.arrow(xw, yd-6, xw, yf+5, colFix)
 			s.circle(xw, yf, 4, colFix, "")
 			key := l.ThresholdKey
@@ -275,6 +270,13 @@ func hasText(l *audit.LatencyLaw) string {
 	}
 	return asecs(*l.StandingDelay)
 }
+
+// maxSteps bounds the steps the staircase draws. A growth factor just
+// above 1 (a tolerance of 0 and a target of billions of percent: g =
+// 1 + 1/u*) needs billions of rounds, and a step drawn per round hung the
+// report; past maxSteps each step drawn stands for several rounds, which
+// the subtitle says (500 pixels show no more than this anyway).
+const maxSteps = 120
 
 // stairsSVG draws the rounds of a design overload: the ready pods, as a
 // multiple of the count before it, against time; each round one dead time
@@ -353,14 +355,22 @@ func stairsSVG(g *audit.GrowthLaw) string {
 	s.text(x0+4, ykl, "start", ` fill="#666"`, fmt.Sprintf("overload k = %s×", anum(k)))
 	s.text(x0+4, ynl, "start", ` fill="`+colPass+`"`, fmt.Sprintf("capacity k·u*·r/ℓ = %s×", anum(need)))
 
-	// The staircase.
+	// The staircase: at most maxSteps steps, each standing for per rounds
+	// (the last for what is left), so its work is bounded whatever g.
+	per := max((shown+maxSteps-1)/maxSteps, 1)
+	steps := (shown + per - 1) / per
+	ready := func(step int) (rounds int, pods float64) {
+		rounds = min(step*per, shown)
+		return rounds, math.Pow(e.G, float64(rounds))
+	}
 	var d strings.Builder
 	fmt.Fprintf(&d, "M%s %s", f1(xs(0)), f1(ys(1)))
 	p := 1.0
-	for i := 1; i <= shown && !e.Trapped; i++ {
+	for j := 1; j <= steps && !e.Trapped; j++ {
+		i, next := ready(j)
 		t := float64(i) * round
 		fmt.Fprintf(&d, " L%s %s", f1(xs(t)), f1(ys(p)))
-		p *= e.G
+		p = next
 		fmt.Fprintf(&d, " L%s %s", f1(xs(t)), f1(ys(p)))
 	}
 	fmt.Fprintf(&d, " L%s %s", f1(xs(span)), f1(ys(p)))
@@ -370,11 +380,10 @@ func stairsSVG(g *audit.GrowthLaw) string {
 	}
 	s.raw(`<path d="%s" fill="none" stroke="%s" stroke-width="2.2"/>`, d.String(), color)
 	if !e.Trapped && shown > 0 {
-		every := (shown + 11) / 12
-		q := 1.0
-		for i := 1; i <= shown; i++ {
-			q *= e.G
-			if i%every == 0 || i == shown {
+		every := (steps + 11) / 12
+		for j := 1; j <= steps; j++ {
+			if j%every == 0 || j == steps {
+				i, q := ready(j)
 				s.text(xs(float64(i)*round)+3, ys(q)-4, "start", ` font-size="9" fill="`+colFix+`"`, strconv.Itoa(i))
 			}
 		}
@@ -408,6 +417,9 @@ func stairsSVG(g *audit.GrowthLaw) string {
 	default:
 		sub = fmt.Sprintf("%d rounds of one dead time + one metric window each (dead time unknown)", n)
 	}
+	if per > 1 && !e.Trapped {
+		sub += fmt.Sprintf("; a step drawn is %d rounds", per)
+	}
 	s.text(8, 32, "start", "", sub)
 	return s.String()
 }
@@ -437,7 +449,7 @@ func ceilingSVG(c *audit.CeilingLaw) string {
 	s := newSVG(W, H, "ceiling band")
 	peak := math.NaN()
 	if c.Peak != nil {
-		peak = *c.Peak
+		peak = float64(*c.Peak)
 	}
 	xmax := e.Ceiling
 	for _, v := range []float64{e.Floor, e.Top, peak} {
