@@ -515,4 +515,3 @@ func (c *Config) ruleSetting(a *Analyzer, file string) (sev Severity, options ma
 	}
 	return sev, options, ok, configured
 }
-
