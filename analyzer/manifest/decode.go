@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"reflect"
 	"strconv"
@@ -418,6 +419,22 @@ func HostileNumber(s string) string {
 	return ""
 }
 
+// quotedAsRead is the text of a plain scalar for a fix that quotes it
+// where a string is wanted: a number as YAML reads it, in decimal ("0x10"
+// is 16: quoted as written, "0x10", KEDA's strconv.ParseInt refuses it;
+// "1_000" is 1000, "1e3" is 1000), anything else as written.
+func quotedAsRead(n *yaml.Node) string {
+	switch n.ShortTag() {
+	case "!!int":
+		return yamlIntToJSON(n.Value)
+	case "!!float":
+		if f, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+			return strconv.FormatFloat(f, 'f', -1, 64)
+		}
+	}
+	return n.Value
+}
+
 func isDigits(s string) bool {
 	s = strings.TrimLeft(s, "+-")
 	if s == "" {
@@ -574,7 +591,7 @@ func locate(n *yaml.Node, t reflect.Type, path Path, lim Limits) []FieldError {
 		if err := sigsjson.UnmarshalCaseSensitivePreserveInts(data, v.Interface()); err != nil {
 			fe := FieldError{Node: n, Path: path, Message: leafMessage(path, n, t, err)}
 			if t.Kind() == reflect.String && n.Kind == yaml.ScalarNode && n.Style == 0 {
-				fe.Suggestion = strconv.Quote(n.Value)
+				fe.Suggestion = strconv.Quote(quotedAsRead(n))
 				fe.Message += fmt.Sprintf(" (quote it: %s)", fe.Suggestion)
 			}
 			return []FieldError{fe}
@@ -720,6 +737,9 @@ func leafMessage(path Path, n *yaml.Node, t reflect.Type, err error) string {
 		}
 	} else if strings.HasPrefix(ute.Value, "number") && (t.Kind() >= reflect.Int && t.Kind() <= reflect.Uint64) {
 		msg = fmt.Sprintf("%s: %s does not fit in %s", path.String(), n.Value, want)
+		if f, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64); err == nil && f != math.Trunc(f) {
+			msg = fmt.Sprintf("%s: %s is not a whole number: %s is wanted", path.String(), n.Value, want)
+		}
 	}
 	return msg
 }
