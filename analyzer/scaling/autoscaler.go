@@ -134,7 +134,6 @@ func fromObject(o *manifest.Object) *Autoscaler {
 	return a
 }
 
-//
 // The written value is read as kubectl reads it: a number YAML reads as
 // one in any base ("0x28" is 40: manifest.Field.Number), else a quantity
 // ("500m"); null ("~") is no value, and the default applies. A value that
