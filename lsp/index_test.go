@@ -154,3 +154,42 @@ func TestIndexNodeLimit(t *testing.T) {
 		return false
 	})
 }
+
+// TestConfigErrorShownOnce: an error in .scalelint.yaml is shown once,
+// not again each time the server reconfigures (settings changed after
+// initialize), and again only after it was fixed and broken anew.
+func TestConfigErrorShownOnce(t *testing.T) {
+	dir := workspaceDir(t, "workspace")
+	cfg := filepath.Join(dir, ".scalelint.yaml")
+	if err := os.WriteFile(cfg, []byte("rulez: {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := newClient(t, Options{})
+	c.initialize(dir, "")
+	c.notify(protocol.MethodWorkspaceDidChangeConfiguration, `{"settings": {"namespace": "x"}}`)
+	c.notify(protocol.MethodWorkspaceDidChangeConfiguration, `{"settings": {"namespace": "y"}}`)
+	u := c.open("consumer.yaml", "")
+	c.waitVersion(u, 1) // every notification before it was handled
+	count := func() int {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		n := 0
+		for _, m := range c.messages {
+			if strings.Contains(m.Message, `unknown key "rulez"`) {
+				n++
+			}
+		}
+		return n
+	}
+	c.waitUntil("the configuration error shown", func() bool {
+		for _, m := range c.messages {
+			if strings.Contains(m.Message, `unknown key "rulez"`) {
+				return true
+			}
+		}
+		return false
+	})
+	if n := count(); n != 1 {
+		t.Errorf("the configuration error was shown %d times, want once", n)
+	}
+}

@@ -70,10 +70,13 @@ type Server struct {
 	// (nil: none); the log level is the settings' (or the command
 	// line's), made more verbose by the trace.
 	traceLevel *slog.Level
-	fileCfg    fileConfig       // .scalelint.yaml
-	cfg        *analyzer.Config // fileCfg merged with settings
-	caps       clientCaps
-	debounce   time.Duration
+	fileCfg    fileConfig // .scalelint.yaml
+	// shownFileErr and shownSettingsErr are the configuration errors last
+	// shown to the user (reconfigureLocked shows each once).
+	shownFileErr, shownSettingsErr string
+	cfg                            *analyzer.Config // fileCfg merged with settings
+	caps                           clientCaps
+	debounce                       time.Duration
 	// initialized is set when initialize arrives (cleared if it fails),
 	// shutdown when shutdown arrives: see admit.
 	initialized bool

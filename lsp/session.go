@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -79,8 +80,9 @@ func (s *Server) reconfigureLocked(ctx context.Context, forceIndex bool) {
 	prevExclude := strings.Join(s.cfg.Exclude, "\x00")
 	s.fileCfg = s.loadFileConfigLocked()
 	cfg, err := s.settings.merge(s.fileCfg.cfg, s.rootDir())
+	settingsErr := ""
 	if err != nil {
-		s.showMessage(ctx, protocol.MessageTypeError, "scalelint: editor settings: %v", err)
+		settingsErr = fmt.Sprintf("scalelint: editor settings: %v", err)
 	}
 	s.cfg = cfg
 	if l := cfg.Limits.WithDefaults(); l != s.cache.limits {
@@ -92,8 +94,21 @@ func (s *Server) reconfigureLocked(ctx context.Context, forceIndex bool) {
 		}
 		forceIndex = true
 	}
+	fileErr := ""
 	if s.fileCfg.err != nil {
-		s.showMessage(ctx, protocol.MessageTypeError, "scalelint: %v", s.fileCfg.err)
+		fileErr = fmt.Sprintf("scalelint: %v", s.fileCfg.err)
+	}
+	// Each error is shown once, when it appears: reconfiguring again
+	// (initialize, then the settings pulled after it) must not show it
+	// twice. The configuration file also holds it as a diagnostic.
+	for _, e := range []struct {
+		msg   string
+		shown *string
+	}{{settingsErr, &s.shownSettingsErr}, {fileErr, &s.shownFileErr}} {
+		if e.msg != "" && e.msg != *e.shown {
+			s.showMessage(ctx, protocol.MessageTypeError, "%s", e.msg)
+		}
+		*e.shown = e.msg
 	}
 	if forceIndex || strings.Join(s.cfg.Exclude, "\x00") != prevExclude {
 		s.startIndexLocked()

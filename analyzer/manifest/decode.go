@@ -272,7 +272,7 @@ func (e *jsonEncoder) encodeMapping(n *yaml.Node, depth int) {
 			if wrote > 0 {
 				e.buf = append(e.buf, ',')
 			}
-			e.buf = strconv.AppendQuote(e.buf, kd.Value)
+			e.buf = appendJSONString(e.buf, kd.Value) // JSON escapes: Go's \x01 is no JSON
 			e.buf = append(e.buf, ':')
 			wrote++
 		}
@@ -321,6 +321,15 @@ func (e *jsonEncoder) encodeScalar(n *yaml.Node) {
 	}
 	switch n.ShortTag() {
 	case "!!null":
+		e.write("null")
+	case "!!binary":
+		if s, ok := binaryValue(n); ok {
+			if !e.quiet {
+				e.buf = appendJSONString(e.buf, s)
+			}
+			return
+		}
+		e.fail(n, "%q is not base64: a !!binary value must be", n.Value)
 		e.write("null")
 	case "!!bool":
 		if e.quiet {

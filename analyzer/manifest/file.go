@@ -282,9 +282,12 @@ func newFile(fset *token.FileSet, path string, content []byte, opts Options) *Fi
 }
 
 // binaryContent reports why content is not text a YAML parser should see:
-// NUL bytes or a UTF-16/32 byte order mark. It returns "" for text.
+// NUL bytes or a UTF-16 or UTF-32 byte order mark. It returns "" for text.
 func binaryContent(content []byte) (string, int) {
 	switch {
+	// UTF-32's marks first: little-endian's starts with UTF-16's.
+	case bytes.HasPrefix(content, []byte{0xFF, 0xFE, 0, 0}) || bytes.HasPrefix(content, []byte{0, 0, 0xFE, 0xFF}):
+		return "file is UTF-32 encoded; scalelint reads UTF-8 manifests (re-encode it as UTF-8)", 0
 	case bytes.HasPrefix(content, []byte{0xFF, 0xFE}) || bytes.HasPrefix(content, []byte{0xFE, 0xFF}):
 		return "file is UTF-16 encoded; scalelint reads UTF-8 manifests (re-encode it as UTF-8)", 0
 	}
@@ -705,12 +708,23 @@ func (d *Document) unlocatedProblem(msg string) (Problem, bool) {
 			i += size
 		}
 	case strings.Contains(msg, "exceeded max depth"):
-		at := d.Start + flowDepthOffset(src, f.opts.Limits.MaxDepth)
+		// yaml.v3's own limit, below a configured maxDepth above it: say
+		// which limit it was.
+		depth, whose := f.opts.Limits.MaxDepth, ""
+		if depth > yamlMaxDepth {
+			depth, whose = yamlMaxDepth, ", the YAML parser's own limit"
+		}
+		at := d.Start + flowDepthOffset(src, depth)
 		return Problem{Rule: "input-limit", Pos: f.Tok.Pos(at), End: f.Tok.Pos(at),
-			Message: fmt.Sprintf("document nests deeper than %d levels here; not linted", f.opts.Limits.MaxDepth)}, true
+			Message: fmt.Sprintf("document nests deeper than %d levels here%s; not linted", depth, whose)}, true
 	}
 	return Problem{}, false
 }
+
+// yamlMaxDepth is yaml.v3's limit on nesting ("exceeded max depth of
+// 10000", max_flow_level and max_indents in its scanner): a configured
+// maxDepth above it cannot be reached.
+const yamlMaxDepth = 10000
 
 // flowDepthOffset returns the offset in src of the flow bracket that opens
 // nesting level max+1, skipping quoted scalars and comments; 0 when none

@@ -98,3 +98,30 @@ func TestNodeLimitWording(t *testing.T) {
 		}
 	}
 }
+
+// TestDepthPastTheParsersLimit: with a configured maxDepth above yaml.v3's
+// own limit (10,000), a deeper document is refused at the parser's limit,
+// and the message says that limit, not the configured one.
+func TestDepthPastTheParsersLimit(t *testing.T) {
+	src := "a: " + strings.Repeat("[", 200000) + strings.Repeat("]", 200000) + "\n"
+	f := Parse(token.NewFileSet(), "deep.yaml", []byte(src), Options{Limits: Limits{MaxDepth: 10000000}})
+	ps := f.Problems()
+	if len(ps) != 1 || ps[0].Message != "document nests deeper than 10000 levels here, the YAML parser's own limit; not linted" {
+		t.Fatalf("problems %+v", ps)
+	}
+	if _, col := f.Position(ps[0].Pos); col != 3+10001 {
+		t.Errorf("at column %d, want %d (the bracket that opens level 10,001)", col, 3+10001)
+	}
+}
+
+// TestUTF32 is reported as UTF-32, not UTF-16 (its little-endian mark
+// starts with UTF-16's) nor as binary.
+func TestUTF32(t *testing.T) {
+	for _, bom := range [][]byte{{0xFF, 0xFE, 0, 0}, {0, 0, 0xFE, 0xFF}} {
+		data := append(append([]byte(nil), bom...), 'a', 0, 0, 0)
+		ps := Parse(token.NewFileSet(), "u.yaml", data, Options{}).Problems()
+		if len(ps) != 1 || !strings.Contains(ps[0].Message, "UTF-32 encoded") {
+			t.Errorf("% x: %+v", bom, ps)
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/load"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/output"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/report"
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/term"
 	"github.com/scalelint/scalelint/rules"
 )
 
@@ -115,7 +116,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		} else if err := output.WriteFile(o.writeBaseline, rep.WriteBaseline); err != nil {
 			return err
 		}
-		fmt.Fprintf(stderr, "scalelint: recorded %s in %s\n", report.Plural(len(rep.Shown), "finding"), o.writeBaseline)
+		fmt.Fprintf(stderr, "scalelint: recorded %s in %s\n", report.Plural(len(rep.Shown), "finding"), term.Clean(o.writeBaseline))
 		return ioErr
 	}
 	if o.diff {
@@ -136,7 +137,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "scalelint: fixed %s in %s\n", report.Plural(res.Findings, "finding"), report.Plural(res.Files, "file"))
 		}
 		for _, e := range res.Errs {
-			fmt.Fprintf(stderr, "scalelint: %v\n", e)
+			fmt.Fprintf(stderr, "scalelint: %s\n", term.Clean(e.Error()))
 		}
 		if len(res.Errs) > 0 {
 			ioErr = reported{errors.Join(append([]error{ioErr}, res.Errs...)...)}
@@ -147,7 +148,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			// snippets are gone with it).
 			again := in.Again()
 			for _, e := range again.Errs {
-				fmt.Fprintf(stderr, "scalelint: %v\n", e)
+				fmt.Fprintf(stderr, "scalelint: %s\n", term.Clean(e.Error()))
 			}
 			if len(again.Errs) > 0 {
 				ioErr = reported{errors.Join(append([]error{ioErr}, again.Errs...)...)}

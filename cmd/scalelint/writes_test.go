@@ -351,3 +351,28 @@ func TestFixSeveralFiles(t *testing.T) {
 // unix1x3 is the device number of the null device (major 1, minor 3), as
 // Linux encodes it for mknod.
 func unix1x3() uint64 { return 1<<8 | 3 }
+
+// TestTextOutputEscapes: a file name holding a terminal escape sequence,
+// a carriage return or a bidirectional override is printed escaped, in
+// findings, notes, errors and the summary alike.
+func TestTextOutputEscapes(t *testing.T) {
+	name := "a\x1b[2J\rb\u202ec.yaml"
+	dir := hostileDir(t, name, []byte(hostileHPA))
+	if err := syscall.Mkfifo(filepath.Join(dir, "f\x1b]0;x\a.yaml"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errb, exit := runWrite(t, dir, "check", "--color", "never", name, "f\x1b]0;x\a.yaml")
+	if exit != 2 {
+		t.Errorf("exit %d, want 2 (the FIFO is not a regular file)", exit)
+	}
+	for _, s := range []string{out, errb} {
+		for _, bad := range []string{"\x1b", "\r", "\a", "\u202e"} {
+			if strings.Contains(s, bad) {
+				t.Errorf("%q printed raw:\n%q", bad, s)
+			}
+		}
+	}
+	if !strings.Contains(out, `a\x1b[2J\x0db\u202ec.yaml:12:11`) || !strings.Contains(errb, `f\x1b]0;x\x07.yaml: not a regular file`) {
+		t.Errorf("the names are not shown escaped:\n%s\n%s", out, errb)
+	}
+}
