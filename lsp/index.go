@@ -43,6 +43,11 @@ import (
 // directory or on "/" holds far more YAML and JSON than manifests.
 const DefaultMaxIndexedFiles = 20000
 
+// DefaultMaxIndexedBytes is the most bytes of files the index reads unless
+// the settings say otherwise (maxIndexedBytes): the server keeps every
+// file it indexed parsed, at about ten times its size.
+const DefaultMaxIndexedBytes = 128 << 20
+
 // testHookIndex is the method name testHook gets when an index run starts.
 const testHookIndex = "scalelint/index"
 
@@ -68,16 +73,19 @@ func (s *Server) startIndexLocked() {
 	ctx, cancel := context.WithCancel(context.Background())
 	run := &indexRun{done: make(chan struct{}), cancel: cancel, dirty: map[string]bool{}}
 	s.index = run
-	max := s.settings.maxIndexedFiles
-	if max <= 0 {
-		max = DefaultMaxIndexedFiles
+	lim := workspace.WalkOptions{Exclude: s.cfg.Excluded, MaxFiles: s.settings.maxIndexedFiles, MaxBytes: s.settings.maxIndexedBytes}
+	if lim.MaxFiles <= 0 {
+		lim.MaxFiles = DefaultMaxIndexedFiles
 	}
-	go s.runIndex(ctx, run, slices.Clone(s.folders), s.cfg.Excluded, s.cache, max)
+	if lim.MaxBytes <= 0 {
+		lim.MaxBytes = DefaultMaxIndexedBytes
+	}
+	go s.runIndex(ctx, run, slices.Clone(s.folders), lim, s.cache)
 }
 
 // runIndex walks, reads and parses the folders, then installs the result
 // if the run is still the current one.
-func (s *Server) runIndex(ctx context.Context, run *indexRun, folders []string, exclude func(string) bool, c *parseCache, max int) {
+func (s *Server) runIndex(ctx context.Context, run *indexRun, folders []string, lim workspace.WalkOptions, c *parseCache) {
 	defer close(run.done)
 	defer func() {
 		if r := recover(); r != nil {
@@ -88,7 +96,7 @@ func (s *Server) runIndex(ctx context.Context, run *indexRun, folders []string, 
 		s.testHook(ctx, testHookIndex)
 	}
 	start := time.Now()
-	res := workspace.WalkWith(ctx, folders, workspace.WalkOptions{Exclude: exclude, MaxFiles: max})
+	res := workspace.WalkWith(ctx, folders, lim)
 	for _, e := range res.Errs {
 		s.log.Warn("index", "err", e)
 	}
@@ -141,9 +149,10 @@ feed:
 	s.disk, run.disk, s.index = disk, disk, nil
 	snap := s.newSnapshotLocked()
 	s.mu.Unlock()
-	s.log.Info("indexed workspace", "folders", folders, "files", len(disk), "took", time.Since(start), "capped", res.Capped)
+	s.log.Info("indexed workspace", "folders", folders, "files", len(disk), "bytes", res.Bytes, "took", time.Since(start), "capped", res.Capped)
 	if res.Capped {
-		s.showMessage(ctx, protocol.MessageTypeWarning, "scalelint: the workspace holds more than %d YAML and JSON files; only the first %d were indexed, so scale targets in the others do not resolve (raise the maxIndexedFiles setting, or exclude directories)", max, max)
+		s.showMessage(ctx, protocol.MessageTypeWarning, "scalelint: the workspace holds more YAML and JSON than the index reads (%d files or %d MiB: the maxIndexedFiles and maxIndexedBytes settings); only the first %d files (%d MiB) were indexed, so scale targets in the others do not resolve (raise the settings, or exclude directories)",
+			lim.MaxFiles, lim.MaxBytes>>20, len(res.Paths), res.Bytes>>20)
 	}
 	s.scheduleLintAfter(snap, 0) // no keystrokes to wait for
 }

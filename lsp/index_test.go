@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,8 +62,8 @@ func TestInitializeAnswersWhileIndexing(t *testing.T) {
 	}
 }
 
-// TestIndexCap: the index reads at most maxIndexedFiles files and says so
-// when a workspace holds more.
+// TestIndexCap: the index reads at most maxIndexedFiles files, and
+// maxIndexedBytes bytes, and says so when a workspace holds more.
 func TestIndexCap(t *testing.T) {
 	dir := workspaceDir(t, "workspace")
 	if err := os.WriteFile(filepath.Join(dir, "third.yaml"), []byte("apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n"), 0o644); err != nil {
@@ -72,7 +73,7 @@ func TestIndexCap(t *testing.T) {
 	c.initialize(dir, `{"maxIndexedFiles": 2}`)
 	c.waitUntil("the cap reported", func() bool {
 		for _, m := range c.messages {
-			if m.Type == protocol.MessageTypeWarning && strings.Contains(m.Message, "more than 2 YAML and JSON files; only the first 2 were indexed") {
+			if m.Type == protocol.MessageTypeWarning && strings.Contains(m.Message, "only the first 2 files (0 MiB) were indexed") {
 				return true
 			}
 		}
@@ -81,6 +82,26 @@ func TestIndexCap(t *testing.T) {
 	if !strings.Contains(c.log.String(), "capped=true") {
 		t.Errorf("the log does not say the index was capped:\n%s", c.log)
 	}
+	// And by bytes: a cap one byte above the first two files (in walk
+	// order) holds those two, not the third.
+	var two int64
+	for _, n := range []string{"consumer.yaml", "deployment.yaml"} {
+		st, err := os.Stat(filepath.Join(dir, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		two += st.Size()
+	}
+	c = newClient(t, Options{})
+	c.initialize(dir, fmt.Sprintf(`{"maxIndexedBytes": %d}`, two+1))
+	c.waitUntil("the byte cap reported", func() bool {
+		for _, m := range c.messages {
+			if m.Type == protocol.MessageTypeWarning && strings.Contains(m.Message, "only the first 2 files (0 MiB) were indexed") {
+				return true
+			}
+		}
+		return false
+	})
 }
 
 // TestWatchedFIFO: a watched-file event for a FIFO (a manifest replaced by

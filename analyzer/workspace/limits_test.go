@@ -100,7 +100,7 @@ func TestWalkSkipsPseudoFS(t *testing.T) {
 	}
 }
 
-// TestWalkCap: a walk stops at MaxFiles and says so.
+// TestWalkCap: a walk stops at MaxFiles, or before MaxBytes, and says so.
 func TestWalkCap(t *testing.T) {
 	dir := t.TempDir()
 	for _, n := range []string{"a.yaml", "b.yaml", "c.yaml"} {
@@ -115,5 +115,10 @@ func TestWalkCap(t *testing.T) {
 	r = WalkWith(t.Context(), []string{dir}, WalkOptions{MaxFiles: 3})
 	if len(r.Paths) != 3 || r.Capped {
 		t.Errorf("paths %q, capped %v", r.Paths, r.Capped)
+	}
+	// Three files of 5 bytes: 12 bytes hold two of them.
+	r = WalkWith(t.Context(), []string{dir}, WalkOptions{MaxBytes: 12})
+	if len(r.Paths) != 2 || !r.Capped || r.Bytes != 10 {
+		t.Errorf("paths %q, capped %v, bytes %d", r.Paths, r.Capped, r.Bytes)
 	}
 }

@@ -58,17 +58,21 @@ type WalkOptions struct {
 	Exclude func(path string) bool
 	// MaxFiles, when positive, stops the walk at that many files
 	// (WalkResult.Capped): the language server's index of a workspace
-	// opened on a home directory or on "/".
+	// opened on a home directory or on "/". MaxBytes, when positive,
+	// stops it before the files found pass that many bytes in all (one
+	// lstat a file).
 	MaxFiles int
+	MaxBytes int64
 }
 
 // WalkResult is what WalkWith found.
 type WalkResult struct {
 	Paths []string // sorted
 	Errs  []error
-	// Capped is set when MaxFiles stopped the walk: Paths are the first
-	// MaxFiles found, in walk order, then sorted.
+	// Capped is set when MaxFiles or MaxBytes stopped the walk: Paths
+	// are the first files found, in walk order, then sorted.
 	Capped bool
+	Bytes  int64 // the size of the files found, when MaxBytes is set
 	// Skipped are the pseudo-filesystem mount points not entered.
 	Skipped []string
 }
@@ -88,6 +92,17 @@ func WalkWith(ctx context.Context, roots []string, o WalkOptions) WalkResult {
 			if o.MaxFiles > 0 && len(r.Paths) >= o.MaxFiles {
 				r.Capped = true
 				return errCapped
+			}
+			if o.MaxBytes > 0 {
+				st, err := os.Stat(p)
+				if err != nil {
+					return nil // gone: nothing to read
+				}
+				if r.Bytes+st.Size() > o.MaxBytes {
+					r.Capped = true
+					return errCapped
+				}
+				r.Bytes += st.Size()
 			}
 			seen[p] = true
 			r.Paths = append(r.Paths, p)
