@@ -10,11 +10,15 @@
 //	                  the keys of .scalelint.yaml, plus logLevel and debounceMs)
 //	                  -> .scalelint.yaml found and parsed (analyzer.FindConfig,
 //	                     ParseConfig), the settings merged over it
-//	                  -> workspace.Walk of the folders with the configured excludes;
-//	                     every file read and parsed in parallel
+//	                  -> the index built in the background (index.go): workspace.WalkWith
+//	                     of the folders with the configured excludes, pseudo-filesystems
+//	                     skipped, at most maxIndexedFiles files and maxIndexedBytes bytes;
+//	                     every file read (regular files only) and parsed in parallel within
+//	                     the configured limits; initialize answered at once, lints and
+//	                     requests wait for the index
 //	didOpen/Change    overlays: the editor's text over the disk's (incremental
 //	didSave/Close     changes applied through the Mapper, in wire order)
-//	didChangeWatched  disk files re-read or forgotten; .scalelint.yaml reloaded
+//	didChangeWatched  disk files re-read (outside the lock) or forgotten; .scalelint.yaml reloaded
 //	didChangeConfig   settings re-read (or pulled with workspace/configuration)
 //	        |
 //	        v
