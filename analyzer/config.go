@@ -398,6 +398,7 @@ func (p *configParser) overrides(n *yaml.Node) ([]Override, error) {
 		return nil, p.errf(n, "overrides holds %d entries, over the limit of %d", len(n.Content), MaxGlobs)
 	}
 	var out []Override
+	total := 0
 	for _, item := range n.Content {
 		if err := p.mapping(item, "an override"); err != nil {
 			return nil, err
@@ -422,6 +423,11 @@ func (p *configParser) overrides(n *yaml.Node) ([]Override, error) {
 		}
 		if len(o.Paths) == 0 {
 			return nil, p.errf(item, "an override needs paths")
+		}
+		// Every rule of every file matches the paths of every override:
+		// the patterns of all overrides count against one limit.
+		if total += len(o.Paths); total > MaxGlobs {
+			return nil, p.errf(item, "overrides hold %d path patterns in all, over the limit of %d", total, MaxGlobs)
 		}
 		out = append(out, o)
 	}

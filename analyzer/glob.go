@@ -15,8 +15,8 @@ import (
 // editor. Each pattern is split once (compiled globs are kept by pattern
 // text), and a configuration holds at most MaxGlobs of them.
 
-// MaxGlobs is the most patterns exclude, each override's paths, and the
-// list of overrides may hold; MaxGlobLen the longest pattern.
+// MaxGlobs is the most patterns exclude, and the overrides' paths in all,
+// may hold; MaxGlobLen the longest pattern.
 const (
 	MaxGlobs   = 1000
 	MaxGlobLen = 4096

@@ -105,6 +105,10 @@ func TestGlobLimits(t *testing.T) {
 	if _, err := ParseConfig("c.yaml", []byte(long), testRules); err == nil || !strings.Contains(err.Error(), "c.yaml:2:14: an override's paths: a pattern of 4097 characters, over the limit of 4096") {
 		t.Errorf("a long pattern: %v", err)
 	}
+	split := "overrides:\n" + strings.Repeat("- paths: ["+strings.TrimSuffix(strings.Repeat("x,", 100), ",")+"]\n  rules: {latency-floor: off}\n", 11)
+	if _, err := ParseConfig("c.yaml", []byte(split), testRules); err == nil || !strings.Contains(err.Error(), "overrides hold 1100 path patterns in all, over the limit of 1000") {
+		t.Errorf("1,100 patterns in 11 overrides: %v", err)
+	}
 	if _, err := ParseConfig("c.yaml", []byte("exclude: [\"a/**\", b]\n"), testRules); err != nil {
 		t.Errorf("two patterns: %v", err)
 	}

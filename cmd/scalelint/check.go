@@ -55,6 +55,11 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// The profiles are created before anything is read: at least not over
+	// a file named to be read.
+	if err := output.GuardInputs([]output.Named{{Flag: "--cpuprofile", Path: o.cpuProfile}, {Flag: "--memprofile", Path: o.memProfile}}, paths); err != nil {
+		return err
+	}
 	stop, err := startProfiles(o.cpuProfile, o.memProfile)
 	if err != nil {
 		return err

@@ -228,6 +228,7 @@ func TestOutputIsAnInput(t *testing.T) {
 		{"check", "--write-baseline", "in.yaml", "."},
 		{"check", "--format", "json", "--output", ".scalelint.yaml", "in.yaml"},
 		{"audit", "--output", "in.yaml", "."},
+		{"check", "--cpuprofile", "in.yaml", "in.yaml"},
 	} {
 		_, errb, exit := runWrite(t, dir, args...)
 		if exit != 2 || !strings.Contains(errb, "is one of the inputs") {
