@@ -5,14 +5,17 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	yaml "go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/api/resource"
 
+	"github.com/scalelint/scalelint/analyzer/infer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
 	"github.com/scalelint/scalelint/analyzer/suggest"
@@ -35,6 +38,20 @@ type Config struct {
 	Overrides []Override
 	// Limits bound what one input file may cost (zero fields: defaults).
 	Limits manifest.Limits
+	// KubernetesVersion is the version of the clusters the manifests are
+	// applied to (kubernetes-version), against which removed-api judges
+	// API versions; DefaultKubernetesVersion when the file sets none.
+	KubernetesVersion KubernetesVersion
+	// Infer are the inference settings: the controllers whose data-plane
+	// defaults the repository opts into.
+	Infer infer.Options
+
+	// scoped are the configuration files of a run that govern parts of
+	// its inputs, deepest directory first (Scoped, For).
+	scoped  []*Config
+	absDir  string      // Dir made absolute, for For
+	forMu   *sync.Mutex // guards forMemo; shared by the copies Scoped makes
+	forMemo map[string]*Config
 }
 
 // RuleConfig is the configuration of one rule.
@@ -52,8 +69,65 @@ type Override struct {
 
 // DefaultConfig is the configuration when no file is found.
 func DefaultConfig() *Config {
-	return &Config{Rules: map[string]RuleConfig{}, Defaults: scaling.Inputs{}}
+	return &Config{Rules: map[string]RuleConfig{}, Defaults: scaling.Inputs{}, KubernetesVersion: DefaultKubernetesVersion}
 }
+
+// Scoped returns c with the configuration files that govern parts of a
+// run's inputs: a file is linted with the nearest of them whose
+// directory holds it, and with c when none does (For). A configuration
+// file is whole on its own: the files above it are not merged in (as
+// ruff reads pyproject.toml files).
+func (c *Config) Scoped(configs []*Config) *Config {
+	out := *c
+	out.scoped = nil
+	seen := map[string]bool{}
+	for _, sc := range configs {
+		if sc == nil || sc.Path == "" || seen[sc.Path] || sc.Path == c.Path {
+			continue
+		}
+		seen[sc.Path] = true
+		s := *sc
+		s.scoped = nil
+		s.absDir, _ = filepath.Abs(s.Dir)
+		out.scoped = append(out.scoped, &s)
+	}
+	sort.SliceStable(out.scoped, func(i, j int) bool { return len(out.scoped[i].absDir) > len(out.scoped[j].absDir) })
+	out.forMu, out.forMemo = &sync.Mutex{}, map[string]*Config{}
+	return &out
+}
+
+// For returns the configuration that governs a file: the nearest scoped
+// configuration file whose directory holds it (Scoped), else c. Standard
+// input ("<stdin>") is read as a file of the working directory.
+func (c *Config) For(file string) *Config {
+	if len(c.scoped) == 0 || file == "" {
+		return c
+	}
+	c.forMu.Lock()
+	defer c.forMu.Unlock()
+	if g, ok := c.forMemo[file]; ok {
+		return g
+	}
+	g := c
+	if abs, err := filepath.Abs(file); err == nil {
+		for _, s := range c.scoped {
+			if abs == s.absDir || strings.HasPrefix(abs, strings.TrimSuffix(s.absDir, string(filepath.Separator))+string(filepath.Separator)) {
+				g = s
+				break
+			}
+		}
+	}
+	c.forMemo[file] = g
+	return g
+}
+
+// DefaultsFor returns the annotation defaults of the configuration that
+// governs a file.
+func (c *Config) DefaultsFor(file string) scaling.Inputs { return c.For(file).Defaults }
+
+// ScopedConfigs returns the configuration files c scopes (Scoped),
+// deepest directory first.
+func (c *Config) ScopedConfigs() []*Config { return c.scoped }
 
 // ConfigError is a problem in a configuration file, with its position.
 type ConfigError struct {
@@ -69,30 +143,37 @@ func (e *ConfigError) Error() string {
 	return fmt.Sprintf("%s: %s", e.Path, e.Msg)
 }
 
-// FindConfig looks for a configuration file in dir and its parents, up to
-// the repository root (a directory holding .git) or the filesystem root.
-// It returns "" when there is none.
-func FindConfig(dir string) string {
-	dir, err := filepath.Abs(dir)
-	if err != nil {
-		return ""
+// FindConfig returns the configuration file nearest above path (a file
+// or a directory): in path's directory or the directories above it up to
+// the repository root, the home directory or a child of the filesystem
+// root, whichever comes first (workspace.ProjectDirs), as ESLint and ruff
+// look for theirs; "" when there is none. The path is absolute.
+func FindConfig(path string) string {
+	dir := path
+	if st, err := os.Stat(path); err == nil && !st.IsDir() {
+		dir = filepath.Dir(path)
 	}
-	for {
+	for _, d := range workspace.ProjectDirs(dir) {
 		for _, name := range ConfigFileNames {
-			p := filepath.Join(dir, name)
+			p := filepath.Join(d, name)
 			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
 				return p
 			}
 		}
-		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
-			return ""
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
 	}
+	return ""
+}
+
+// IsConfigName reports whether a path names a configuration file: never
+// an input, even in a directory walked for manifests.
+func IsConfigName(path string) bool {
+	base := filepath.Base(path)
+	for _, n := range ConfigFileNames {
+		if base == n {
+			return true
+		}
+	}
+	return false
 }
 
 // LoadConfig reads and parses a configuration file.
@@ -146,6 +227,10 @@ func ParseConfig(file string, data []byte, analyzers []*Analyzer) (*Config, erro
 			c.Overrides, err = p.overrides(v)
 		case "limits":
 			c.Limits, err = p.limits(v)
+		case "kubernetes-version":
+			c.KubernetesVersion, err = p.kubernetesVersion(v)
+		case "infer":
+			c.Infer, err = p.infer(v)
 		default:
 			err = p.unknown(k, ConfigKeys)
 		}
@@ -157,7 +242,53 @@ func ParseConfig(file string, data []byte, analyzers []*Analyzer) (*Config, erro
 }
 
 // ConfigKeys are the top-level keys of .scalelint.yaml.
-var ConfigKeys = []string{"rules", "defaults", "exclude", "namespace", "overrides", "limits"}
+var ConfigKeys = []string{"rules", "defaults", "exclude", "namespace", "overrides", "limits", "kubernetes-version", "infer"}
+
+// infer reads {controllers: [name, ...]}: the data-plane controllers whose
+// defaults apply where the manifests leave a value to them.
+func (p *configParser) infer(n *yaml.Node) (infer.Options, error) {
+	var o infer.Options
+	if err := p.mapping(n, "infer"); err != nil {
+		return o, err
+	}
+	known := infer.ControllerNames()
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Value != "controllers" {
+			return o, p.unknown(k, []string{"controllers"})
+		}
+		if v.Kind != yaml.SequenceNode {
+			return o, p.errf(v, "infer.controllers must be a list of controller names (%s)", strings.Join(known, ", "))
+		}
+		for _, c := range v.Content {
+			name, err := p.str(c)
+			if err != nil {
+				return o, err
+			}
+			if !slices.Contains(known, name) {
+				msg := fmt.Sprintf("unknown controller %q", name)
+				if s := suggest.Closest(name, known); s != "" {
+					msg += fmt.Sprintf(" (did you mean %q?)", s)
+				}
+				return o, p.errf(c, "%s; known controllers: %s", msg, strings.Join(known, ", "))
+			}
+			if !slices.Contains(o.Controllers, name) {
+				o.Controllers = append(o.Controllers, name)
+			}
+		}
+	}
+	return o, nil
+}
+
+// kubernetesVersion reads a Kubernetes minor version: 1.30, v1.30 or
+// 1.30.2 (the patch is ignored).
+func (p *configParser) kubernetesVersion(n *yaml.Node) (KubernetesVersion, error) {
+	v, ok := ParseKubernetesVersion(n.Value)
+	if n.Kind != yaml.ScalarNode || !ok {
+		return v, p.errf(n, "kubernetes-version must be a Kubernetes minor version such as %q, not %q", DefaultKubernetesVersion.String(), n.Value)
+	}
+	return v, nil
+}
 
 // limits reads the limits mapping: sizes as byte counts or Kubernetes
 // quantities (10Mi), counts as positive integers, the time as a duration.
@@ -449,8 +580,10 @@ func (c *Config) rel(file string) string {
 	return filepath.ToSlash(filepath.Clean(file))
 }
 
-// Excluded reports whether a file is excluded by the config.
+// Excluded reports whether a file is excluded by the configuration that
+// governs it (For).
 func (c *Config) Excluded(file string) bool {
+	c = c.For(file)
 	rel := c.rel(file)
 	for _, g := range c.Exclude {
 		if MatchGlob(g, rel) {
@@ -488,6 +621,7 @@ func (c *Config) Option(a *Analyzer, file, name string) float64 {
 // ruleSetting also reports whether the severity was configured rather
 // than the rule's default.
 func (c *Config) ruleSetting(a *Analyzer, file string) (sev Severity, options map[string]float64, ok, configured bool) {
+	c = c.For(file)
 	sev, ok = a.Severity, true
 	apply := func(rc RuleConfig, exists bool) {
 		if !exists {

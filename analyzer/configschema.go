@@ -3,10 +3,12 @@ package analyzer
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/invopop/jsonschema"
 	orderedmap "github.com/pb33f/ordered-map/v2"
 
+	"github.com/scalelint/scalelint/analyzer/infer"
 	"github.com/scalelint/scalelint/analyzer/scaling"
 )
 
@@ -20,6 +22,15 @@ type ConfigFile struct {
 	Namespace string                 `json:"namespace,omitempty" jsonschema_description:"Namespace of objects that set none and that no kustomization places (default: default)."`
 	Overrides []OverrideSetting      `json:"overrides,omitempty" jsonschema_description:"Rule settings for the files matching paths, applied in order after rules."`
 	Limits    *LimitsSetting         `json:"limits,omitempty" jsonschema_description:"What one input file may cost before it is refused with an input-limit finding (check, audit, simulate and the language server)."`
+	// KubernetesVersion is read from the text as written: 1.30 is 1.30
+	// (not the number 1.3), quoted or not.
+	KubernetesVersion any           `json:"kubernetes-version,omitempty" jsonschema:"oneof_type=string;number" jsonschema_description:"Kubernetes minor version the manifests are applied to, such as 1.30 or v1.30: removed-api reports the API versions it no longer serves. Default: the oldest minor version still supported upstream when this scalelint was released (1.35)."`
+	Infer             *InferSetting `json:"infer,omitempty" jsonschema_description:"What scalelint may assume when it reads law inputs from traffic configuration."`
+}
+
+// InferSetting is the infer mapping.
+type InferSetting struct {
+	Controllers []string `json:"controllers,omitempty" jsonschema_description:"Data-plane controllers that serve this repository's traffic objects, whose defaults apply where the manifests leave a value to them (a retry count, a timeout); without them only what the manifests write is read."`
 }
 
 // LimitsSetting is the limits mapping.
@@ -114,5 +125,18 @@ func ConfigSchema(analyzers []*Analyzer) ([]byte, error) {
 	}
 	s.Properties.Set("defaults", &jsonschema.Schema{Type: "object", Properties: defaults, AdditionalProperties: jsonschema.FalseSchema,
 		Description: s.Properties.Value("defaults").Description})
+	if in := s.Properties.Value("infer"); in != nil && in.Properties != nil {
+		if cs := in.Properties.Value("controllers"); cs != nil && cs.Items != nil {
+			var names []any
+			var doc []string
+			for _, c := range infer.Controllers {
+				names = append(names, c.Name)
+				doc = append(doc, fmt.Sprintf("%s: %s, %s (%s)", c.Name, c.Applies, c.Default, c.Source))
+			}
+			cs.Items.Enum = names
+			cs.UniqueItems = true
+			cs.Description += " " + strings.Join(doc, "; ") + "."
+		}
+	}
 	return json.MarshalIndent(s, "", "  ")
 }

@@ -166,6 +166,22 @@ func (st settings) merge(file *analyzer.Config, dir string) (*analyzer.Config, e
 	return &out, nil
 }
 
+// mergeAll merges the settings over a configuration and over each
+// configuration file it scopes (analyzer.Config.Scoped): the editor's
+// settings apply whichever file governs a document.
+func (st settings) mergeAll(cfg *analyzer.Config, dir string) (*analyzer.Config, error) {
+	base, err := st.merge(cfg, dir)
+	if err != nil {
+		return cfg, err
+	}
+	var scoped []*analyzer.Config
+	for _, c := range cfg.ScopedConfigs() {
+		m, _ := st.merge(c, dir) // the same settings: no error the base had not
+		scoped = append(scoped, m)
+	}
+	return base.Scoped(scoped), nil
+}
+
 // takeSettingsLocked takes new settings: the log level and the debounce
 // at once. It reports whether the configuration keys changed (the caller
 // then reconfigures).

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -147,6 +148,26 @@ feed:
 		}
 	}
 	s.disk, run.disk, s.index = disk, disk, nil
+	// The index may have met configuration files inside the folders:
+	// they govern the files below them, and when their excludes or
+	// limits differ, the index is built again with them.
+	if fc := s.loadFileConfigLocked(); strings.Join(fc.paths, "\x00") != strings.Join(s.fileCfg.paths, "\x00") {
+		prev := excludeKey(s.cfg)
+		limits := s.applyFileConfigLocked(ctx)
+		s.showConfigErrorLocked(ctx)
+		if s.fileCfg.paths == nil {
+			s.log.Info("configuration: built-in (no .scalelint.yaml above or in the workspace folders)")
+		} else {
+			s.log.Info("configuration", "files", s.fileCfg.paths)
+		}
+		if limits || excludeKey(s.cfg) != prev {
+			s.startIndexLocked()
+			s.newSnapshotLocked() // linted when the new index is done
+			s.mu.Unlock()
+			s.log.Info("indexed workspace; indexing again with the configuration files found in it", "folders", folders, "files", len(disk))
+			return
+		}
+	}
 	snap := s.newSnapshotLocked()
 	s.mu.Unlock()
 	s.log.Info("indexed workspace", "folders", folders, "files", len(disk), "bytes", res.Bytes, "took", time.Since(start), "capped", res.Capped)

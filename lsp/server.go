@@ -16,6 +16,7 @@ import (
 
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/workspace"
 )
 
 // DefaultDebounce is how long the server waits after a change before it
@@ -70,13 +71,14 @@ type Server struct {
 	// (nil: none); the log level is the settings' (or the command
 	// line's), made more verbose by the trace.
 	traceLevel *slog.Level
-	fileCfg    fileConfig // .scalelint.yaml
+	fileCfg    fileConfig               // .scalelint.yaml files
+	root       workspace.RepositoryRoot // of the folders
+	cfg        *analyzer.Config         // fileCfg merged with settings
+	caps       clientCaps
+	debounce   time.Duration
 	// shownFileErr and shownSettingsErr are the configuration errors last
 	// shown to the user (reconfigureLocked shows each once).
 	shownFileErr, shownSettingsErr string
-	cfg                            *analyzer.Config // fileCfg merged with settings
-	caps                           clientCaps
-	debounce                       time.Duration
 	// initialized is set when initialize arrives (cleared if it fails),
 	// shutdown when shutdown arrives: see admit.
 	initialized bool

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -85,6 +86,7 @@ type Snapshot struct {
 	cfg     *analyzer.Config
 	cfgErr  error // the configuration file's error, reported on it
 	folders []string
+	root    workspace.RepositoryRoot // of the folders: GitOps paths are relative to it
 
 	// indexing is the disk index being built when the snapshot was made
 	// (nil: the index was complete): such a snapshot is not linted, and a
@@ -152,7 +154,7 @@ var ruleKinds = func() []string {
 // scratch.
 func (s *Snapshot) Workspace() *workspace.Workspace {
 	s.wsOnce.Do(func() {
-		if b := s.base.Load(); b != nil && b.cfg.Namespace == s.cfg.Namespace {
+		if b := s.base.Load(); b != nil && namespaceKey(b.cfg) == namespaceKey(s.cfg) {
 			s.deriveWorkspace(b)
 			return
 		}
@@ -160,15 +162,36 @@ func (s *Snapshot) Workspace() *workspace.Workspace {
 		var files []*manifest.File
 		var toks []*token.File
 		for _, p := range s.paths() {
-			for _, ch := range s.files[p].chunks {
-				files = append(files, ch.file)
-				toks = append(toks, ch.file.Tok)
+			for _, f := range chunkFiles(s.files[p]) {
+				files = append(files, f)
+				toks = append(toks, f.Tok)
 			}
 		}
 		fset.AddExistingFiles(toks...)
-		s.ws = workspace.New(fset, files, workspace.Options{DefaultNamespace: s.cfg.Namespace, Kinds: ruleKinds})
+		s.ws = workspace.New(fset, files, s.workspaceOptions())
 	})
 	return s.ws
+}
+
+// workspaceOptions are the options of the snapshot's workspace: the
+// default namespace of each file's configuration, GitOps paths resolved
+// against the repository root of the workspace folders, the kinds rules
+// read.
+func (s *Snapshot) workspaceOptions() workspace.Options {
+	cfg := s.cfg
+	return workspace.Options{DefaultNamespace: cfg.Namespace, Kinds: ruleKinds, RepositoryRoot: s.root.Dir, RepositoryURLs: s.root.URLs,
+		NamespaceOf: func(f *manifest.File) string { return cfg.For(f.Path).Namespace }}
+}
+
+// namespaceKey identifies the namespaces of a configuration and of the
+// files it scopes: a workspace derives from another's only when they
+// place objects alike.
+func namespaceKey(c *analyzer.Config) string {
+	var b strings.Builder
+	for _, f := range append([]*analyzer.Config{c}, c.ScopedConfigs()...) {
+		b.WriteString(f.Path + "\x00" + f.Namespace + "\x01")
+	}
+	return b.String()
 }
 
 // Shared returns what the snapshot's lint derives alike (the law

@@ -1,19 +1,22 @@
 package rules
 
 import (
+	"go/token"
 	"strings"
 
 	"github.com/scalelint/scalelint/analyzer"
 )
 
 // reportProblems reports the parse and decode problems of every file that
-// belong to a rule.
-func reportProblems(pass *analyzer.Pass, rule string) {
+// belong to a rule, and returns where they start.
+func reportProblems(pass *analyzer.Pass, rule string) map[token.Pos]bool {
+	at := map[token.Pos]bool{}
 	for _, f := range pass.Workspace.Files {
 		for _, p := range f.Problems() {
 			if p.Rule != rule {
 				continue
 			}
+			at[p.Pos] = true
 			d := analyzer.Diagnostic{Pos: p.Pos, End: p.End, Message: lowerFirst(p.Message), Object: p.Object}
 			if p.Suggestion != "" {
 				d.SuggestedFixes = []analyzer.SuggestedFix{{
@@ -25,6 +28,7 @@ func reportProblems(pass *analyzer.Pass, rule string) {
 			pass.Report(d)
 		}
 	}
+	return at
 }
 
 // lowerFirst lowercases a message's first letter, as messages are written

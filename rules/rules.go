@@ -16,6 +16,8 @@ func All() []*analyzer.Analyzer {
 		TemplateFile,
 		InvalidField,
 		InvalidAnnotation,
+		RemovedAPI,
+		DeprecatedTriggerParameter,
 		UnresolvedScaleTarget,
 		ConflictingAutoscalers,
 		MissingCPURequest,

@@ -2,7 +2,10 @@
 // golang.org/x/tools/go/analysis/analysistest.
 //
 // A fixture is a txtar archive: its comment says what is tested, then
-// files. A file named .scalelint.yaml configures the run. Expectations are
+// files. A file named .scalelint.yaml configures the run; one in a
+// directory (dir/.scalelint.yaml) configures the files below it instead,
+// as the command line finds the nearest configuration file above each
+// input (analyzer.Config.Scoped). Expectations are
 // trailing YAML comments on the line where a diagnostic starts:
 //
 //	maxReplicas: 10 # want "ceiling 10 is at or below" ceiling=10 ceilingFloor=30
@@ -72,6 +75,7 @@ func Run(t *testing.T, path string, all []*analyzer.Analyzer, under ...*analyzer
 	}
 	fset := token.NewFileSet()
 	cfg := analyzer.DefaultConfig()
+	var scoped []*analyzer.Config
 	var files []*manifest.File
 	golden := map[string]string{}
 	var exps []*expectation
@@ -83,6 +87,13 @@ func Run(t *testing.T, path string, all []*analyzer.Analyzer, under ...*analyzer
 				t.Fatalf("%s: config: %v", path, err)
 			}
 			cfg = c
+			continue
+		case analyzer.IsConfigName(f.Name):
+			c, err := analyzer.ParseConfig(f.Name, f.Data, all)
+			if err != nil {
+				t.Fatalf("%s: config %s: %v", path, f.Name, err)
+			}
+			scoped = append(scoped, c)
 			continue
 		case strings.HasSuffix(f.Name, ".golden"):
 			golden[strings.TrimSuffix(f.Name, ".golden")] = string(f.Data)
@@ -102,7 +113,20 @@ func Run(t *testing.T, path string, all []*analyzer.Analyzer, under ...*analyzer
 		data := f.Data
 		mf.DropText(func() ([]byte, error) { return data, nil }, true)
 	}
-	ws := workspace.New(fset, files, workspace.Options{DefaultNamespace: cfg.Namespace, Release: true})
+	if len(scoped) > 0 {
+		cfg = cfg.Scoped(scoped)
+	}
+	// As the command line does: files that are not Kubernetes manifests
+	// are set aside.
+	kept := files[:0]
+	for _, f := range files {
+		if f.NotManifest() == "" {
+			kept = append(kept, f)
+		}
+	}
+	files = kept
+	ws := workspace.New(fset, files, workspace.Options{DefaultNamespace: cfg.Namespace, Release: true,
+		NamespaceOf: func(f *manifest.File) string { return cfg.For(f.Path).Namespace }})
 	diags := analyzer.Run(context.Background(), ws, withSuppressionRules(all), cfg)
 	tested := map[string]bool{}
 	for _, a := range under {

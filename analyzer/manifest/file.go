@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"go/token"
 	"io"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -28,9 +29,15 @@ type File struct {
 	Tok  *token.File
 	Docs []*Document
 
-	// Template is set when the file holds Helm/Go template syntax and is
-	// not YAML: it was reported once (template-file) and not linted.
+	// Template is set when the file holds template syntax (Helm/Go,
+	// Jinja, Terraform, ${VAR} placeholders, pipeline tokens) that makes
+	// it unparsable or untypeable: it was reported once (template-file)
+	// and not linted.
 	Template bool
+
+	// notManifest says why the file is not a Kubernetes manifest (no
+	// document is or looks like an object); "" when it is one.
+	notManifest string
 
 	opts      Options
 	yamlLines atomic.Pointer[[]int] // line starts as yaml.v3 counts lines (yamlLineStarts)
@@ -199,7 +206,7 @@ func Parse(fset *token.FileSet, path string, content []byte, opts Options) *File
 		s := sniff(content[c.start:c.end])
 		d.APIVersion, d.Kind = s.apiVersion, s.kind
 		f.Docs = append(f.Docs, d)
-		if !s.ok || (opts.Eager != nil && opts.Eager(s.apiVersion, s.kind)) {
+		if !s.ok || (opts.Eager != nil && (opts.Eager(s.apiVersion, s.kind) || eagerMention(s.kind, content[c.start:c.end]))) {
 			eager = true
 		}
 	}
@@ -215,14 +222,14 @@ func Parse(fset *token.FileSet, path string, content []byte, opts Options) *File
 			}
 			d.parse()
 		}
+	} else {
+		for _, d := range f.Docs {
+			d.checkSyntax()
+		}
 	}
 	f.detectTemplate()
+	f.notManifest = f.classify()
 	if !f.Template {
-		if !eager {
-			for _, d := range f.Docs {
-				d.checkSyntax()
-			}
-		}
 		f.checkPortability()
 	}
 	return f
@@ -258,6 +265,135 @@ func (f *File) checkMarks(chunks []chunk) {
 		f.addProblem(Problem{Rule: "yaml-syntax", Pos: f.Tok.Pos(at), End: f.Tok.Pos(at + len(bom)),
 			Message: "byte order mark (U+FEFF) at the start of a line inside a document: YAML reads it as text (\"\ufeffkind\" is not kind), so kubectl does too; remove it"})
 	}
+}
+
+// NotManifest says why a file is not a Kubernetes manifest: no document
+// of it is a Kubernetes object (it has apiVersion and kind) or, where it
+// does not parse, looks like one (those keys at a document's top level),
+// and it is not a kustomization or a chart template. JSON with comments,
+// tsconfig files, CI workflows, Compose files, Chart.yaml and values.yaml
+// are not; the command line sets them aside instead of linting them (its
+// callers decide: a language server sets aside a path none of whose
+// documents is one). It returns "" for a manifest.
+func (f *File) NotManifest() string { return f.notManifest }
+
+// classify returns why the file is not a manifest, or "".
+func (f *File) classify() string {
+	if IsKustomizationName(f.Path) || (f.Template && inChartTemplates(f.Path)) {
+		return ""
+	}
+	for _, d := range f.Docs {
+		if d.looksLikeObject() {
+			return ""
+		}
+	}
+	for _, p := range f.Problems() {
+		if p.Rule == "input-limit" {
+			return "" // refused in part: what it holds is not known, and the refusal must show
+		}
+	}
+	for _, d := range f.Docs {
+		if d.End > d.Start && hasContent(f.Text()[d.Start:d.End]) {
+			return "no document has apiVersion and kind: not a Kubernetes object"
+		}
+	}
+	return "empty: no YAML document"
+}
+
+// hasContent reports whether a document holds a line of YAML content.
+func hasContent(doc []byte) bool {
+	for _, l := range bytes.Split(doc, []byte("\n")) {
+		if hasText(l) && !isMarker(bytes.TrimRight(l, "\r"), '-') {
+			return true
+		}
+	}
+	return false
+}
+
+// looksLikeObject reports whether a document is a Kubernetes object or
+// reads as one: parsed, an object with apiVersion and kind, or with an
+// autoscaler's kind or group where the other key is missing or misspelled
+// (reported by the decode); unparsed, those keys sniffed; broken or a
+// template, both keys at the top level of its text.
+func (d *Document) looksLikeObject() bool {
+	if d.APIVersion != "" && d.Kind != "" {
+		return true
+	}
+	if d.Parsed() && d.root != nil && !d.File.Template {
+		for _, o := range d.objects {
+			_, kind := autoscalerKinds[o.Kind]
+			_, group := autoscalerGroups[o.Group]
+			if (o.APIVersion != "" && o.Kind != "") || kind || group {
+				return true
+			}
+		}
+		return false
+	}
+	return topLevelKeys(d.File.Text()[d.Start:d.End])
+}
+
+// topLevelKeys reports whether a document's text has apiVersion and kind
+// keys at its top level: at column 0 in block style, or as quoted keys in
+// JSON.
+func topLevelKeys(doc []byte) bool {
+	var api, kind bool
+	for _, l := range bytes.Split(doc, []byte("\n")) {
+		l = bytes.TrimPrefix(l, bom)
+		switch {
+		case hasKeyPrefix(l, "apiVersion"):
+			api = true
+		case hasKeyPrefix(l, "kind"):
+			kind = true
+		}
+	}
+	if !api || !kind {
+		t := bytes.TrimSpace(doc)
+		if len(t) > 0 && (t[0] == '{' || t[0] == '[') {
+			api = jsonKeyRe("apiVersion").Match(doc)
+			kind = jsonKeyRe("kind").Match(doc)
+		}
+	}
+	return api && kind
+}
+
+// hasKeyPrefix reports whether a line starts with key (bare or quoted)
+// and a colon.
+func hasKeyPrefix(l []byte, key string) bool {
+	for _, q := range []string{"", `"`, "'"} {
+		k := q + key + q
+		if bytes.HasPrefix(l, []byte(k)) {
+			rest := bytes.TrimLeft(l[len(k):], " \t")
+			return len(rest) > 0 && rest[0] == ':'
+		}
+	}
+	return false
+}
+
+var jsonKeyRes sync.Map // key -> *regexp.Regexp
+
+func jsonKeyRe(key string) *regexp.Regexp {
+	if r, ok := jsonKeyRes.Load(key); ok {
+		return r.(*regexp.Regexp)
+	}
+	r := regexp.MustCompile(`"` + key + `"\s*:`)
+	jsonKeyRes.Store(key, r)
+	return r
+}
+
+// inChartTemplates reports whether a path is in a Helm chart's templates
+// directory, where a template of manifests may hold no literal apiVersion.
+func inChartTemplates(p string) bool {
+	return strings.Contains("/"+filepath.ToSlash(p), "/templates/")
+}
+
+// IsKustomizationName reports whether a file name is one kustomize reads
+// as a kustomization.
+func IsKustomizationName(p string) bool {
+	switch filepath.Base(p) {
+	case "kustomization.yaml", "kustomization.yml", "Kustomization":
+		return true
+	}
+	return false
 }
 
 // Refuse returns a file scalelint does not lint, with one input-limit

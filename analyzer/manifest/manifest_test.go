@@ -499,3 +499,27 @@ func TestLineBoundsMatchesLines(t *testing.T) {
 		t.Errorf("LineBounds accepted NoPos")
 	}
 }
+
+// TestLineOfMatchesLines: LineOf counts lines as Lines does, at every
+// offset, and never keeps a dropped text.
+func TestLineOfMatchesLines(t *testing.T) {
+	for _, src := range []string{
+		"a: 1\nb: 2\nc: 3\n", "a: 1\r\nb: 2\r\nc: 3", "a: 1\rb: 2\r\rc: 3\r", "a: 1\n\nb: 2", "x",
+	} {
+		ref := parse(t, src)
+		f := parse(t, src)
+		f.DropText(func() ([]byte, error) { return []byte(src), nil }, true)
+		for off := 0; off <= len(src); off++ {
+			want := ref.Lines().Line(ref.Tok.Pos(off))
+			if got := f.LineOf(f.Tok.Pos(off)); got != want {
+				t.Errorf("%q at %d: line %d, want %d", src, off, got, want)
+			}
+			if got := ref.LineOf(ref.Tok.Pos(off)); got != want {
+				t.Errorf("%q at %d (text kept): line %d, want %d", src, off, got, want)
+			}
+		}
+		if f.text.Load() != nil {
+			t.Errorf("%q: LineOf kept the dropped text", src)
+		}
+	}
+}

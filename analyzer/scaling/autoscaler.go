@@ -1,8 +1,11 @@
 package scaling
 
 import (
+	"fmt"
 	"math"
+	"strconv"
 	"strings"
+	"sync"
 
 	yaml "go.yaml.in/yaml/v3"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
@@ -70,6 +73,28 @@ type Metric struct {
 	Threshold    Num
 	ThresholdKey string // the KEDA metadata key, or the HPA field
 	Implicit     bool   // the HPA's default metric: no metric is written
+	// SignalFrom says what the signal class was read from (a trigger's
+	// type or mode, a query, the scalelint.dev/signal annotation).
+	SignalFrom string
+	// ThresholdRefused says why KEDA would refuse the threshold as
+	// written ("" when it would not); Threshold is then not usable.
+	ThresholdRefused string
+	// Delay is set when the threshold is the standing delay itself, in
+	// seconds (rabbitmq ExpectedQueueConsumptionTime with a Value target).
+	Delay bool
+	// NotPerPod says why the latency floor does not describe a trigger
+	// that measures waiting work ("" when it does).
+	NotPerPod string
+	// CachedMetrics is a KEDA trigger's useCachedMetrics: the HPA reads
+	// values up to one pollingInterval old.
+	CachedMetrics bool
+	// Composite says why the HPA does not read this trigger's metric
+	// (KEDA's scalingModifiers replace it with a formula's); "" when it
+	// does.
+	Composite string
+	// Deprecated are the parameters (or the scaler) of a KEDA trigger
+	// that KEDA deprecated or removed (DeprecatedParams).
+	Deprecated []DeprecatedUse
 }
 
 // Autoscaler is an HPA, ScaledObject or ScaledJob in one shape.
@@ -93,11 +118,21 @@ type Autoscaler struct {
 	// ScaledObject or ScaledJob, found when the view is built: the decoded
 	// object is not kept past it (manifest.Object.Typed).
 	KEDAFindings []manifest.KEDAFinding
+	// PollingInterval is a ScaledObject's pollingInterval in seconds
+	// (KEDA's default 30 when unset); zero for other kinds.
+	PollingInterval Num
 	// Annotations are the scalelint.dev annotations on the autoscaler.
 	Annotations map[string]Input
 	// Problems are its malformed or unknown scalelint.dev annotations.
 	Problems []manifest.Problem
+	// FieldProblems are values KEDA would refuse that the typed decode
+	// accepts (a threshold its scaler cannot read): invalid-field.
+	FieldProblems []manifest.Problem
 }
+
+// kedaDefaultPollingInterval is KEDA's default pollingInterval, in
+// seconds, asked of KEDA once.
+var kedaDefaultPollingInterval = sync.OnceValue(manifest.KEDADefaultPollingInterval)
 
 // IsAutoscaler reports whether the object is an autoscaler scalelint reads.
 func IsAutoscaler(o *manifest.Object) bool {
@@ -123,6 +158,11 @@ func fromObject(o *manifest.Object) *Autoscaler {
 		a = fromHPA(o, t)
 	case *manifest.ScaledObject:
 		a = fromKEDA(o, ScaledObject, t.Spec.ScaleTargetRef, t.Spec.MinReplicaCount, t.Spec.MaxReplicaCount, t.Spec.Triggers, t.Spec.Advanced)
+		poll := kedaDefaultPollingInterval()
+		if t.Spec.PollingInterval != nil {
+			poll = float64(*t.Spec.PollingInterval)
+		}
+		a.PollingInterval = a.num("spec.pollingInterval", poll, t.Spec.PollingInterval != nil)
 		a.KEDAFindings = append(manifest.ValidateScaledObject(t), manifest.CheckScaledObjectName(t)...)
 	case *manifest.ScaledJob:
 		a = fromKEDA(o, ScaledJob, nil, t.Spec.MinReplicaCount, t.Spec.MaxReplicaCount, t.Spec.Triggers, nil)
@@ -375,7 +415,9 @@ func fromKEDA(o *manifest.Object, kind Kind, ref *manifest.ScaleTarget, min, max
 		for k, v := range t.Metadata {
 			md[k] = v
 		}
-		if mn := o.Get(manifest.ParsePath(base + ".metadata")); mn != nil && mn.Kind == yaml.MappingNode {
+		mn := o.Get(manifest.ParsePath(base + ".metadata"))
+		m.Deprecated = deprecatedUses(o, mn, t.Type, m.TypeAt)
+		if mn != nil && mn.Kind == yaml.MappingNode {
 			for j := 0; j+1 < len(mn.Content); j += 2 {
 				if k, v := mn.Content[j], mn.Content[j+1]; k.Kind == yaml.ScalarNode && v.Kind == yaml.ScalarNode {
 					md[k.Value] = strings.Clone(v.Value)
@@ -383,7 +425,8 @@ func fromKEDA(o *manifest.Object, kind Kind, ref *manifest.ScaleTarget, min, max
 			}
 		}
 		c := ClassifyTrigger(t.Type, md, string(t.MetricType), mark)
-		m.Signal, m.Mode = c.Signal, c.Mode
+		m.Signal, m.Mode, m.SignalFrom = c.Signal, c.Mode, c.SignalFrom
+		m.Delay, m.NotPerPod, m.CachedMetrics = c.Delay, c.NotPerPod, t.UseCachedMetrics
 		switch t.Type {
 		case "cpu", "memory":
 			m.Resource, m.Container = t.Type, md["containerName"]
@@ -391,21 +434,64 @@ func fromKEDA(o *manifest.Object, kind Kind, ref *manifest.ScaleTarget, min, max
 				m.Utilization = a.num(base+".metadata.value", c.Threshold, true)
 			}
 		default:
-			if c.Key != "" {
-				m.ThresholdKey = c.Key
-				if c.Defaulted {
-					m.Threshold = Num{V: c.Threshold, At: m.At}
-				} else {
-					m.Threshold = a.num(base+".metadata."+c.Key, c.Threshold, c.Known)
+			if c.Key == "" {
+				break
+			}
+			m.ThresholdKey = c.Key
+			at, written := o.FieldAt(manifest.ParsePath(base + ".metadata." + c.Key))
+			switch {
+			case c.Refused != "":
+				m.ThresholdRefused = c.Refused
+				if !written {
+					at = m.TypeAt
+					if !at.IsValid() {
+						at = m.At
+					}
 				}
-				if !c.Known {
-					m.Threshold.V = 0
+				m.Threshold = Num{Set: written, At: at, Invalid: written}
+				if at.IsValid() {
+					a.FieldProblems = append(a.FieldProblems, manifest.Problem{Rule: "invalid-field", Pos: at.Pos, End: at.End,
+						Message: c.Refused, Object: o})
 				}
+			case c.Defaulted || !written:
+				m.Threshold = Num{V: c.Threshold, At: m.At}
+			default:
+				m.Threshold = Num{V: c.Threshold, Set: true, At: at}
+			}
+			if !c.Known {
+				m.Threshold.V = 0
 			}
 		}
 		a.Metrics = append(a.Metrics, m)
 	}
+	a.compositeMetric(adv)
 	return a
+}
+
+// compositeMetric: with scalingModifiers (and a positive target), KEDA
+// gives the HPA one composite External metric computed by the formula in
+// place of every trigger's own, keeping only the cpu and memory triggers
+// (getScaledObjectMetricSpecs in kedacore/keda controllers/keda/hpa.go).
+// No other trigger's threshold is then a target the HPA holds, so no law
+// of per-pod targets reads it.
+func (a *Autoscaler) compositeMetric(adv *manifest.AdvancedConfig) {
+	if adv == nil || strings.TrimSpace(adv.ScalingModifiers.Formula) == "" {
+		return
+	}
+	// Without a positive target KEDA's webhook refuses the ScaledObject
+	// (replica-bounds reports it): no trigger's threshold is held then
+	// either.
+	target := "its target"
+	if t, err := strconv.ParseFloat(strings.TrimSpace(adv.ScalingModifiers.Target), 64); err == nil && t > 0 {
+		target = "target " + strings.TrimSpace(adv.ScalingModifiers.Target)
+	}
+	for _, m := range a.Metrics {
+		if m.Type == "cpu" || m.Type == "memory" {
+			continue
+		}
+		m.Composite = fmt.Sprintf("scalingModifiers give the HPA the formula %q against %s in place of this trigger's metric, so its threshold is not a target the HPA holds",
+			adv.ScalingModifiers.Formula, target)
+	}
 }
 
 // locateMetric records where a metric entry and its type are written.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
+	"github.com/scalelint/scalelint/analyzer/traffic"
 )
 
 // skipDirs are directories a walk never enters: version control, and
@@ -127,7 +128,18 @@ func WalkWith(ctx context.Context, roots []string, o WalkOptions) WalkResult {
 			continue
 		}
 		absRoot, _ := filepath.Abs(root)
-		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if real, err := filepath.EvalSymlinks(absRoot); err == nil {
+			absRoot = real // a link to /proc is /proc
+		}
+		// A directory named on the command line is read even when the
+		// name is a symbolic link (links met below it are not followed):
+		// WalkDir reads a root link as a file, but through "link/" it
+		// reads the directory.
+		walkRoot := root
+		if lst, err := os.Lstat(root); err == nil && lst.Mode()&fs.ModeSymlink != 0 {
+			walkRoot = root + string(filepath.Separator)
+		}
+		err = filepath.WalkDir(walkRoot, func(p string, d fs.DirEntry, err error) error {
 			if cerr := ctx.Err(); cerr != nil {
 				return cerr
 			}
@@ -139,7 +151,7 @@ func WalkWith(ctx context.Context, roots []string, o WalkOptions) WalkResult {
 				return nil
 			}
 			if d.IsDir() {
-				if p != root && (skipDirs[d.Name()] || (exclude != nil && exclude(p))) {
+				if p != root && p != walkRoot && (skipDirs[d.Name()] || (exclude != nil && exclude(p))) {
 					return fs.SkipDir
 				}
 				if len(pseudo) > 0 {
@@ -209,6 +221,7 @@ func Prepare(f *manifest.File, release bool) {
 		for _, o := range d.Objects() {
 			scaling.FromObject(o)
 			scaling.WorkloadFromObject(o)
+			traffic.FromObject(o)
 		}
 	}
 	if release {

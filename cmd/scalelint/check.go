@@ -29,6 +29,7 @@ type checkOptions struct {
 	failOn, configPath, color string
 	namespace                 string
 	explainMissing, quiet     bool
+	verbose                   bool
 	baseline, writeBaseline   string
 	fix, diff                 bool
 	cpuProfile, memProfile    string
@@ -40,11 +41,12 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.Var(&o.formats, "format", "output format: text, json, sarif or github (repeatable, paired with --output)")
 	fs.Var(&o.outputs, "output", "write the matching --format to this file instead of stdout (repeatable)")
 	fs.StringVar(&o.failOn, "fail-on", "error", "exit 1 when a finding is at or above this severity: error, warning, info or none")
-	fs.StringVar(&o.configPath, "config", "", "configuration file (default: .scalelint.yaml found from the working directory up to the repository root)")
+	fs.StringVar(&o.configPath, "config", "", "configuration file for every input (default: for each file, the nearest .scalelint.yaml above it, up to the repository root)")
 	fs.StringVar(&o.namespace, "namespace", "", "namespace of objects that set none (default: the config's, else \"default\")")
 	fs.BoolVar(&o.explainMissing, "explain-missing", false, "list, per autoscaler, the laws that could not be evaluated and the annotations that would enable them")
 	fs.StringVar(&o.color, "color", "auto", "colour text output: auto (on a terminal, unless NO_COLOR is set), always or never")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress or summary on stderr")
+	fs.BoolVar(&o.verbose, "verbose", false, "say on stderr which configuration files govern the inputs, the deployment roots found, and each file set aside as not a Kubernetes manifest")
 	fs.StringVar(&o.baseline, "baseline", "", "report only findings not recorded in this baseline file")
 	fs.StringVar(&o.writeBaseline, "write-baseline", "", "record today's findings in this baseline file and exit 0 (2 when an input could not be read)")
 	fs.BoolVar(&o.fix, "fix", false, "apply the fixes marked safe to the files named on the command line, in place")
@@ -77,6 +79,9 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if in == nil || in.NothingRead() {
 		return ioErr
 	}
+	if o.verbose {
+		describeInputs(in, stderr)
+	}
 
 	// No output may replace a file read.
 	var named []output.Named
@@ -103,6 +108,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		diags := analyzer.RunWith(context.Background(), in.Workspace, rules.All(), in.Config, shared)
 		heapSnapshot()
 		rep := report.New(in.Workspace, diags, in.Config, shared)
+		rep.Inputs = reportInputs(in)
 		if baseline != nil {
 			rep.ApplyBaseline(baseline)
 		}
@@ -151,7 +157,10 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			// The fixed files changed: what remains is found, and
 			// printed, in their new text (the old positions and
 			// snippets are gone with it).
-			again := in.Again()
+			again, err := in.Again()
+			if err != nil {
+				return err // the configuration no longer reads
+			}
 			for _, e := range again.Errs {
 				fmt.Fprintf(stderr, "scalelint: %s\n", term.Clean(e.Error()))
 			}

@@ -54,7 +54,7 @@ func runSimulate(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	numVar(fs, &o.Hours, "hours", "hours simulated after the step, 1 to 1000 (default 20)", "")
 	numVar(fs, &o.Noise, "noise", "relative demand noise, a factor redrawn every minute from [1-noise, 1+noise] (default 0)", "0")
 	fs.Int64Var(&o.Seed, "seed", 1, "seed of the demand noise")
-	fs.StringVar(&configPath, "config", "", "configuration file (default: .scalelint.yaml found from the working directory up to the repository root)")
+	fs.StringVar(&configPath, "config", "", "configuration file for every input (default: for each file, the nearest .scalelint.yaml above it, up to the repository root)")
 	fs.StringVar(&namespace, "namespace", "", "namespace of objects that set none (default: the config's, else \"default\")")
 	paths, err := parseCommand(fs, simulateUsage, args, stderr)
 	if err != nil {
@@ -86,7 +86,7 @@ func runSimulate(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	for _, p := range simulation.Problems(a) {
 		fmt.Fprintf(stderr, "scalelint: warning: %s\n", p)
 	}
-	run, err := simulation.Setup(a, m, rules.Evaluate(in.Workspace, a, in.Config.Defaults), o)
+	run, err := simulation.Setup(a, m, rules.Evaluate(in.Workspace, a, in.Config), o)
 	if err != nil {
 		return err
 	}

@@ -95,6 +95,24 @@ func Sig(v float64, digits int) string {
 	return s
 }
 
+// SigUp writes a positive v rounded up to digits significant digits
+// (never its whole part, at most MaxDecimals decimals), for an upper bound
+// a text states: "hunts unless each pod serves fewer than 0.68/s" stays
+// true for every rate at or above what it writes, where Sig's rounding to
+// nearest could write a rate below the bound. SigUp(0.67504, 2) = "0.68",
+// SigUp(14.814, 3) = "14.9", SigUp(3.375, 2) = "3.4", SigUp(1234.5, 3) =
+// "1235". Zero, negative and non-finite values are written as Sig writes
+// them.
+func SigUp(v float64, digits int) string {
+	if !(v > 0) || math.IsInf(v, 1) {
+		return Sig(v, digits)
+	}
+	prec := min(max(max(digits, 1)-1-int(math.Floor(math.Log10(v))), 0), MaxDecimals)
+	p := math.Pow(10, float64(prec))
+	up := math.Ceil(v*p*(1-1e-12)) / p // 1e-12: a value already on the grid stays
+	return Num(up, prec)
+}
+
 // Compact writes an axis label: whole numbers as they are up to 9,999,
 // then thousands and millions with four significant digits and a k or M
 // ("12.35k", "2M"), others with four significant digits ("0.1235",

@@ -2,6 +2,7 @@ package format
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -98,6 +99,35 @@ func TestSig(t *testing.T) {
 	} {
 		if got := Sig(c.v, c.digits); got != c.want {
 			t.Errorf("Sig(%v, %d) = %q, want %q", c.v, c.digits, got, c.want)
+		}
+	}
+}
+
+// TestSigUp: rounded up at the digit Sig would round to, so the written
+// value is never below v; a value already on that digit is written as is.
+func TestSigUp(t *testing.T) {
+	for _, c := range []struct {
+		v      float64
+		digits int
+		want   string
+	}{
+		{0.67504, 2, "0.68"}, // c* of rules/laws/README.md §10.1
+		{14.814, 3, "14.9"},
+		{3.375, 2, "3.4"},
+		{1234.5, 3, "1235"}, // the whole part: up to the next unit
+		{0.5, 3, "0.5"},
+		{7, 3, "7"},
+		{9.96, 2, "10"},
+		{0.0000012345, 3, "0.000002"}, // MaxDecimals
+		{0, 3, "0"},
+		{-1.25, 2, "-1.2"}, // not positive: as Sig
+		{math.Inf(1), 3, "∞"},
+	} {
+		if got := SigUp(c.v, c.digits); got != c.want {
+			t.Errorf("SigUp(%v, %d) = %q, want %q", c.v, c.digits, got, c.want)
+		}
+		if f, err := strconv.ParseFloat(SigUp(c.v, c.digits), 64); err == nil && c.v > 0 && f < c.v {
+			t.Errorf("SigUp(%v, %d) = %v is below v", c.v, c.digits, f)
 		}
 	}
 }

@@ -11,10 +11,18 @@
 // configured severities, rules turned off and suppressions show as they do
 // in check.
 //
+// A row passes only when every law that applies to it was evaluated and
+// holds (rules.AllEvaluated); a row with laws that held, or held only at a
+// bound the manifests give, beside laws not evaluated is "partial", and
+// each law says which it is: pass, bounded (holds at an inferred bound
+// only: rules/laws/README.md §10), unknown (not evaluated). Margins come
+// only from laws evaluated with stated inputs.
+//
 // Ordering ("worst first"), documented in the command's help:
 //
 //  1. by verdict class: fail, warn, accepted (suppressed or rule off),
-//     pass, unknown (no law could be evaluated), n/a (no law applies);
+//     pass, partial, unknown (no law could be evaluated), n/a (no law
+//     applies);
 //  2. within a class, by the smallest margin of the row's evaluated laws,
 //     most negative first; rows without a margin after those with one;
 //  3. then by the number of laws that could not be evaluated, most first;
@@ -49,11 +57,18 @@ const (
 	Warn
 	Accepted
 	Pass
+	// Partial is a row's verdict only: some law held or was bounded,
+	// others were not evaluated or hold only at a bound.
+	Partial
+	// Bounded is a law's verdict only: it holds at a bound the manifests
+	// give (a lower bound on τ or A, an upper bound on τ_out), which does
+	// not decide it.
+	Bounded
 	Unknown
 	NA
 )
 
-var verdictNames = [...]string{"fail", "warn", "accepted", "pass", "unknown", "n/a"}
+var verdictNames = [...]string{"fail", "warn", "accepted", "pass", "partial", "bounded", "unknown", "n/a"}
 
 func (v Verdict) String() string { return verdictNames[v] }
 
@@ -106,6 +121,10 @@ type LawHead struct {
 	MarginPercent *format.Float `json:"marginPercent,omitempty"`
 	// Note says why a failing law is accepted, or what is not known.
 	Note string `json:"note,omitempty"`
+	// Bounded is set when an input of the law is a bound read from the
+	// manifests (the verdict is sound; a law that holds is then not
+	// decided, and has no margin).
+	Bounded bool `json:"bounded,omitempty"`
 }
 
 func (h *LawHead) Margin() float64 {
@@ -135,17 +154,20 @@ type GrowthLaw struct {
 
 type LatencyLaw struct {
 	LawHead
-	Metric                int                `json:"metric"` // index of the metric or trigger
-	Trigger               string             `json:"trigger"`
-	ThresholdKey          string             `json:"thresholdKey,omitempty"`
-	Threshold             format.Float       `json:"threshold"`
-	PodRate               *format.Float      `json:"podRate,omitempty"`
-	DeadTime              format.Float       `json:"deadTime"`
-	SamplingDelay         format.Float       `json:"samplingDelay"`
-	Window                format.Float       `json:"window"`
-	W                     format.Float       `json:"w"`
-	Phi                   format.Float       `json:"phi"`
-	StandingDelay         *format.Float      `json:"standingDelay,omitempty"`
+	Metric        int           `json:"metric"` // index of the metric or trigger
+	Trigger       string        `json:"trigger"`
+	ThresholdKey  string        `json:"thresholdKey,omitempty"`
+	Threshold     format.Float  `json:"threshold"`
+	PodRate       *format.Float `json:"podRate,omitempty"`
+	DeadTime      format.Float  `json:"deadTime"`
+	SamplingDelay format.Float  `json:"samplingDelay"`
+	Window        format.Float  `json:"window"`
+	W             format.Float  `json:"w"`
+	Phi           format.Float  `json:"phi"`
+	StandingDelay *format.Float `json:"standingDelay,omitempty"`
+	// PodRateCeiling is c* without a pod rate: the loop hunts whenever
+	// one pod serves more (rules/laws/README.md §10.1).
+	PodRateCeiling        *format.Float      `json:"podRateCeiling,omitempty"`
 	RequiredStandingDelay format.Float       `json:"requiredStandingDelay"`
 	Rests                 *bool              `json:"rests,omitempty"`
 	FixThreshold          *format.Float      `json:"fixThreshold,omitempty"`
@@ -225,6 +247,13 @@ type Input struct {
 	Value  format.Float `json:"value"`
 	Text   string       `json:"text"`
 	Origin string       `json:"origin"`
+	// Bound is exact, lower or upper: an inferred input is a bound, with
+	// what it was read from and where.
+	Bound  string        `json:"bound"`
+	Upper  *format.Float `json:"upperEnd,omitempty"`
+	Source string        `json:"source,omitempty"`
+	File   string        `json:"file,omitempty"`
+	Line   int           `json:"line,omitempty"`
 }
 
 // Row is one autoscaler: what every output format shows.
@@ -384,7 +413,7 @@ func Run(ws *workspace.Workspace, cfg *analyzer.Config, inputs []string, opts Op
 	shared := analyzer.NewShared()
 	diags := analyzer.RunWith(context.Background(), ws, rules.All(), cfg, shared)
 	rep := report.New(ws, diags, cfg, shared)
-	evals := rules.Evaluations(shared, cfg.Defaults)
+	evals := rules.Evaluations(shared, cfg)
 	a := &Audit{Files: len(ws.Files), Inputs: inputs}
 
 	byObject := map[*manifest.Object][]analyzer.Diagnostic{}
@@ -510,7 +539,15 @@ func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *
 		if in.Origin == scaling.FromBuiltin {
 			continue
 		}
-		r.Inputs[name] = Input{Value: format.JSONSig(in.Value), Text: in.Text, Origin: in.Origin.String()}
+		x := Input{Value: format.JSONSig(in.Value), Text: in.Text, Origin: in.Origin.String(),
+			Bound: [...]string{"exact", "lower", "upper"}[in.Bound], Source: in.Source}
+		if in.Upper > in.Value {
+			x.Upper = ptr(format.JSONSig(in.Upper))
+		}
+		if in.Object != nil && in.At.IsValid() {
+			x.File, x.Line = in.Object.File().Path, in.LineOf()
+		}
+		r.Inputs[name] = x
 	}
 
 	// Findings check reports on the autoscaler and on its target.
@@ -540,7 +577,11 @@ func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *
 		gl.Rule, gl.Verdict = "tolerance-trap", Pass
 		gl.MarginPercent = MarginAbove(g.G, 1+g.Tolerance)
 		if g.Trapped {
-			gl.Verdict, gl.Note = sev("tolerance-trap", Fail)
+			fallback := Fail
+			if len(g.Others) > 0 {
+				fallback = Warn // another metric may still scale up
+			}
+			gl.Verdict, gl.Note = sev("tolerance-trap", fallback)
 			if g.FixTarget >= 1 {
 				gl.FixTarget = ptr(g.FixTarget)
 			}
@@ -553,10 +594,13 @@ func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *
 			if g.HasDeadTime {
 				gl.DeadTime, gl.MetricWindow = ptr(format.Float(g.DeadTime)), ptr(format.Float(g.MetricWindow))
 				gl.TimeToCapacity = finitePtr(g.TimeToCapacity)
+				gl.Bounded = g.DeadTimeBounded
 				if g.HasDeadline {
 					gl.CapacityDeadline = ptr(format.Float(g.Deadline))
 					if !g.Trapped {
-						gl.MarginPercent = minMargin(gl.MarginPercent, marginBelow(g.TimeToCapacity, g.Deadline))
+						if !g.DeadTimeBounded {
+							gl.MarginPercent = minMargin(gl.MarginPercent, marginBelow(g.TimeToCapacity, g.Deadline))
+						}
 						if g.TimeToCapacity > g.Deadline {
 							gl.Rule = "scale-up-rounds"
 							gl.Verdict, gl.Note = sev("scale-up-rounds", Warn)
@@ -571,34 +615,59 @@ func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *
 		ll := &LatencyLaw{Metric: b.Metric.Index, Trigger: b.Metric.Type, ThresholdKey: b.Metric.ThresholdKey, Threshold: format.JSONSig(b.Threshold),
 			DeadTime: format.Float(b.DeadTime), SamplingDelay: format.Float(b.SamplingDelay), Window: format.Float(b.Window), W: format.JSONSig(b.W), Phi: format.JSONSig(b.Phi),
 			RequiredStandingDelay: format.JSONSig(b.Required), WindowProof: format.JSONSig(b.WindowProof), Eval: b}
-		ll.Rule, ll.Verdict = "latency-floor", Pass
+		ll.Rule, ll.Verdict, ll.Bounded = "latency-floor", Pass, b.Bounded
 		if b.HasPodRate {
 			ll.PodRate = ptr(format.JSONSig(b.PodRate))
 		}
-		if b.HasPodRate && b.Threshold > 0 {
+		switch {
+		case b.HasDelay && b.Threshold > 0:
 			ll.StandingDelay = ptr(format.JSONSig(b.StandingDelay))
 			ll.Rests = ptr(b.Rests)
-			ll.MarginPercent = MarginAbove(b.StandingDelay, b.Required)
+			if !b.Bounded {
+				ll.MarginPercent = MarginAbove(b.StandingDelay, b.Required)
+			}
 			ll.FixThreshold = finitePtr(b.FixThreshold(cfg.Option(rules.LatencyFloor, o.File().Path, "margin")))
 			if b.FixWindowOK && !b.FixWindowUnlimited {
 				ll.FixWindow = ptr(format.JSONSig(math.Floor(b.FixWindow)))
 			}
-			if !b.Rests {
-				ll.Verdict, ll.Note = sev("latency-floor", Fail)
+			switch {
+			case !b.Rests:
+				fallback := Fail
+				if len(b.Others) > 0 {
+					fallback = Warn // another trigger may hold more pods
+				}
+				ll.Verdict, ll.Note = sev("latency-floor", fallback)
+			case b.Bounded:
+				ll.Verdict, ll.Note = Bounded, "rests at the lower bound on the dead time only; scalelint.dev/dead-time decides"
 			}
-		} else {
+		case b.HasPodRateCeiling:
+			ll.PodRateCeiling = finitePtr(b.PodRateCeiling)
+			ll.Verdict, ll.Note = sev("latency-floor", Warn)
+			if ll.Verdict == Pass {
+				ll.Verdict = Bounded // configured as info: still a bound, not a pass
+			}
+			if ll.Note == "" {
+				ll.Note = "hunts unless each pod serves fewer than " + format.SigUp(b.PodRateCeiling, 2) + "/s; needs scalelint.dev/pod-rate"
+			}
+		default:
 			ll.Verdict, ll.Note = Unknown, "needs scalelint.dev/pod-rate"
 		}
 		if b.HasLatencyTarget {
 			ll.LatencyTarget, ll.LatencyHeld = ptr(format.Float(b.LatencyTarget)), ptr(b.LatencyHeld)
-			ll.MarginPercent = minMargin(ll.MarginPercent, MarginAbove(b.LatencyTarget, b.Required))
+			if !b.Bounded {
+				ll.MarginPercent = minMargin(ll.MarginPercent, MarginAbove(b.LatencyTarget, b.Required))
+			}
+			held := Pass
+			if b.Bounded {
+				held = Bounded
+			}
 			if !b.LatencyHeld {
 				v, note := sev("latency-target", Fail)
 				if v < ll.Verdict || ll.Verdict == Unknown {
 					ll.Rule, ll.Verdict, ll.Note = "latency-target", v, note
 				}
 			} else if ll.Verdict == Unknown {
-				ll.Rule, ll.Verdict, ll.Note = "latency-target", Pass, ""
+				ll.Rule, ll.Verdict, ll.Note = "latency-target", held, ""
 			}
 		}
 		r.Latency = append(r.Latency, ll)
@@ -606,32 +675,40 @@ func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *
 	if rt := e.Retry; rt != nil {
 		rl := &RetryLaw{Signal: rt.Signal.String(), Amplification: format.JSONSig(rt.Amplification), TrapTarget: format.JSONSig(rt.TrapTarget),
 			Target: format.JSONSig(rt.Target), Protected: rt.Protected, Trapped: rt.Trapped}
-		rl.Rule, rl.Verdict = "retry-trap", Pass
+		rl.Rule, rl.Verdict, rl.Bounded = "retry-trap", Pass, rt.Bounded || rt.ProtectionUnknown
 		if rt.FixTarget > 0 {
 			rl.FixTarget = ptr(format.JSONSig(rt.FixTarget))
 		}
-		if rt.Protected {
+		switch {
+		case rt.Protected:
 			rl.Note = "an admission bound shorter than the client timeout removes the debt"
-		} else {
+		case !rl.Bounded:
 			rl.MarginPercent = marginBelow(rt.Target, rt.TrapTarget)
 		}
-		if rt.Trapped {
+		switch {
+		case rt.Trapped:
 			fallback := Fail
-			if rt.Signal == scaling.SignalCPU {
+			if rt.Signal == scaling.SignalCPU || len(rt.Others) > 0 || rt.Bounded {
 				fallback = Warn
 			}
 			rl.Verdict, rl.Note = sev("retry-trap", fallback)
+		case rt.ProtectionUnknown:
+			rl.Verdict, rl.Note = Bounded, "the admission bound is shorter than an upper bound on the client timeout only"
+		case rt.Bounded && !rt.Protected:
+			rl.Verdict, rl.Note = Bounded, "below 1/A at the lower bound on A only"
 		}
 		r.Retry = rl
 	}
 	if c := e.Ceiling; c != nil {
 		cl := &CeilingLaw{Ceiling: format.Float(c.Ceiling), Defaulted: !as.Max.Set && as.Kind != scaling.HPA, Trapped: c.Trapped,
 			BandEmpty: c.BandEmpty, OverPeak: c.OverPeak, Eval: c}
-		cl.Rule, cl.Verdict = "ceiling-trap", Pass
+		cl.Rule, cl.Verdict, cl.Bounded = "ceiling-trap", Pass, c.Bounded
 		if c.HasFloor {
 			cl.CeilingFloor, cl.Amplification = ptr(format.JSONSig(c.Floor)), ptr(format.JSONSig(c.Amplification))
 			cl.Demand, cl.PodRate = ptr(format.JSONSig(c.Demand)), ptr(format.JSONSig(c.PodRate))
-			cl.MarginPercent = MarginAbove(c.Ceiling, c.Floor)
+			if !c.Bounded {
+				cl.MarginPercent = MarginAbove(c.Ceiling, c.Floor)
+			}
 		}
 		if c.HasTop {
 			cl.CeilingTop = ptr(format.JSONSig(c.Top))
@@ -647,9 +724,13 @@ func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *
 			rule     string
 			fallback Verdict
 		}
+		floorFallback := Fail
+		if c.Bounded {
+			floorFallback = Warn // an inferred A: the rules report a warning
+		}
 		for _, k := range []cand{
-			{c.HasFloor && c.Trapped, "ceiling-trap", Fail},
-			{c.HasFloor && c.HasTop && c.BandEmpty, "empty-ceiling-band", Fail},
+			{c.HasFloor && c.Trapped, "ceiling-trap", floorFallback},
+			{c.HasFloor && c.HasTop && c.BandEmpty, "empty-ceiling-band", floorFallback},
 			{c.HasTop && c.OverPeak, "ceiling-over-peak", Warn},
 		} {
 			if !k.fails {
@@ -663,14 +744,22 @@ func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *
 		if cl.Verdict == Pass && !c.HasFloor {
 			cl.Rule = "ceiling-over-peak"
 		}
+		if cl.Verdict == Pass && c.Bounded {
+			cl.Verdict, cl.Note = Bounded, "above the amplified need at the lower bound on A only"
+		}
 		r.Ceiling = cl
 	}
 	if b := e.Bound; b != nil {
 		bl := &BoundLaw{AdmissionBound: format.Float(b.Bound), ClientTimeout: format.Float(b.Timeout)}
-		bl.Rule, bl.Verdict = "bound-exceeds-timeout", Pass
-		bl.MarginPercent = marginBelow(b.Bound, b.Timeout)
-		if !b.Shorter {
+		bl.Rule, bl.Verdict, bl.Bounded = "bound-exceeds-timeout", Pass, b.Bounded
+		if !b.Bounded {
+			bl.MarginPercent = marginBelow(b.Bound, b.Timeout)
+		}
+		switch {
+		case !b.Shorter:
 			bl.Verdict, bl.Note = sev("bound-exceeds-timeout", Fail)
+		case b.Bounded:
+			bl.Verdict, bl.Note = Bounded, "shorter than an upper bound on the client timeout only"
 		}
 		r.Bound = bl
 	}
@@ -695,25 +784,37 @@ func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *
 			r.Laws[law] = NA
 		}
 	}
-	// A law that holds but whose other half is unknown (rounds without an
-	// overload, a ceiling without its floor) still counts as evaluated.
+	// The row: its worst failing law; else pass only when every law that
+	// applies was evaluated and decided (no law bounded or unknown, no
+	// half of one missing); else partial when some law held or was
+	// bounded; else unknown, or n/a.
 	r.Verdict = NA
-	anyUnknown := false
+	held, anyUnknown := false, false
 	for _, law := range LawOrder {
-		v := r.Laws[law]
-		if v == Unknown {
+		switch v := r.Laws[law]; v {
+		case Unknown:
 			anyUnknown = true
-			continue
-		}
-		if v < r.Verdict {
-			r.Verdict = v
+		case Pass, Bounded:
+			held = true
+		case NA:
+		default:
+			if v < r.Verdict {
+				r.Verdict = v
+			}
 		}
 		if h := r.Law(law); h != nil && h.MarginPercent != nil {
 			r.MarginPercent = minMargin(r.MarginPercent, ptr(*h.MarginPercent))
 		}
 	}
-	if r.Verdict == NA && anyUnknown {
-		r.Verdict = Unknown
+	if r.Verdict == NA {
+		switch {
+		case held && e.Coverage() == rules.AllEvaluated:
+			r.Verdict = Pass
+		case held:
+			r.Verdict = Partial
+		case anyUnknown:
+			r.Verdict = Unknown
+		}
 	}
 	return r
 }

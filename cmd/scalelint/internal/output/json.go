@@ -25,18 +25,27 @@ type JSONDiagnostic struct {
 	Message   string                  `json:"message"`
 	Object    *report.ObjectRef       `json:"object,omitempty"`
 	Facts     map[string]format.Float `json:"facts,omitempty"`
-	Source    string                  `json:"source,omitempty"`
+	// Sources say where the law inputs among Facts came from, by fact
+	// name: bound (exact, lower, upper), origin, what an inference read,
+	// file and line.
+	Sources map[string]report.Source `json:"sources,omitempty"`
+	Source  string                   `json:"source,omitempty"`
 }
 
 // JSONSummary counts what the run read and found.
 type JSONSummary struct {
-	Files       int              `json:"files"`
-	Objects     int              `json:"objects"`
-	Autoscalers int              `json:"autoscalers"`
-	Errors      int              `json:"errors"`
-	Warnings    int              `json:"warnings"`
-	Infos       int              `json:"infos"`
-	Missing     []report.Missing `json:"missing,omitempty"`
+	Files       int `json:"files"`
+	Objects     int `json:"objects"`
+	Autoscalers int `json:"autoscalers"`
+	Errors      int `json:"errors"`
+	Warnings    int `json:"warnings"`
+	Infos       int `json:"infos"`
+	// Skipped counts the files read and set aside: not Kubernetes
+	// manifests (--verbose lists them).
+	Skipped int `json:"skipped,omitempty"`
+	// Configs are the configuration files that governed the inputs.
+	Configs []string         `json:"configs,omitempty"`
+	Missing []report.Missing `json:"missing,omitempty"`
 }
 
 // Print writes the document {"version": 1, "diagnostics": [JSONDiagnostic
@@ -53,7 +62,7 @@ func (JSON) Print(w io.Writer, r *report.Report) error {
 		return s.Element(JSONDiagnostic{
 			File: l.File, Line: l.Line, Column: l.Col, EndLine: l.EndLine, EndColumn: l.EndCol,
 			Severity: d.Severity.String(), Rule: d.Rule, Message: d.Message,
-			Object: f.Object, Facts: roundFacts(d.Facts), Source: l.Source,
+			Object: f.Object, Facts: roundFacts(d.Facts), Sources: f.Sources, Source: l.Source,
 		}, "    ")
 	})
 	if err != nil {
@@ -62,7 +71,7 @@ func (JSON) Print(w io.Writer, r *report.Report) error {
 	s.EndList("    ")
 	c := r.Counts()
 	return writeSummary(s, JSONSummary{Files: len(r.Workspace.Files), Objects: r.ObjectCount(), Autoscalers: len(r.Workspace.Autoscalers()),
-		Errors: c.Errors, Warnings: c.Warnings, Infos: c.Infos}, r.Missing())
+		Errors: c.Errors, Warnings: c.Warnings, Infos: c.Infos, Skipped: len(r.Inputs.Skipped), Configs: r.Inputs.ConfigFiles}, r.Missing())
 }
 
 // writeSummary ends the document with the summary, its missing inputs

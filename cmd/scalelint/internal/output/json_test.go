@@ -94,7 +94,7 @@ func TestJSONMatchesEncoder(t *testing.T) {
 			d, l := f.Diagnostic, f.Location
 			whole.Diagnostics = append(whole.Diagnostics, JSONDiagnostic{File: l.File, Line: l.Line, Column: l.Col, EndLine: l.EndLine,
 				EndColumn: l.EndCol, Severity: d.Severity.String(), Rule: d.Rule, Message: d.Message, Object: f.Object,
-				Facts: roundFacts(d.Facts), Source: l.Source})
+				Facts: roundFacts(d.Facts), Sources: f.Sources, Source: l.Source})
 			return nil
 		})
 		for i := 1; i < len(whole.Diagnostics); i++ {

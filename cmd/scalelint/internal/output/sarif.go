@@ -242,6 +242,9 @@ func (p SARIF) Print(w io.Writer, r *report.Report) error {
 		if f := roundFacts(d.Facts); len(f) > 0 {
 			props["facts"] = f
 		}
+		if len(f.Sources) > 0 {
+			props["sources"] = f.Sources
+		}
 		if l.Source != "" {
 			props["source"] = l.Source
 		}

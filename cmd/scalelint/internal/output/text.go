@@ -9,8 +9,10 @@ import (
 	"golang.org/x/text/width"
 
 	"github.com/scalelint/scalelint/analyzer"
+	"github.com/scalelint/scalelint/analyzer/scaling"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/report"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/term"
+	"github.com/scalelint/scalelint/rules/format"
 )
 
 // Text prints findings in the style of compilers:
@@ -126,21 +128,45 @@ func runeWidth(c rune) int {
 	return 1
 }
 
-// writeMissing lists the laws each autoscaler could not have evaluated.
+// writeMissing lists the laws each autoscaler could not have evaluated
+// or decided, and the inputs the manifests bound.
 func writeMissing(w io.Writer, ms []report.Missing) {
 	if len(ms) == 0 {
 		fmt.Fprintln(w, "\nevery law that applies could be evaluated")
 		return
 	}
-	fmt.Fprintf(w, "\nlaws not evaluated (%d autoscalers):\n", len(ms))
+	fmt.Fprintf(w, "\nlaws not evaluated or not decided (%d autoscalers):\n", len(ms))
 	for _, m := range ms {
 		fmt.Fprintf(w, "  %s:%d %s %s/%s\n", term.Clean(m.File), m.Line, term.Clean(m.Object.Kind), term.Clean(m.Object.Namespace), term.Clean(m.Object.Name))
 		for _, l := range m.Laws {
-			if len(l.Needs) > 0 {
+			switch {
+			case len(l.Needs) > 0 && l.Why != "":
+				fmt.Fprintf(w, "    %-22s needs %s: %s\n", l.Law, strings.Join(l.Needs, ", "), l.Why)
+			case len(l.Needs) > 0:
 				fmt.Fprintf(w, "    %-22s needs %s\n", l.Law, strings.Join(l.Needs, ", "))
-			} else {
+			default:
 				fmt.Fprintf(w, "    %-22s %s\n", l.Law, l.Why)
 			}
 		}
+		for _, b := range m.Bounds {
+			rel := map[string]string{"lower": "≥", "upper": "≤"}[b.Bound]
+			v := format.Num(b.Value, 4)
+			if b.Upper > b.Value {
+				v += " to " + format.Num(b.Upper, 4)
+			}
+			where := ""
+			if b.File != "" {
+				where = fmt.Sprintf(", %s:%d", b.File, b.Line)
+			}
+			fmt.Fprintf(w, "    %-22s %s %s %s%s (%s%s)\n", "read from manifests", b.Input, rel, v, unit(b.Input), b.Source, where)
+		}
 	}
+}
+
+// unit is the unit of an annotation's value in the text output.
+func unit(annotation string) string {
+	if spec, ok := scaling.SpecOf(strings.TrimPrefix(annotation, scaling.Prefix)); ok && spec.Kind == scaling.Duration {
+		return "s"
+	}
+	return ""
 }

@@ -14,10 +14,12 @@ package report
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/workspace"
+	"github.com/scalelint/scalelint/rules"
 )
 
 // Report is one run's results.
@@ -37,10 +39,15 @@ type Report struct {
 	// findings no longer found.
 	Baselined, Gone int
 
+	// Inputs says what the run read besides the findings: the
+	// configuration files, the files set aside. Set by the command.
+	Inputs Inputs
+
 	shared *analyzer.Shared // the run's: its law evaluations
 	// missing holds Missing once computed: the JSON summary, the text
 	// listing and the hint after the summary all read it.
-	missing *[]Missing
+	missing  *[]Missing
+	coverage *[rules.AllEvaluated + 1]int
 }
 
 // New makes the report of a run: shared is the one the run was made with
@@ -53,6 +60,20 @@ func New(ws *workspace.Workspace, diags []analyzer.Diagnostic, cfg *analyzer.Con
 		}
 	}
 	return r
+}
+
+// Inputs is what a run read besides its findings.
+type Inputs struct {
+	// ConfigFiles are the configuration files that governed the inputs.
+	ConfigFiles []string
+	// Skipped are the files set aside: not Kubernetes manifests.
+	Skipped []Skipped
+}
+
+// Skipped is a file set aside, and why.
+type Skipped struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
 }
 
 // Counts are the shown findings by severity.
@@ -91,6 +112,12 @@ func (r *Report) SummaryLine() string {
 	c := r.Counts()
 	s := fmt.Sprintf("%s, %s, %s in %s (%s)", Plural(c.Errors, "error"), Plural(c.Warnings, "warning"),
 		Plural(c.Infos, "info"), Plural(len(r.Workspace.Files), "file"), Plural(len(r.Workspace.Autoscalers()), "autoscaler"))
+	if n := len(r.Inputs.Skipped); n > 0 {
+		s += fmt.Sprintf("; %s skipped (no Kubernetes object; --verbose lists %s)", Plural(n, "file"), map[bool]string{true: "it", false: "them"}[n == 1])
+	}
+	if len(r.Inputs.ConfigFiles) > 0 {
+		s += "; config " + strings.Join(r.Inputs.ConfigFiles, ", ")
+	}
 	if r.Baseline != nil {
 		s += fmt.Sprintf("; %d baselined", r.Baselined)
 		if r.Gone > 0 {
@@ -174,7 +201,7 @@ func (r *Report) ObjectRef(o *manifest.Object) *ObjectRef {
 	}
 	ns := o.Namespace
 	if ns == "" {
-		ns = r.Config.Namespace
+		ns = r.Config.For(o.File().Path).Namespace
 		if ns == "" {
 			ns = "default"
 		}

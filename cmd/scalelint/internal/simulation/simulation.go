@@ -190,12 +190,20 @@ type Run struct {
 func Setup(a *scaling.Autoscaler, m *scaling.Metric, e *rules.Evaluation, o Overrides) (*Run, error) {
 	r := &Run{a: a, m: m, Where: name(a), sources: map[string]string{}}
 	in := e.Inputs
+	bounds := map[string]string{}
 	annotated := func(name, flagName string, flagValue *float64) (float64, bool) {
 		if flagValue != nil {
 			r.sources[name] = "flag --" + flagName
 			return *flagValue, true
 		}
 		if v, ok := in[name]; ok {
+			if v.IsBound() {
+				// A bound read from the manifests is not a value to
+				// simulate with: the loop at a lower bound on τ may rest
+				// where the true one hunts.
+				bounds[name] = fmt.Sprintf("; the manifests give only %s %s%s (%s)", v.Bound.Relation(), format.Num(v.Value, 4), unitOf(name), v.From)
+				return 0, false
+			}
 			r.sources[name] = v.Origin.String()
 			if v.Object != nil && v.At.IsValid() {
 				r.sources[name] += ", " + fieldPos(v.Object, v.At)
@@ -207,7 +215,7 @@ func Setup(a *scaling.Autoscaler, m *scaling.Metric, e *rules.Evaluation, o Over
 	var missing []string
 	var ok bool
 	if r.deadTime, ok = annotated("dead-time", "dead-time", o.DeadTime); !ok {
-		missing = append(missing, "the dead time (annotation scalelint.dev/dead-time, or --dead-time)")
+		missing = append(missing, "the dead time (annotation scalelint.dev/dead-time, or --dead-time"+bounds["dead-time"]+")")
 	}
 	if r.podRate, ok = annotated("pod-rate", "pod-rate", o.PodRate); !ok {
 		missing = append(missing, "the pod rate (annotation scalelint.dev/pod-rate, or --pod-rate)")
@@ -219,7 +227,13 @@ func Setup(a *scaling.Autoscaler, m *scaling.Metric, e *rules.Evaluation, o Over
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("%s: cannot simulate without %s", r.Where, strings.Join(missing, ", "))
 	}
-	r.sampling, _ = annotated("sampling-delay", "", nil)
+	if r.sampling, ok = annotated("sampling-delay", "", nil); !ok {
+		// useCachedMetrics: simulate at the default, the range's low end.
+		spec, _ := scaling.SpecOf("sampling-delay")
+		if d, err := scaling.ParseValue(spec, spec.Default); err == nil {
+			r.sampling, r.sources["sampling-delay"] = d.Value, "the built-in default"
+		}
+	}
 	from := to / 4
 	r.sources["from"] = "a 4x step: demand/4"
 	if o.From != nil {
@@ -774,4 +788,12 @@ func (r *Run) writeJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(r.json())
+}
+
+// unitOf is the unit an input's value is shown with.
+func unitOf(name string) string {
+	if spec, ok := scaling.SpecOf(name); ok && spec.Kind == scaling.Duration {
+		return "s"
+	}
+	return ""
 }

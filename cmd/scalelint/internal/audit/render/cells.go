@@ -171,6 +171,13 @@ func cell(r *audit.Row, law string, short bool) string {
 	case audit.Latency:
 		l := r.WorstLatency()
 		if l.StandingDelay == nil {
+			if l.PodRateCeiling != nil {
+				// Without a pod rate: hunts unless c < c* (a bound).
+				if short {
+					return "c<" + format.SigUp(float64(*l.PodRateCeiling), 2) + "/s"
+				}
+				return fmt.Sprintf("hunts unless c < %s/s (needs T/c ≥ %s)", format.SigUp(float64(*l.PodRateCeiling), 2), asecs(l.RequiredStandingDelay))
+			}
 			if l.LatencyTarget != nil {
 				rel := "≥"
 				if !*l.LatencyHeld {
@@ -191,6 +198,9 @@ func cell(r *audit.Row, law string, short bool) string {
 			return fmt.Sprintf("%s%s%s %s", shortNum(*l.StandingDelay), rel, asecs(format.RoundSig(float64(l.RequiredStandingDelay), 3)), amargin(l.MarginPercent))
 		}
 		out := fmt.Sprintf("%s %s %s (%s)", asecs(*l.StandingDelay), rel, asecs(l.RequiredStandingDelay), amargin(l.MarginPercent))
+		if l.Bounded {
+			out = fmt.Sprintf("%s %s %s at the dead time's lower bound", asecs(*l.StandingDelay), rel, asecs(l.RequiredStandingDelay))
+		}
 		if l.LatencyTarget != nil && !*l.LatencyHeld {
 			out += fmt.Sprintf("; promise %s < %s", asecs(*l.LatencyTarget), asecs(l.RequiredStandingDelay))
 		}
@@ -215,6 +225,9 @@ func cell(r *audit.Row, law string, short bool) string {
 			return fmt.Sprintf("%s%%%s%s%%", whole(format.Round(100*float64(t.Target), 0)), rel, whole(format.Round(100*float64(t.TrapTarget), 0)))
 		}
 		out := fmt.Sprintf("%s %s %s (A = %s)", tgt, rel, apct(t.TrapTarget), anum(t.Amplification))
+		if t.Bounded {
+			out = fmt.Sprintf("%s %s %s (A ≥ %s)", tgt, rel, apct(t.TrapTarget), anum(t.Amplification))
+		}
 		if t.Protected {
 			out += " · bounded"
 		}
@@ -224,6 +237,9 @@ func cell(r *audit.Row, law string, short bool) string {
 		lo, hi := "?", "?"
 		if c.CeilingFloor != nil {
 			lo = anum(*c.CeilingFloor)
+			if c.Bounded {
+				lo = "≥" + lo
+			}
 		}
 		if c.CeilingTop != nil {
 			hi = anum(*c.CeilingTop)
@@ -246,10 +262,14 @@ func cell(r *audit.Row, law string, short bool) string {
 		if b.AdmissionBound >= b.ClientTimeout {
 			rel = "≥"
 		}
-		if short {
-			return fmt.Sprintf("%s%s%s", anum(b.AdmissionBound), rel, asecs(b.ClientTimeout))
+		timeout := asecs(b.ClientTimeout)
+		if b.Bounded {
+			timeout = "≤" + timeout // the client timeout is at most this
 		}
-		return fmt.Sprintf("%s %s %s", asecs(b.AdmissionBound), rel, asecs(b.ClientTimeout))
+		if short {
+			return fmt.Sprintf("%s%s%s", anum(b.AdmissionBound), rel, timeout)
+		}
+		return fmt.Sprintf("%s %s %s", asecs(b.AdmissionBound), rel, timeout)
 	}
 	return ""
 }

@@ -12,8 +12,10 @@ import (
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/audit"
 )
 
-// kafkaSO is a ScaledObject with a kafka trigger; annotations and the
-// threshold are the case's.
+// kafkaSO is a ScaledObject with a backlog trigger whose threshold KEDA
+// reads as a float64 (gcp-pubsub's value: kafka's lagThreshold is an
+// int64, and KEDA refuses "1e300" there); annotations and the threshold
+// are the case's.
 func kafkaSO(name, annotations, threshold string) string {
 	return fmt.Sprintf(`apiVersion: keda.sh/v1alpha1
 kind: ScaledObject
@@ -23,8 +25,8 @@ metadata:
 spec:
   scaleTargetRef: {name: %s}
   triggers:
-  - type: kafka
-    metadata: {topic: t, lagThreshold: %q}
+  - type: gcp-pubsub
+    metadata: {subscriptionName: t, value: %q}
 `, name, annotations, name, threshold)
 }
 

@@ -116,7 +116,7 @@ func writeMarkdown(w io.Writer, a *audit.Audit, _ Options) error {
 		}
 		b.WriteString("Annotations that would let more laws be evaluated: " + strings.Join(xs, ", ") + ".\n")
 	}
-	var bad, pass, unknown []*audit.Row
+	var bad, pass, partial, unknown []*audit.Row
 	na := 0
 	for _, r := range a.Rows {
 		switch {
@@ -124,6 +124,8 @@ func writeMarkdown(w io.Writer, a *audit.Audit, _ Options) error {
 			bad = append(bad, r)
 		case r.Verdict == audit.Pass:
 			pass = append(pass, r)
+		case r.Verdict == audit.Partial:
+			partial = append(partial, r)
 		case r.Verdict == audit.Unknown:
 			unknown = append(unknown, r)
 		default:
@@ -159,7 +161,7 @@ func writeMarkdown(w io.Writer, a *audit.Audit, _ Options) error {
 		cells = append(cells, mdEscape(missingText(r)))
 		return "| " + strings.Join(cells, " | ") + " |\n"
 	}
-	b.WriteString("Worst first. The margin is the distance of the law nearest its boundary from it, relative to the boundary; ? marks a law whose inputs are missing, - one that does not apply.\n")
+	b.WriteString("Worst first. A row passes only when every law that applies was evaluated and holds; partial rows have laws not evaluated, or holding only at a bound read from the manifests (≥, ≤). The margin is the distance of the evaluated law nearest its boundary from it, relative to the boundary; ? marks a law whose inputs are missing, - one that does not apply.\n")
 	if len(bad) > 0 {
 		b.WriteString("\n" + head)
 		for _, r := range bad {
@@ -174,6 +176,14 @@ func writeMarkdown(w io.Writer, a *audit.Audit, _ Options) error {
 		fmt.Fprintf(&b, "\n<details><summary>%s</summary>\n\n", summary)
 		b.WriteString(head)
 		for _, r := range pass {
+			add(row(r))
+		}
+		b.WriteString("\n</details>\n")
+	}
+	if len(partial) > 0 && !full {
+		fmt.Fprintf(&b, "\n<details><summary>%s evaluated in part: what held, what held only at a bound, what is missing</summary>\n\n", report.Plural(len(partial), "autoscaler"))
+		b.WriteString(head)
+		for _, r := range partial {
 			add(row(r))
 		}
 		b.WriteString("\n</details>\n")

@@ -50,7 +50,7 @@ func repoRoot(t testing.TB) string {
 func auditOf(t testing.TB, sim bool, paths ...string) *audit.Audit {
 	t.Helper()
 	cfg := analyzer.DefaultConfig()
-	in := load.Read(paths, strings.NewReader(""), cfg, nil)
+	in, _ := load.Read(paths, strings.NewReader(""), load.Options{Config: cfg})
 	if len(in.Errs) > 0 || in.Files == 0 {
 		t.Fatalf("loading %v: %d files, %v", paths, in.Files, in.Errs)
 	}
@@ -299,7 +299,7 @@ func BenchmarkAudit(b *testing.B) {
 	}
 	cfg := analyzer.DefaultConfig()
 	load := func() *auditWorkspace {
-		in := load.Read([]string{dir}, strings.NewReader(""), cfg, nil)
+		in, _ := load.Read([]string{dir}, strings.NewReader(""), load.Options{Config: cfg})
 		if in.Files == 0 {
 			b.Fatalf("no files in %s: %v", dir, in.Errs)
 		}
@@ -336,7 +336,7 @@ func TestAuditJSONStreamMatchesEncoder(t *testing.T) {
 	for _, a := range []*audit.Audit{auditFixture(t, false), {Files: 3}} {
 		c := a.Counts()
 		whole := jsonDoc{Version: 1, Summary: jsonSummary{Files: a.Files, Autoscalers: len(a.Rows),
-			Fail: c[audit.Fail], Warn: c[audit.Warn], Accepted: c[audit.Accepted], Pass: c[audit.Pass], Unknown: c[audit.Unknown], NotApplicable: c[audit.NA]},
+			Fail: c[audit.Fail], Warn: c[audit.Warn], Accepted: c[audit.Accepted], Pass: c[audit.Pass], Partial: c[audit.Partial], Unknown: c[audit.Unknown], NotApplicable: c[audit.NA]},
 			Autoscalers: []jsonRow{}}
 		for _, r := range a.Rows {
 			whole.Autoscalers = append(whole.Autoscalers, jsonRow{Row: r, Rules: r.Rules()})

@@ -22,7 +22,7 @@ var auditColumns = []struct {
 
 const auditTableWidth = 100
 
-var verdictShort = [...]string{"FAIL", "WARN", "acc", "ok", "?", "n/a"}
+var verdictShort = [...]string{"FAIL", "WARN", "acc", "ok", "part", "bnd", "?", "n/a"}
 
 // writeTable prints the terminal table: per autoscaler one line of
 // numbers and one dim line with its place, its target and what is missing.
@@ -81,7 +81,8 @@ func writeTable(w io.Writer, a *audit.Audit, o Options) error {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, p.Dim+"G ROUNDS: growth factor g and rounds for the design overload; DELAY/FLOOR: standing delay"+p.Reset)
 		fmt.Fprintln(w, p.Dim+"against the floor τ_eff·Φ(w); U*/(1/A): target against 1/A; CEILING: M (M*, 0.8·N_max];"+p.Reset)
-		fmt.Fprintln(w, p.Dim+"BOUND: admission bound < client timeout; ? = inputs missing, - = does not apply."+p.Reset)
+		fmt.Fprintln(w, p.Dim+"BOUND: admission bound < client timeout; ? = inputs missing, - = does not apply; ≥/≤ = at a bound"+p.Reset)
+		fmt.Fprintln(w, p.Dim+"read from the manifests; part = some laws not evaluated or held at a bound only."+p.Reset)
 	}
 	fmt.Fprintln(w, a.SummaryLine())
 	return nil
