@@ -57,7 +57,8 @@ type indexRun struct {
 	done   chan struct{}
 	cancel context.CancelFunc
 	// disk is the index built, set (under the server's lock) before done
-	// is closed; nil when the run was cancelled or superseded.
+	// is closed, and never changed after; nil when the run was cancelled
+	// or superseded.
 	disk map[string]*fileHandle
 	// dirty are the paths read again from disk while the run went on
 	// (guarded by the server's lock): their entries in the server's disk
@@ -147,7 +148,11 @@ feed:
 			delete(disk, p)
 		}
 	}
-	s.disk, run.disk, s.index = disk, disk, nil
+	// run.disk is frozen for the requests that wait for it
+	// (Snapshot.withIndex reads it without the lock); the server's disk
+	// index is a copy that changes go on updating.
+	s.disk, run.disk, s.index = maps.Clone(disk), disk, nil
+	n := len(disk)
 	// The index may have met configuration files inside the folders:
 	// they govern the files below them, and when their excludes or
 	// limits differ, the index is built again with them.
@@ -164,13 +169,13 @@ feed:
 			s.startIndexLocked()
 			s.newSnapshotLocked() // linted when the new index is done
 			s.mu.Unlock()
-			s.log.Info("indexed workspace; indexing again with the configuration files found in it", "folders", folders, "files", len(disk))
+			s.log.Info("indexed workspace; indexing again with the configuration files found in it", "folders", folders, "files", n)
 			return
 		}
 	}
 	snap := s.newSnapshotLocked()
 	s.mu.Unlock()
-	s.log.Info("indexed workspace", "folders", folders, "files", len(disk), "bytes", res.Bytes, "took", time.Since(start), "capped", res.Capped)
+	s.log.Info("indexed workspace", "folders", folders, "files", n, "bytes", res.Bytes, "took", time.Since(start), "capped", res.Capped)
 	if res.Capped {
 		s.showMessage(ctx, protocol.MessageTypeWarning, "scalelint: the workspace holds more YAML and JSON than the index reads (%d files or %d MiB: the maxIndexedFiles and maxIndexedBytes settings); only the first %d files (%d MiB) were indexed, so scale targets in the others do not resolve (raise the settings, or exclude directories)",
 			lim.MaxFiles, lim.MaxBytes>>20, len(res.Paths), res.Bytes>>20)
@@ -202,13 +207,15 @@ func (s *Server) waitIndex(ctx context.Context, run *indexRun) (disk map[string]
 			return nil, false
 		}
 		s.mu.Lock()
-		disk, next, current := run.disk, s.index, s.disk
+		disk, next := run.disk, s.index
+		if disk == nil && next == nil {
+			// Superseded by a run that is done too: its index, as it is
+			// now (a copy: changes go on updating the server's).
+			disk = maps.Clone(s.disk)
+		}
 		s.mu.Unlock()
-		switch {
-		case disk != nil:
+		if disk != nil {
 			return disk, true
-		case next == nil:
-			return current, true // superseded by a run that is done too
 		}
 		run = next
 	}
