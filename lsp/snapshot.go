@@ -88,6 +88,13 @@ type Snapshot struct {
 	folders []string
 	root    workspace.RepositoryRoot // of the folders: GitOps paths are relative to it
 
+	// indexing is the disk index being built when the snapshot was made
+	// (nil: the index was complete): such a snapshot is not linted, and a
+	// request reads it over the finished index (withIndex).
+	indexing   *indexRun
+	rebaseOnce sync.Once
+	rebased    *Snapshot
+
 	// base is the snapshot this one derives from (nil: none); it is
 	// dropped once the diagnostics are computed, so that a chain of
 	// snapshots is never kept alive.

@@ -76,6 +76,9 @@ func runSimulate(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	if err != nil {
 		return err // one autoscaler is simulated: every input must be read
 	}
+	if err := output.GuardInputs([]output.Named{{Flag: "--output", Path: out}}, in.InputFiles()); err != nil {
+		return err
+	}
 	a, m, err := simulation.Pick(in.Workspace, object)
 	if err != nil {
 		return err
@@ -101,7 +104,7 @@ func runSimulate(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	if out == "" {
+	if output.IsStdout(out) {
 		if err := run.Writer(format)(stdout); err != nil {
 			return err
 		}
