@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -254,7 +253,10 @@ func IsConfigName(path string) bool {
 
 // LoadConfig reads and parses a configuration file.
 func LoadConfig(file string, analyzers []*Analyzer) (*Config, error) {
-	data, err := os.ReadFile(file)
+	// Read as the manifests are: a regular file (a FIFO would hang the
+	// run, /dev/zero fill memory) within the default size limit (the
+	// configuration sets the limits of what follows, not its own).
+	data, err := workspace.ReadWhole(file, manifest.DefaultMaxFileSize)
 	if err != nil {
 		return nil, err
 	}
@@ -291,7 +293,9 @@ func ParseConfig(file string, data []byte, analyzers []*Analyzer) (*Config, erro
 		case "defaults":
 			c.Defaults, err = p.defaults(v)
 		case "exclude":
-			c.Exclude, err = p.strings(v)
+			if c.Exclude, err = p.strings(v); err == nil {
+				err = p.globs(v, c.Exclude, "exclude")
+			}
 		case "namespace":
 			c.Namespace, err = p.str(v)
 		case "overrides":
@@ -364,7 +368,7 @@ func (p *configParser) kubernetesVersion(n *yaml.Node) (KubernetesVersion, error
 }
 
 // limitKeys are the keys of the limits mapping.
-var limitKeys = []string{"maxFileSize", "maxDocuments", "maxDepth", "maxAliasNodes", "timeout",
+var limitKeys = []string{"maxFileSize", "maxDocuments", "maxDepth", "maxNodes", "maxAliasNodes", "timeout",
 	"renderTimeout", "maxRenderOutput", "maxRenderInput", "maxRenderFiles"}
 
 // limits reads the limits mapping: sizes as byte counts or Kubernetes
@@ -408,6 +412,8 @@ func (p *configParser) limits(n *yaml.Node) (manifest.Limits, render.Limits, err
 			l.MaxDepth, err = positive(v, "maxDepth")
 		case "maxAliasNodes":
 			l.MaxNodes, err = positive(v, "maxAliasNodes")
+		case "maxNodes":
+			l.MaxFileNodes, err = positive(v, "maxNodes")
 		case "timeout":
 			l.Timeout, err = duration(v, "timeout")
 		case "renderTimeout":
@@ -557,6 +563,20 @@ func (p *configParser) strings(n *yaml.Node) ([]string, error) {
 	return out, nil
 }
 
+// globs checks a list of globs: at most MaxGlobs of them, each at most
+// MaxGlobLen long.
+func (p *configParser) globs(n *yaml.Node, globs []string, what string) error {
+	if len(globs) > MaxGlobs {
+		return p.errf(n, "%s holds %d patterns, over the limit of %d", what, len(globs), MaxGlobs)
+	}
+	for i, g := range globs {
+		if len(g) > MaxGlobLen {
+			return p.errf(n.Content[i], "%s: a pattern of %d characters, over the limit of %d", what, len(g), MaxGlobLen)
+		}
+	}
+	return nil
+}
+
 func (p *configParser) ruleNames() []string {
 	var names []string
 	for n := range p.byName {
@@ -667,7 +687,11 @@ func (p *configParser) overrides(n *yaml.Node) ([]Override, error) {
 	if n.Kind != yaml.SequenceNode {
 		return nil, p.errf(n, "overrides must be a list of {paths: [...], rules: {...}}")
 	}
+	if len(n.Content) > MaxGlobs {
+		return nil, p.errf(n, "overrides holds %d entries, over the limit of %d", len(n.Content), MaxGlobs)
+	}
 	var out []Override
+	total := 0
 	for _, item := range n.Content {
 		if err := p.mapping(item, "an override"); err != nil {
 			return nil, err
@@ -678,7 +702,9 @@ func (p *configParser) overrides(n *yaml.Node) ([]Override, error) {
 			var err error
 			switch k.Value {
 			case "paths":
-				o.Paths, err = p.strings(v)
+				if o.Paths, err = p.strings(v); err == nil {
+					err = p.globs(v, o.Paths, "an override's paths")
+				}
 			case "rules":
 				o.Rules, err = p.rules(v)
 			default:
@@ -690,6 +716,11 @@ func (p *configParser) overrides(n *yaml.Node) ([]Override, error) {
 		}
 		if len(o.Paths) == 0 {
 			return nil, p.errf(item, "an override needs paths")
+		}
+		// Every rule of every file matches the paths of every override:
+		// the patterns of all overrides count against one limit.
+		if total += len(o.Paths); total > MaxGlobs {
+			return nil, p.errf(item, "overrides hold %d path patterns in all, over the limit of %d", total, MaxGlobs)
 		}
 		out = append(out, o)
 	}
@@ -785,51 +816,4 @@ func (c *Config) ruleSetting(a *Analyzer, file string) (sev Severity, options ma
 		}
 	}
 	return sev, options, ok, configured
-}
-
-// MatchGlob matches a slash-separated path against a glob: * and ? within
-// a path segment, ** across segments. A pattern that matches a directory
-// matches everything below it; a pattern without a slash matches any path
-// element (like .gitignore).
-func MatchGlob(pattern, name string) bool {
-	pattern = strings.TrimPrefix(filepath.ToSlash(pattern), "./")
-	pattern = strings.TrimSuffix(pattern, "/")
-	name = strings.TrimPrefix(name, "./")
-	if pattern == "" {
-		return false
-	}
-	if !strings.Contains(pattern, "/") {
-		pattern = "**/" + pattern
-	}
-	pp := strings.Split(pattern, "/")
-	np := strings.Split(name, "/")
-	// A match of any leading part of the path (a directory) counts.
-	for n := len(np); n >= 1; n-- {
-		if matchSegments(pp, np[:n]) {
-			return true
-		}
-	}
-	return false
-}
-
-func matchSegments(pp, np []string) bool {
-	if len(pp) == 0 {
-		return len(np) == 0
-	}
-	if pp[0] == "**" {
-		for i := 0; i <= len(np); i++ {
-			if matchSegments(pp[1:], np[i:]) {
-				return true
-			}
-		}
-		return false
-	}
-	if len(np) == 0 {
-		return false
-	}
-	ok, err := path.Match(pp[0], np[0])
-	if err != nil || !ok {
-		return false
-	}
-	return matchSegments(pp[1:], np[1:])
 }

@@ -52,11 +52,11 @@ overrides:
 // Kubernetes quantities (10Mi = 10 × 2^20 bytes); what is not set stays
 // zero, which the parser reads as its default.
 func TestParseLimits(t *testing.T) {
-	c, err := ParseConfig("c.yaml", []byte("limits:\n  maxFileSize: 2Mi\n  maxDocuments: 50\n  maxDepth: 64\n  maxAliasNodes: 1000\n  timeout: 1500ms\n"), testRules)
+	c, err := ParseConfig("c.yaml", []byte("limits:\n  maxFileSize: 2Mi\n  maxDocuments: 50\n  maxDepth: 64\n  maxAliasNodes: 1000\n  maxNodes: 5000\n  timeout: 1500ms\n"), testRules)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l := c.Limits; l.MaxFileSize != 2<<20 || l.MaxDocuments != 50 || l.MaxDepth != 64 || l.MaxNodes != 1000 || l.Timeout != 1500*time.Millisecond {
+	if l := c.Limits; l.MaxFileSize != 2<<20 || l.MaxDocuments != 50 || l.MaxDepth != 64 || l.MaxNodes != 1000 || l.MaxFileNodes != 5000 || l.Timeout != 1500*time.Millisecond {
 		t.Errorf("limits %+v", l)
 	}
 	c, err = ParseConfig("c.yaml", []byte("limits: {maxFileSize: 4096}\n"), testRules)

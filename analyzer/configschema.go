@@ -21,7 +21,7 @@ type ConfigFile struct {
 	Exclude   []string               `json:"exclude,omitempty" jsonschema_description:"Globs of paths (relative to this file) that directory walks skip: * and ? within a path segment, ** across segments; a pattern without a slash matches any path element."`
 	Namespace string                 `json:"namespace,omitempty" jsonschema_description:"Namespace of objects that set none and that no kustomization places (default: default)."`
 	Overrides []OverrideSetting      `json:"overrides,omitempty" jsonschema_description:"Rule settings for the files matching paths, applied in order after rules."`
-	Limits    *LimitsSetting         `json:"limits,omitempty" jsonschema_description:"What one input file, chart value set or kustomization build may cost before it is refused with an input-limit finding (check, audit, simulate and the language server; the file time limit applies to the command line)."`
+	Limits    *LimitsSetting         `json:"limits,omitempty" jsonschema_description:"What one input file, chart value set or kustomization build may cost before it is refused with an input-limit finding (check, audit, simulate and the language server)."`
 	Helm      *HelmSetting           `json:"helm,omitempty" jsonschema_description:"How Helm charts are rendered beyond their own value sets (values.yaml, ci/*-values.yaml and the autoscaling variant)."`
 	// KubernetesVersion is read from the text as written: 1.30 is 1.30
 	// (not the number 1.3), quoted or not.
@@ -53,8 +53,9 @@ type LimitsSetting struct {
 	MaxFileSize     any    `json:"maxFileSize,omitempty" jsonschema:"oneof_type=integer;string" jsonschema_description:"Largest file read, in bytes or as a quantity such as 10Mi (default 10Mi)."`
 	MaxDocuments    int    `json:"maxDocuments,omitempty" jsonschema:"minimum=1" jsonschema_description:"Most YAML documents read from one file (default 10000)."`
 	MaxDepth        int    `json:"maxDepth,omitempty" jsonschema:"minimum=1" jsonschema_description:"Deepest nesting of mappings and sequences (default 256)."`
+	MaxNodes        int    `json:"maxNodes,omitempty" jsonschema:"minimum=1" jsonschema_description:"Most YAML nodes (keys, values and items) of one file, counted before they are built: the memory its trees may take (default 2000000)."`
 	MaxAliasNodes   int    `json:"maxAliasNodes,omitempty" jsonschema:"minimum=1" jsonschema_description:"Most nodes one object may expand to through YAML aliases: a billion-laughs document is refused (default 1000000)."`
-	Timeout         string `json:"timeout,omitempty" jsonschema_description:"Longest time to read and parse one file on the command line, as a duration such as 10s (default 10s)."`
+	Timeout         string `json:"timeout,omitempty" jsonschema_description:"Longest time to read and parse one file, as a duration such as 10s (default 10s)."`
 	RenderTimeout   string `json:"renderTimeout,omitempty" jsonschema_description:"Longest time to render one value set of a chart or build one kustomization, as a duration (default 10s)."`
 	MaxRenderOutput any    `json:"maxRenderOutput,omitempty" jsonschema:"oneof_type=integer;string" jsonschema_description:"Most bytes one chart value set or kustomization build may render, in bytes or as a quantity (default 64Mi)."`
 	MaxRenderInput  any    `json:"maxRenderInput,omitempty" jsonschema:"oneof_type=integer;string" jsonschema_description:"Most bytes read from one chart or kustomization tree (default 64Mi)."`

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"go/token"
 	"sync"
+	"time"
 
 	"go.lsp.dev/uri"
 	yaml "go.yaml.in/yaml/v3"
@@ -44,8 +45,7 @@ type cacheKey struct {
 // newParseCache returns an empty cache that parses with the CLI's
 // options: autoscalers and workloads parsed eagerly, other documents when
 // a scale target names their kind, within limits (zero fields: defaults).
-// The time limit is the CLI loader's; the server parses a document as the
-// user types it.
+// The time limit is the CLI loader's, per document.
 func newParseCache(limits manifest.Limits) *parseCache {
 	limits = limits.WithDefaults()
 	return &parseCache{alloc: token.NewFileSet(), limits: limits,
@@ -62,7 +62,11 @@ func (c *parseCache) get(path string, content []byte) *parsed {
 	if p != nil {
 		return p
 	}
-	f := manifest.Parse(c.alloc, path, content, c.opts)
+	opts := c.opts
+	// The CLI's time limit, per document parsed (the node and size
+	// limits bound the work too).
+	opts.Deadline = time.Now().Add(c.limits.Timeout)
+	f := manifest.Parse(c.alloc, path, content, opts)
 	c.alloc.RemoveFile(f.Tok)
 	// manifest.File builds its yaml.v3 line table on the first position
 	// query, without a lock, and rules query positions concurrently: build

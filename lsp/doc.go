@@ -13,12 +13,16 @@
 //	                     meets inside the folders, each governing the files
 //	                     below it (analyzer.Config.Scoped), the settings merged
 //	                     over each; the files used logged
-//	                  -> workspace.Walk of the folders with the configured excludes;
-//	                     every file read and parsed in parallel; configuration
-//	                     files and files that are not manifests not linted
+//	                  -> the index built in the background (index.go): workspace.WalkWith
+//	                     of the folders with the configured excludes, pseudo-filesystems
+//	                     skipped, at most maxIndexedFiles files and maxIndexedBytes bytes;
+//	                     every file read (regular files only) and parsed in parallel within
+//	                     the configured limits; configuration files and files that are
+//	                     not manifests not linted; initialize answered at once, lints and
+//	                     requests wait for the index
 //	didOpen/Change    overlays: the editor's text over the disk's (incremental
 //	didSave/Close     changes applied through the Mapper, in wire order)
-//	didChangeWatched  disk files re-read or forgotten; .scalelint.yaml reloaded
+//	didChangeWatched  disk files re-read (outside the lock) or forgotten; .scalelint.yaml reloaded
 //	didChangeConfig   settings re-read (or pulled with workspace/configuration)
 //	        |
 //	        v

@@ -96,14 +96,11 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 	s.folders = folders
 	s.takeSettingsLocked(st)
 	start := time.Now()
-	s.reconfigureLocked(ctx, true)
-	snap := s.newSnapshotLocked()
+	s.reconfigureLocked(ctx, true) // starts indexing the folders, in the background
+	s.newSnapshotLocked()
 	caps := s.caps
 	s.mu.Unlock()
-	s.log.Info("initialized", "folders", folders, "files", len(snap.files), "took", time.Since(start))
-	if len(snap.files) > 0 {
-		s.scheduleLintAfter(snap, 0) // no keystrokes to wait for
-	}
+	s.log.Info("initialized", "folders", folders, "took", time.Since(start))
 
 	sync := protocol.TextDocumentSyncKindIncremental
 	t := true

@@ -3,13 +3,10 @@ package lsp
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -105,22 +102,11 @@ func (s *Server) loadFileConfigLocked() fileConfig {
 	return out
 }
 
-// readConfig reads a configuration file, at most one byte over the size
-// limit of a manifest.
+// readConfig reads a configuration file as the command line does: a
+// regular file only, opened without waiting on a FIFO's writer (with the
+// server's lock held), within the size limit of a manifest.
 func readConfig(p string) ([]byte, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", p)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, manifest.DefaultMaxFileSize+1))
-	if err == nil && len(data) > manifest.DefaultMaxFileSize {
-		err = fmt.Errorf("%s: over the size limit of %d bytes", p, manifest.DefaultMaxFileSize)
-	}
-	return data, err
+	return workspace.ReadWhole(p, manifest.DefaultMaxFileSize)
 }
 
 // isConfigPath reports whether a path names a configuration file.
@@ -138,20 +124,12 @@ func (s *Server) reconfigureLocked(ctx context.Context, forceIndex bool) {
 		forceIndex = true // every file was parsed within the old limits
 	}
 	if forceIndex || excludeKey(s.cfg) != prevExclude {
-		before := strings.Join(s.fileCfg.paths, "\x00")
-		s.indexLocked()
-		// The index may have met configuration files inside the folders.
-		if fc := s.loadFileConfigLocked(); strings.Join(fc.paths, "\x00") != before {
-			prev := excludeKey(s.cfg)
-			limits := s.applyFileConfigLocked(ctx)
-			if limits || excludeKey(s.cfg) != prev {
-				s.indexLocked()
-			}
-		}
+		// In the background: when it is done, it reloads the
+		// configuration if it met other configuration files inside the
+		// folders (index.go).
+		s.startIndexLocked()
 	}
-	if s.fileCfg.err != nil {
-		s.showMessage(ctx, protocol.MessageTypeError, "scalelint: %v", s.fileCfg.err)
-	}
+	s.showConfigErrorLocked(ctx)
 	s.root = workspace.FindRepositoryRoot(s.folders)
 	if len(s.fileCfg.paths) == 0 {
 		s.log.Info("configuration: built-in (no .scalelint.yaml above or in the workspace folders)")
@@ -166,9 +144,11 @@ func (s *Server) reconfigureLocked(ctx context.Context, forceIndex bool) {
 func (s *Server) applyFileConfigLocked(ctx context.Context) bool {
 	s.fileCfg = s.loadFileConfigLocked()
 	cfg, err := s.settings.mergeAll(s.fileCfg.cfg, s.rootDir())
+	settingsErr := ""
 	if err != nil {
-		s.showMessage(ctx, protocol.MessageTypeError, "scalelint: editor settings: %v", err)
+		settingsErr = fmt.Sprintf("scalelint: editor settings: %v", err)
 	}
+	s.showOnceLocked(ctx, settingsErr, &s.shownSettingsErr)
 	s.cfg = cfg
 	// One parse cache, one set of limits: those of the configuration that
 	// governs the first folder.
@@ -186,6 +166,26 @@ func (s *Server) applyFileConfigLocked(ctx context.Context) bool {
 		return true
 	}
 	return false
+}
+
+// showConfigErrorLocked shows the configuration files' error, once.
+func (s *Server) showConfigErrorLocked(ctx context.Context) {
+	msg := ""
+	if s.fileCfg.err != nil {
+		msg = fmt.Sprintf("scalelint: %v", s.fileCfg.err)
+	}
+	s.showOnceLocked(ctx, msg, &s.shownFileErr)
+}
+
+// showOnceLocked shows an error message when it differs from the one last
+// shown for its source (shown): reconfiguring again (initialize, then the
+// settings pulled after it, then the index's configuration files) must not
+// show it twice. The configuration file also holds it as a diagnostic.
+func (s *Server) showOnceLocked(ctx context.Context, msg string, shown *string) {
+	if msg != "" && msg != *shown {
+		s.showMessage(ctx, protocol.MessageTypeError, "%s", msg)
+	}
+	*shown = msg
 }
 
 // excludeKey identifies the excludes of a configuration and its scoped
@@ -220,60 +220,20 @@ func (s *Server) rootDir() string {
 	return wd
 }
 
-// indexLocked reads and parses every manifest of the workspace folders
-// (workspace.Walk, as `scalelint check DIR` does, with the configured
-// excludes), in parallel, through the parse cache.
-func (s *Server) indexLocked() {
-	paths, errs := workspace.Walk(s.folders, s.cfg.Excluded)
-	for _, e := range errs {
-		s.log.Warn("index", "err", e)
-	}
-	handles := make([]*fileHandle, len(paths))
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				handles[i] = s.readDisk(paths[i])
-			}
-		}()
-	}
-	for i := range paths {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
-	s.disk = make(map[string]*fileHandle, len(paths))
-	for _, h := range handles {
-		if h != nil {
-			s.disk[h.path] = h
-		}
-	}
-	s.log.Info("indexed workspace", "folders", s.folders, "files", len(s.disk))
-}
-
-// readDisk reads and parses a file from disk; nil when it cannot be read.
-func (s *Server) readDisk(path string) *fileHandle {
+// readDisk reads and parses a file from disk; nil when it cannot be read
+// or is not a regular file (a FIFO is never opened for a read that waits
+// on a writer: workspace.ReadLimited). It takes no lock: callers read
+// outside the server's lock, so a slow disk does not hold up requests.
+func (s *Server) readDisk(c *parseCache, path string) *fileHandle {
 	path = filepath.Clean(path)
-	f, err := os.Open(path)
-	if err != nil {
-		s.log.Debug("read", "path", path, "err", err)
-		return nil
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return nil
-	}
 	// At most one byte over the size limit: the parser reports a larger
 	// file unread.
-	data, err := io.ReadAll(io.LimitReader(f, int64(s.cache.limits.MaxFileSize)+1))
+	data, err := workspace.ReadLimited(path, int64(c.limits.MaxFileSize))
 	if err != nil {
 		s.log.Debug("read", "path", path, "err", err)
 		return nil
 	}
-	return s.cache.newHandle(path, uri.File(path), 0, false, data)
+	return c.newHandle(path, uri.File(path), 0, false, data)
 }
 
 // inWorkspace reports whether a path is inside a workspace folder.
@@ -306,7 +266,7 @@ func (s *Server) newSnapshotLocked() *Snapshot {
 		files[p] = h
 	}
 	s.nextID++
-	snap := &Snapshot{id: s.nextID, files: files, cfg: s.cfg, cfgErr: s.fileCfg.err, folders: s.folders, root: s.root, renderCache: &s.renders}
+	snap := &Snapshot{id: s.nextID, files: files, cfg: s.cfg, cfgErr: s.fileCfg.err, folders: s.folders, root: s.root, indexing: s.index, renderCache: &s.renders}
 	// Derive from the latest snapshot whose diagnostics are complete (one
 	// superseded before its lint ran passes on its own base).
 	if prev := s.snap; prev.done.Load() {

@@ -88,6 +88,13 @@ type Snapshot struct {
 	folders []string
 	root    workspace.RepositoryRoot // of the folders: GitOps paths are relative to it
 
+	// indexing is the disk index being built when the snapshot was made
+	// (nil: the index was complete): such a snapshot is not linted, and a
+	// request reads it over the finished index (withIndex).
+	indexing   *indexRun
+	rebaseOnce sync.Once
+	rebased    *Snapshot
+
 	// renderCache holds the render groups across snapshots (render.go);
 	// groups are the snapshot's, rendering the files they read, both
 	// computed once (renders).

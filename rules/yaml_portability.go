@@ -14,9 +14,11 @@ var YAMLPortability = &analyzer.Analyzer{
 				if p.Rule != "yaml-portability" {
 					continue
 				}
+				// The problem spans the blanks around the tabs; the fix
+				// writes them with two spaces a tab.
 				pass.Report(analyzer.Diagnostic{Pos: p.Pos, End: p.End, Message: p.Message,
-					SuggestedFixes: []analyzer.SuggestedFix{{Message: "Replace the tab with spaces",
-						Edits: []analyzer.TextEdit{{Pos: p.Pos, End: p.End, NewText: "  "}}, Safe: true}}})
+					SuggestedFixes: []analyzer.SuggestedFix{{Message: "Replace the tabs with spaces",
+						Edits: []analyzer.TextEdit{{Pos: p.Pos, End: p.End, NewText: p.Suggestion}}, Safe: true}}})
 			}
 		}
 		return nil

@@ -1,13 +1,15 @@
 package render
 
 import (
+	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/scalelint/scalelint/analyzer/workspace"
 )
 
 // TreeFile is a file read from a confined tree.
@@ -108,14 +110,13 @@ func (r *treeReader) file(p, rel string) {
 		r.full = true
 		return
 	}
-	f, err := os.Open(p)
-	if err != nil {
-		r.problems = append(r.problems, Problem{Rule: RuleError, Path: p, Message: fmt.Sprintf("cannot read: %v", unwrap(err))})
-		return
-	}
-	defer f.Close()
+	// As every file scalelint reads (workspace.ReadLimited): opened
+	// without blocking, read only when it is still a regular file (a
+	// FIFO or device put in its place since the directory was listed
+	// would block the read or fill memory), at most one byte over what
+	// the input limit leaves.
 	left := r.lim.MaxInput - r.size
-	data, err := io.ReadAll(io.LimitReader(f, int64(left)+1))
+	data, err := workspace.ReadLimited(p, int64(left))
 	if err != nil {
 		r.problems = append(r.problems, Problem{Rule: RuleError, Path: p, Message: fmt.Sprintf("cannot read: %v", unwrap(err))})
 		return
@@ -127,6 +128,20 @@ func (r *treeReader) file(p, rel string) {
 	}
 	r.size += len(data)
 	r.files = append(r.files, TreeFile{Rel: rel, Data: data})
+}
+
+// ReadFile reads one file of at most limit bytes that a render needs
+// besides its tree (a .helmignore, a values file named on the command
+// line, a kustomization file looked for, a file a finding points into),
+// through workspace.ReadWhole like every file scalelint reads: a FIFO or
+// a device is refused, not waited on, and a file over the limit is read
+// no further than one byte past it.
+func ReadFile(p string, limit int) ([]byte, error) {
+	data, err := workspace.ReadWhole(p, int64(limit))
+	if tl := (*workspace.TooLargeError)(nil); errors.As(err, &tl) {
+		return nil, fmt.Errorf("%s is over the input limit of %d bytes", p, limit)
+	}
+	return data, err
 }
 
 // WithOverlay returns the files of a tree read from below root with the

@@ -174,13 +174,47 @@ func fromObject(o *manifest.Object) *Autoscaler {
 	return a
 }
 
+// The written value is read as kubectl reads it: a number YAML reads as
+// one in any base ("0x28" is 40: manifest.Field.Number), else a quantity
+// ("500m"); null ("~") is no value, and the default applies. A value that
+// reads as neither is invalid (invalid-field reports it), and so is one
+// whose reading differs from the decoded v past the 32-bit range (it
+// decoded as 0).
 func (a *Autoscaler) num(path string, v float64, set bool) Num {
 	p := manifest.ParsePath(path)
 	if f, ok := a.Object.FieldAt(p); ok {
-		// A number past the 32-bit fields' range decodes as 0: invalid too
-		// (invalid-field says it does not fit), not a written 0.
-		q, err := ParseQuantity(f.Value)
-		if err != nil || f.Kind != yaml.ScalarNode || (q != v && math.Abs(q) > math.MaxInt32) {
+		if f.IsNull() {
+			return Num{V: v, At: f}
+		}
+		q, ok := f.Number()
+		if !ok {
+			var err error
+			q, err = ParseQuantity(f.Value)
+			ok = err == nil && f.Kind == yaml.ScalarNode
+		}
+		if !ok || (q != v && math.Abs(q) > math.MaxInt32) {
+			return Num{V: v, Set: true, At: f, Invalid: true}
+		}
+		if set {
+			return Num{V: v, Set: true, At: f}
+		}
+	}
+	return Num{V: v, Set: set, At: a.Object.NearestField(p)}
+}
+
+// intNum is num for an integer field of the API (replica bounds, a CPU
+// utilization, a window in seconds): only a number YAML reads as one is
+// read (a quoted "40" is a string the API server refuses, and decodes as
+// nothing), and it must be the value decoded (40.5 does not decode into
+// an integer); otherwise the field is invalid, which invalid-field
+// reports, and the rules leave it alone.
+func (a *Autoscaler) intNum(path string, v float64, set bool) Num {
+	p := manifest.ParsePath(path)
+	if f, ok := a.Object.FieldAt(p); ok {
+		if f.IsNull() {
+			return Num{V: v, At: f}
+		}
+		if q, ok := f.Number(); !ok || q != v {
 			return Num{V: v, Set: true, At: f, Invalid: true}
 		}
 		if set {
@@ -200,8 +234,8 @@ func fromHPA(o *manifest.Object, h *manifest.HPA) *Autoscaler {
 	if h.Spec.MinReplicas != nil {
 		min = *h.Spec.MinReplicas
 	}
-	a.Min = a.num("spec.minReplicas", float64(min), h.Spec.MinReplicas != nil)
-	a.Max = a.num("spec.maxReplicas", float64(h.Spec.MaxReplicas), o.Get(manifest.ParsePath("spec.maxReplicas")) != nil)
+	a.Min = a.intNum("spec.minReplicas", float64(min), h.Spec.MinReplicas != nil)
+	a.Max = a.intNum("spec.maxReplicas", float64(h.Spec.MaxReplicas), o.Get(manifest.ParsePath("spec.maxReplicas")) != nil)
 	a.readBehavior("spec.behavior", h.Spec.Behavior)
 
 	switch o.Version {
@@ -213,7 +247,7 @@ func fromHPA(o *manifest.Object, h *manifest.HPA) *Autoscaler {
 		if set {
 			v = float64(*p[0].Resource.Target.AverageUtilization)
 		}
-		m.Utilization = a.num("spec.targetCPUUtilizationPercentage", v, set)
+		m.Utilization = a.intNum("spec.targetCPUUtilizationPercentage", v, set)
 		m.At, m.Implicit = m.Utilization.At, !set
 		a.Metrics = []*Metric{m}
 		return a
@@ -282,7 +316,7 @@ func (a *Autoscaler) readHPATarget(m *Metric, t *autoscalingv2.MetricTarget, uti
 	switch t.Type {
 	case autoscalingv2.UtilizationMetricType:
 		if t.AverageUtilization != nil {
-			m.Utilization = a.num(util, float64(*t.AverageUtilization), true)
+			m.Utilization = a.intNum(util, float64(*t.AverageUtilization), true)
 		}
 		if m.Resource == string(corev1.ResourceCPU) {
 			m.Signal = SignalCPU
@@ -329,7 +363,7 @@ func (a *Autoscaler) readBehavior(base string, b *autoscalingv2.HorizontalPodAut
 		}
 	}
 	a.UpTolerance = a.num(base+".scaleUp.tolerance", tol, tolSet)
-	a.DownWindow = a.num(base+".scaleDown.stabilizationWindowSeconds", win, winSet)
+	a.DownWindow = a.intNum(base+".scaleDown.stabilizationWindowSeconds", win, winSet)
 }
 
 func fromKEDA(o *manifest.Object, kind Kind, ref *manifest.ScaleTarget, min, max *int32, triggers []manifest.ScaleTriggers, adv *manifest.AdvancedConfig) *Autoscaler {
@@ -354,12 +388,12 @@ func fromKEDA(o *manifest.Object, kind Kind, ref *manifest.ScaleTarget, min, max
 	if min != nil {
 		mn = *min
 	}
-	a.Min = a.num("spec.minReplicaCount", float64(mn), min != nil)
+	a.Min = a.intNum("spec.minReplicaCount", float64(mn), min != nil)
 	mx := manifest.KEDADefaultMaxReplicaCount()
 	if max != nil {
 		mx = *max
 	}
-	a.Max = a.num("spec.maxReplicaCount", float64(mx), max != nil)
+	a.Max = a.intNum("spec.maxReplicaCount", float64(mx), max != nil)
 	behaviorPath := "spec.advanced.horizontalPodAutoscalerConfig.behavior"
 	var b *autoscalingv2.HorizontalPodAutoscalerBehavior
 	if adv != nil && adv.HorizontalPodAutoscalerConfig != nil {

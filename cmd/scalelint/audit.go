@@ -74,8 +74,11 @@ func runAudit(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if in == nil || in.NothingRead() {
 		return ioErr
 	}
+	if err := output.GuardInputs([]output.Named{{Flag: "--output", Path: out}}, in.InputFiles()); err != nil {
+		return err
+	}
 	a := audit.Run(in, audit.Options{Simulate: format == "html" && simulate})
-	if out == "" {
+	if output.IsStdout(out) {
 		w := bufio.NewWriterSize(stdout, 64<<10)
 		if err := render.Write(w, a, format, render.Options{Color: format == "table" && output.UseColor(color, stdout)}); err != nil {
 			return err
@@ -86,7 +89,7 @@ func runAudit(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	} else if err := output.WriteFile(out, func(w io.Writer) error { return render.Write(w, a, format, render.Options{}) }); err != nil {
 		return err
 	}
-	if !quiet && (out != "" || format != "table") {
+	if !quiet && (!output.IsStdout(out) || format != "table") {
 		fmt.Fprintln(stderr, a.SummaryLine())
 	}
 	if err := changed(in, stderr); err != nil {

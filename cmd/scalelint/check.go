@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -9,8 +10,10 @@ import (
 
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/fix"
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/load"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/output"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/report"
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/term"
 )
 
 const checkUsage = `Usage: scalelint check [flags] [PATH...|-]
@@ -54,6 +57,11 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// The profiles are created before anything is read: at least not over
+	// a file named to be read.
+	if err := output.GuardInputs([]output.Named{{Flag: "--cpuprofile", Path: o.cpuProfile}, {Flag: "--memprofile", Path: o.memProfile}}, paths); err != nil {
+		return err
+	}
 	stop, err := startProfiles(o.cpuProfile, o.memProfile)
 	if err != nil {
 		return err
@@ -75,25 +83,53 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		describeInputs(in, stderr)
 	}
 
-	shared := analyzer.NewShared()
-	diags := in.Lint(context.Background(), shared)
-	heapSnapshot()
-	rep := report.New(in.Workspace, diags, in.Config, shared)
-	rep.Inputs = reportInputs(in)
-	rep.SetInputs(in.Files, in.Rendered)
-	if o.writeBaseline != "" {
-		if err := output.WriteFile(o.writeBaseline, rep.WriteBaseline); err != nil {
-			return err
-		}
-		fmt.Fprintf(stderr, "scalelint: recorded %s in %s\n", report.Plural(len(rep.Shown), "finding"), o.writeBaseline)
-		return ioErr
+	// No output may replace a file read.
+	var named []output.Named
+	for _, t := range outs {
+		named = append(named, output.Named{Flag: "--output", Path: t.Path})
 	}
-	if o.baseline != "" {
-		b, err := report.ReadBaseline(o.baseline)
-		if err != nil {
+	inputs := in.InputFiles()
+	if o.writeBaseline != "" {
+		named = append(named, output.Named{Flag: "--write-baseline", Path: o.writeBaseline})
+	} else if o.baseline != "" {
+		inputs = append(inputs, o.baseline)
+	}
+	if err := output.GuardInputs(named, inputs); err != nil {
+		return err
+	}
+	var baseline *report.Baseline
+	if o.baseline != "" && o.writeBaseline == "" {
+		if baseline, err = report.ReadBaseline(o.baseline, int64(in.Config.Limits.WithDefaults().MaxFileSize)); err != nil {
+			return fmt.Errorf("--baseline: %w", err)
+		}
+	}
+	lint := func(in *load.Inputs) *report.Report {
+		shared := analyzer.NewShared()
+		diags := in.Lint(context.Background(), shared)
+		heapSnapshot()
+		rep := report.New(in.Workspace, diags, in.Config, shared)
+		rep.Inputs = reportInputs(in)
+		rep.SetInputs(in.Files, in.Rendered)
+		if baseline != nil {
+			rep.ApplyBaseline(baseline)
+		}
+		return rep
+	}
+	rep := lint(in)
+	if o.writeBaseline != "" {
+		if output.IsStdout(o.writeBaseline) {
+			w := bufio.NewWriter(stdout)
+			if err := rep.WriteBaseline(w); err != nil {
+				return err
+			}
+			if err := w.Flush(); err != nil {
+				return err
+			}
+		} else if err := output.WriteFile(o.writeBaseline, rep.WriteBaseline); err != nil {
 			return err
 		}
-		rep.ApplyBaseline(b)
+		fmt.Fprintf(stderr, "scalelint: recorded %s in %s\n", report.Plural(len(rep.Shown), "finding"), term.Clean(o.writeBaseline))
+		return ioErr
 	}
 	if o.diff {
 		n, err := fix.Diff(rep, in.Named, stdout)
@@ -113,10 +149,26 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "scalelint: fixed %s in %s\n", report.Plural(res.Findings, "finding"), report.Plural(res.Files, "file"))
 		}
 		for _, e := range res.Errs {
-			fmt.Fprintf(stderr, "scalelint: %v\n", e)
+			fmt.Fprintf(stderr, "scalelint: %s\n", term.Clean(e.Error()))
 		}
 		if len(res.Errs) > 0 {
 			ioErr = reported{errors.Join(append([]error{ioErr}, res.Errs...)...)}
+		}
+		if res.Files > 0 {
+			// The fixed files changed: what remains is found, and
+			// printed, in their new text (the old positions and
+			// snippets are gone with it).
+			again, err := in.Again()
+			if err != nil {
+				return err // the configuration no longer reads
+			}
+			for _, e := range again.Errs {
+				fmt.Fprintf(stderr, "scalelint: %s\n", term.Clean(e.Error()))
+			}
+			if len(again.Errs) > 0 {
+				ioErr = reported{errors.Join(append([]error{ioErr}, again.Errs...)...)}
+			}
+			in, rep = again, lint(again)
 		}
 	}
 	opts := output.Options{ExplainMissing: o.explainMissing, Version: versionString()}

@@ -454,6 +454,40 @@ func hostileCases() []hostileCase {
 		{name: "merge-key", data: hpaWith("    apiVersion: apps/v1\n", "    <<: {apiVersion: apps/v1}\n"), twin: hpa},
 		{name: "long-key-1000", data: hpaWith(`dead-time: "90s"`, `dead-time: "90s"`+"\n    example.com/"+strings.Repeat("k", 1000)+": v"),
 			twin: hpaWith(`dead-time: "90s"`, `dead-time: "90s"`+"\n    example.com/k: v")},
+		// Issue 15. was: the HPA after an empty document dropped, "0 autoscalers".
+		{name: "empty-doc-then-hpa", data: text("---\n---\n" + hostileHPA), twin: text("#\n#\n" + hostileHPA)},
+		// was: dropped too (cat a.yaml b.yaml, b.yaml starting with a BOM).
+		{name: "bom-after-marker", data: text("---\n\ufeff" + hostileHPA), twin: text("---\n" + hostileHPA)},
+		// was: the HPA after a "---" between lone CRs dropped.
+		{name: "lone-cr-two-docs", data: text(strings.ReplaceAll("a: 1\n---\n"+hostileHPA, "\n", "\r")), twin: text("a: 1\n---\n" + hostileHPA)},
+		{name: "bom-before-key", data: hpaWith("spec:\n", "\ufeffspec:\n"),
+			want: expect{"yaml-syntax", 8, 1, `byte order mark \(U\+FEFF\) at the start of a line`}, parse: true},
+		// was: 1.1 GB peak, 1.6 s, and 2.3 GB for six such files in a tree.
+		{name: "flat-flow-10MiB", data: func() []byte {
+			return []byte(hostileHPA + "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n  x: [" + strings.Repeat("1,", 5<<20-400) + "1]\n")
+		}, want: expect{"input-limit", 26, 3, `more than 2000000 YAML nodes \(keys, values and items, counted before they are built\)`}, maxFindings: 2, parse: true},
+		// was: "alias expansion" for a sequence without an alias. The count
+		// passes 2,000,000 at line 1,999,991: 15 for the document and the
+		// five lines of its head (fastyaml.NodeBound: 2 for the document,
+		// 3 for "apiVersion: v1" with its mapping, 2, 2 for an empty value,
+		// 3 with the nested mapping, 2 for "items:", 2 for the first entry
+		// with its sequence), then one an entry.
+		{name: "block-seq-2.6M", data: func() []byte {
+			return []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\nitems:\n" + strings.Repeat("- 1\n", 2600000))
+		}, want: expect{"input-limit", 1999991, 1, `more than 2000000 YAML nodes`}, maxFindings: 1, parse: true},
+		// was: silent (the rules skipped a value they could not read).
+		{name: "hex-integer", data: hpaWith("minReplicas: 2", "minReplicas: 0x28"),
+			want: expect{"replica-bounds", 13, 16, "minReplicas 40 is above maxReplicas 10"}},
+		{name: "null-integer", data: hpaWith("maxReplicas: 10", "maxReplicas: ~"),
+			want: expect{"replica-bounds", 14, 16, "maxReplicas is null"}},
+		// was: the object's JSON broken by a Go escape: no target, no metrics.
+		{name: "control-char-key", data: hpaWith(`dead-time: "90s"`, `dead-time: "90s"`+"\n    \"x\\x01y\": z"),
+			twin: hpaWith(`dead-time: "90s"`, `dead-time: "90s"`+"\n    xy: z")},
+		// was: not an HPA.
+		{name: "binary-kind", data: hpaWith("kind: HorizontalPodAutoscaler", "kind: !!binary SG9yaXpvbnRhbFBvZEF1dG9zY2FsZXI="), twin: hpa},
+		// was: "UTF-16".
+		{name: "utf32le-bom", data: func() []byte { return append([]byte{0xFF, 0xFE, 0, 0}, 'a', 0, 0, 0) },
+			want: expect{"yaml-syntax", 1, 1, "UTF-32"}, parse: true},
 		// was: "could not find expected ':'".
 		{name: "long-key-1MiB", data: func() []byte { return []byte(hostileHPA + strings.Repeat("k", 1<<20) + ": v\n") },
 			want: expect{"yaml-syntax", 20, 1, "key longer than 1024 characters"}, parse: true},
@@ -467,6 +501,72 @@ func hostileCases() []hostileCase {
 		}
 	}
 	return cases
+}
+
+// TestHostileTree: six files of ten megabytes of flat flow sequence in
+// one tree (2.3 GB peak before the node limit) stay within the peak
+// memory one of them is allowed: the node count refuses each before a
+// node exists, and four files at most are read at once.
+func TestHostileTree(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data := []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n  x: [" + strings.Repeat("1,", 5<<20-400) + "1]\n")
+	for i := 0; i < 6; i++ {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("flow%d.yaml", i)), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := runBinary(t, dir, hangLimit, "check", "--format", "json", ".")
+	rep := r.checkOutcome(t, 1)
+	if len(rep.Diagnostics) != 6 {
+		t.Errorf("%d findings, want one refusal a file:\n%s", len(rep.Diagnostics), findings(rep))
+	}
+	if bound := rssBound(t, data); r.maxRSS > bound {
+		t.Errorf("peak RSS %d KiB, over the bound of one such file, %d KiB", r.maxRSS, bound)
+	}
+	t.Logf("six 10 MiB flat sequences: %d KiB peak, %.2fs", r.maxRSS, r.wall.Seconds())
+}
+
+// TestHostileReads: what is read besides the files named goes through the
+// same limits: stdin from /dev/zero is read up to the size limit and
+// refused (it grew past 2.6 GB); --config and --baseline naming a device
+// or a FIFO are refused at once (850 MB for /dev/zero; a FIFO no one
+// writes hung).
+func TestHostileReads(t *testing.T) {
+	dir := hostileDir(t, "in.yaml", []byte(hostileHPA))
+	zero, err := os.Open("/dev/zero")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zero.Close()
+	r := runBinaryWith(t, dir, zero, hangLimit, "check", "--format", "json", "-")
+	rep := r.checkOutcome(t, 1)
+	if d, ok := (expect{"input-limit", 1, 1, "over the size limit of 10485760 bytes"}).find(rep); !ok || d.File != "<stdin>" {
+		t.Errorf("stdin from /dev/zero: %s", findings(rep))
+	}
+	if bound := rssBound(t, make([]byte, 10<<20)); r.maxRSS > bound {
+		t.Errorf("stdin from /dev/zero: peak RSS %d KiB, over %d KiB", r.maxRSS, bound)
+	}
+	t.Logf("stdin from /dev/zero: %d KiB peak, %.2fs", r.maxRSS, r.wall.Seconds())
+	fifo := filepath.Join(dir, "cfg.fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"check", "--config", "/dev/zero", "in.yaml"},
+		{"check", "--config", "cfg.fifo", "in.yaml"},
+		{"check", "--baseline", "/dev/zero", "in.yaml"},
+		{"check", "--baseline", "cfg.fifo", "in.yaml"},
+	} {
+		r := runBinary(t, dir, hangLimit, args...)
+		r.checkOutcome(t, 2)
+		if !strings.Contains(r.stderr, "not a regular file") || !strings.Contains(r.stderr, args[1]+":") {
+			t.Errorf("scalelint %s: %s", strings.Join(args, " "), r.stderr)
+		}
+		t.Logf("%s %s: %d KiB peak, %.2fs", args[1], args[2], r.maxRSS, r.wall.Seconds())
+	}
 }
 
 // findings lists a report's findings without their file, one a line.
@@ -572,6 +672,12 @@ const gnuTime = "/usr/bin/time"
 // process it started, is killed after limit.
 func runBinary(t *testing.T, dir string, limit time.Duration, args ...string) binRun {
 	t.Helper()
+	return runBinaryWith(t, dir, nil, limit, args...)
+}
+
+// runBinaryWith is runBinary with stdin read from a file (nil: none).
+func runBinaryWith(t *testing.T, dir string, stdin *os.File, limit time.Duration, args ...string) binRun {
+	t.Helper()
 	if _, err := os.Stat(gnuTime); err != nil {
 		t.Fatalf("%s is needed to measure peak memory (%v): install the Debian package \"time\"", gnuTime, err)
 	}
@@ -582,6 +688,9 @@ func runBinary(t *testing.T, dir string, limit time.Duration, args ...string) bi
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.Dir = dir
+	if stdin != nil {
+		cmd.Stdin = stdin
+	}
 	cmd.Env = append(os.Environ(), "NO_COLOR=1")
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

@@ -8,6 +8,7 @@ import (
 
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/load"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/report"
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/term"
 )
 
 // readInputs reads what check, audit and simulate read (load.Read) and
@@ -31,10 +32,10 @@ func readInputs(paths []string, stdin io.Reader, stderr io.Writer, configPath, n
 		return nil, err
 	}
 	for _, e := range in.Errs {
-		fmt.Fprintf(stderr, "scalelint: %v\n", e)
+		fmt.Fprintf(stderr, "scalelint: %s\n", term.Clean(e.Error()))
 	}
 	for _, w := range in.Warnings {
-		fmt.Fprintf(stderr, "scalelint: warning: %s\n", w)
+		fmt.Fprintf(stderr, "scalelint: warning: %s\n", term.Clean(w))
 	}
 	if len(in.Errs) > 0 {
 		return in, reported{errors.Join(in.Errs...)}
@@ -47,7 +48,7 @@ func readInputs(paths []string, stdin io.Reader, stderr io.Writer, configPath, n
 func changed(in *load.Inputs, stderr io.Writer) error {
 	errs := in.Changed()
 	for _, e := range errs {
-		fmt.Fprintf(stderr, "scalelint: %v\n", e)
+		fmt.Fprintf(stderr, "scalelint: %s\n", term.Clean(e.Error()))
 	}
 	if len(errs) > 0 {
 		return reported{errors.Join(errs...)}

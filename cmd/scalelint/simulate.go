@@ -80,6 +80,9 @@ func runSimulate(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	if err != nil {
 		return err // one autoscaler is simulated: every input must be read
 	}
+	if err := output.GuardInputs([]output.Named{{Flag: "--output", Path: out}}, in.InputFiles()); err != nil {
+		return err
+	}
 	c, m, err := simulation.Pick(candidates(in), in.Files, object)
 	if err != nil {
 		return err
@@ -105,7 +108,7 @@ func runSimulate(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	if out == "" {
+	if output.IsStdout(out) {
 		if err := run.Writer(format)(stdout); err != nil {
 			return err
 		}

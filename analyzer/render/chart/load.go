@@ -51,7 +51,7 @@ func Load(dir string, lim render.Limits, overlay map[string][]byte) (*Chart, []r
 	lim = lim.WithDefaults()
 	rules := ignore.Empty()
 	c := &Chart{Dir: dir, data: map[string][]byte{}, chartDirs: map[*byte]string{}, lim: lim, parsed: map[string]*render.YAML{}}
-	if data, err := readSmall(filepath.Join(dir, ignore.HelmIgnore), lim.MaxInput); err == nil {
+	if data, err := render.ReadFile(filepath.Join(dir, ignore.HelmIgnore), lim.MaxInput); err == nil {
 		if r, err := ignore.Parse(bytes.NewReader(data)); err == nil {
 			rules = r
 		}

@@ -11,6 +11,8 @@ import (
 	"helm.sh/helm/v4/pkg/chart/common"
 	"helm.sh/helm/v4/pkg/chart/v2/loader"
 	"helm.sh/helm/v4/pkg/strvals"
+
+	"github.com/scalelint/scalelint/analyzer/render"
 )
 
 // DefaultsName names the value set of a chart's own values.yaml.
@@ -173,7 +175,7 @@ func (c *Chart) valuesFile(f string) ([]byte, error) {
 			return d, nil
 		}
 	}
-	return readSmall(f, c.lim.MaxInput)
+	return render.ReadFile(f, c.lim.MaxInput)
 }
 
 // display returns the path of a values file as findings name it: a file

@@ -2,7 +2,6 @@ package kustomize
 
 import (
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -163,10 +162,8 @@ func readKustomizationIn(dir string, lim render.Limits, overlay map[string][]byt
 		if data, ok := overlay[p]; ok {
 			return p, data, true
 		}
-		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Size() <= int64(lim.MaxInput) {
-			if data, err := os.ReadFile(p); err == nil {
-				return p, data, true
-			}
+		if data, err := render.ReadFile(p, lim.MaxInput); err == nil {
+			return p, data, true
 		}
 	}
 	return "", nil, false

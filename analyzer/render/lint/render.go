@@ -3,7 +3,6 @@ package lint
 import (
 	"context"
 	"go/token"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -89,6 +88,20 @@ type Result struct {
 
 	unitsOnce sync.Once
 	unitOf    map[*manifest.File]*Unit // by rendered file (PlaceOf)
+}
+
+// Read returns the paths of the files the renders read (charts' files,
+// kustomization trees): inputs an output must not replace.
+func (r *Result) Read() []string {
+	if r == nil {
+		return nil
+	}
+	out := make([]string, 0, len(r.sources))
+	for p := range r.sources {
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // Rendering says how the per-file reading treats a path (workspace.Options.Rendered).
@@ -379,11 +392,7 @@ func lintUnit(ctx context.Context, kind, root, set, anchor string, out *render.O
 
 // readSource reads a file a finding or problem names that no render read.
 func readSource(p string, limit int) ([]byte, bool) {
-	st, err := os.Stat(p)
-	if err != nil || !st.Mode().IsRegular() || st.Size() > int64(limit) {
-		return nil, false
-	}
-	data, err := os.ReadFile(p)
+	data, err := render.ReadFile(p, limit)
 	return data, err == nil
 }
 

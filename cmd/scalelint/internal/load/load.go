@@ -17,7 +17,9 @@
 package load
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"go/token"
 	"io"
@@ -83,6 +85,10 @@ type Inputs struct {
 	Skipped []Skipped
 	// Root is the repository root GitOps paths were resolved against.
 	Root workspace.RepositoryRoot
+	// Stdin is what was read from stdin ("-"), and opts the options read
+	// with: kept so the inputs can be read again (Again).
+	Stdin []byte
+	opts  Options
 }
 
 // Skipped is a file that is not a Kubernetes manifest, and why.
@@ -111,6 +117,10 @@ func Read(paths []string, stdin io.Reader, o Options) (*Inputs, error) {
 	case o.ConfigPath != "":
 		c, err := cfgs.load(o.ConfigPath)
 		if err != nil {
+			var ce *analyzer.ConfigError
+			if !errors.As(err, &ce) {
+				return nil, fmt.Errorf("--config: %w", err) // not read: say which flag named it
+			}
 			return nil, err
 		}
 		cfg = c
@@ -132,7 +142,7 @@ func Read(paths []string, stdin io.Reader, o Options) (*Inputs, error) {
 	}
 
 	fset := token.NewFileSet()
-	in := &Inputs{Named: map[string]bool{}, Paths: paths}
+	in := &Inputs{Named: map[string]bool{}, Paths: paths, opts: o}
 	rendered := 0 // files read through the renders only
 	var files []*manifest.File
 	var diskPaths []string
@@ -141,12 +151,16 @@ func Read(paths []string, stdin io.Reader, o Options) (*Inputs, error) {
 			diskPaths = append(diskPaths, p)
 			continue
 		}
-		data, err := io.ReadAll(stdin)
+		lim := cfg.For(stdinName).Limits
+		// At most one byte over the size limit (stdin may be /dev/zero):
+		// the parser refuses more, as it does a file.
+		data, err := workspace.ReadStdin(stdin, int64(lim.WithDefaults().MaxFileSize))
 		if err != nil {
 			in.Errs = append(in.Errs, fmt.Errorf("stdin: %w", err))
 			continue
 		}
-		opts := manifest.Options{Eager: manifest.IsReadKind, Limits: cfg.For(stdinName).Limits}
+		in.Stdin = data
+		opts := manifest.Options{Eager: manifest.IsReadKind, Limits: lim}
 		files = append(files, manifest.Parse(fset, stdinName, data, opts))
 	}
 	if len(diskPaths) > 0 {
@@ -424,4 +438,30 @@ func (in *Inputs) Changed() []error {
 		}
 	}
 	return errs
+}
+
+// Again reads the same paths, stdin's text and configuration again:
+// after --fix changed files, the findings are those of their new text.
+func (in *Inputs) Again() (*Inputs, error) {
+	o := in.opts
+	o.Progress = nil
+	return Read(in.Paths, bytes.NewReader(in.Stdin), o)
+}
+
+// InputFiles lists the files read from disk and the configuration files
+// that govern them: what an output must not overwrite
+// (output.GuardInputs).
+func (in *Inputs) InputFiles() []string {
+	out := make([]string, 0, len(in.Named)+len(in.ConfigFiles)+1)
+	for p := range in.Named {
+		out = append(out, p)
+	}
+	out = append(out, in.ConfigFiles...)
+	// The files charts and kustomizations read (values files given with
+	// --values among them).
+	out = append(out, in.Rendered.Read()...)
+	if in.opts.ConfigPath != "" {
+		out = append(out, in.opts.ConfigPath)
+	}
+	return out
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/scaling"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/report"
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/term"
 	"github.com/scalelint/scalelint/rules/format"
 )
 
@@ -37,22 +38,24 @@ func (t Text) Print(w io.Writer, r *report.Report) error {
 		case analyzer.Warning:
 			sevColor = p.Yellow
 		}
-		where := fmt.Sprintf("%s:%d:%d", l.File, l.Line, l.Col)
+		// What comes from the inputs (names, messages quoting them, the
+		// line) is printed through term.Clean.
+		where := fmt.Sprintf("%s:%d:%d", term.Clean(l.File), l.Line, l.Col)
 		if l.Source != "" {
-			where += fmt.Sprintf(" (from %s)", l.Source)
+			where += fmt.Sprintf(" (from %s)", term.Clean(l.Source))
 		}
 		fmt.Fprintf(w, "%s%s%s: %s%s%s: %s%s%s %s[%s]%s\n", p.Bold, where, p.Reset, sevColor+p.Bold, d.Severity, p.Reset,
-			p.Bold, d.Message, p.Reset, p.Dim, d.Rule, p.Reset)
+			p.Bold, term.Clean(d.Message), p.Reset, p.Dim, d.Rule, p.Reset)
 		writeSnippet(w, f.SourceLine, l, p, sevColor)
 		for _, n := range f.Notes {
-			fmt.Fprintf(w, "  %snote%s: %s:%d:%d: %s\n", p.Blue+p.Bold, p.Reset, n.Location.File, n.Location.Line, n.Location.Col, n.Message)
+			fmt.Fprintf(w, "  %snote%s: %s:%d:%d: %s\n", p.Blue+p.Bold, p.Reset, term.Clean(n.Location.File), n.Location.Line, n.Location.Col, term.Clean(n.Message))
 		}
 		for _, fix := range f.Fixes {
 			safe := ""
 			if fix.Safe {
 				safe = " (safe: scalelint check --fix applies it)"
 			}
-			fmt.Fprintf(w, "  %sfix%s: %s%s\n", p.Blue+p.Bold, p.Reset, fix.Message, safe)
+			fmt.Fprintf(w, "  %sfix%s: %s%s\n", p.Blue+p.Bold, p.Reset, term.Clean(fix.Message), safe)
 		}
 		return nil
 	})
@@ -78,7 +81,7 @@ func writeSnippet(w io.Writer, line []byte, l report.Location, p Palette, sevCol
 	}
 	text := strings.TrimPrefix(string(line), "\ufeff")
 	gutter := fmt.Sprintf("%4d", l.Line)
-	fmt.Fprintf(w, "%s%s |%s %s\n", p.Dim, gutter, p.Reset, text)
+	fmt.Fprintf(w, "%s%s |%s %s\n", p.Dim, gutter, p.Reset, term.Clean(text))
 	runes := []rune(text)
 	start := l.Col - 1
 	end := len(runes)
@@ -109,8 +112,12 @@ func writeSnippet(w io.Writer, line []byte, l report.Location, p Palette, sevCol
 }
 
 // runeWidth is the terminal width of a rune: 2 for wide East Asian
-// characters and emoji, 1 otherwise.
+// characters and emoji, the width of its escape for a rune term.Clean
+// escapes, 1 otherwise.
 func runeWidth(c rune) int {
+	if e, ok := term.Escape(c); ok {
+		return len(e)
+	}
 	switch width.LookupRune(c).Kind() {
 	case width.EastAsianWide, width.EastAsianFullwidth:
 		return 2
@@ -130,7 +137,7 @@ func writeMissing(w io.Writer, ms []report.Missing) {
 	}
 	fmt.Fprintf(w, "\nlaws not evaluated or not decided (%d autoscalers):\n", len(ms))
 	for _, m := range ms {
-		fmt.Fprintf(w, "  %s:%d %s %s/%s\n", m.File, m.Line, m.Object.Kind, m.Object.Namespace, m.Object.Name)
+		fmt.Fprintf(w, "  %s:%d %s %s/%s\n", term.Clean(m.File), m.Line, term.Clean(m.Object.Kind), term.Clean(m.Object.Namespace), term.Clean(m.Object.Name))
 		for _, l := range m.Laws {
 			switch {
 			case len(l.Needs) > 0 && l.Why != "":

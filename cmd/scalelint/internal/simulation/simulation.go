@@ -556,7 +556,17 @@ func sec(v float64) string { return tenth(v) + "s" }
 
 // tenth writes a number rounded to a tenth, halves away from zero (four
 // decimals, as sec says why).
-func tenth(v float64) string { return format.Num(format.Round(v, 1), 4) }
+func tenth(v float64) string { return rounded(v, 1, 4) }
+
+// rounded writes v rounded to decimals, halves away from zero, with Num's
+// prec; a nonzero v that rounds to zero is written as Num writes it (one
+// significant digit), never "0": Φ(3e-8) is not Φ(0).
+func rounded(v float64, decimals, prec int) string {
+	if r := format.Round(v, decimals); r != 0 || v == 0 {
+		return format.Num(r, prec)
+	}
+	return format.Num(v, decimals)
+}
 
 func (r *Run) writeHeader(w io.Writer) {
 	src := func(name string) string { return " (" + r.sources[name] + ")" }
@@ -584,7 +594,7 @@ func (r *Run) writeHeader(w io.Writer) {
 func (r *Run) lawText() string {
 	tEff := r.deadTime + r.sampling
 	return fmt.Sprintf("τ_eff·Φ(W_eff/τ_eff) = %s × Φ(%s) = %s × %s = %s",
-		sec(tEff), format.Num(format.Round(r.w, 3), 4), sec(tEff), format.Num(format.Round(r.phi, 3), 4), sec(r.required))
+		sec(tEff), rounded(r.w, 3, 4), sec(tEff), rounded(r.phi, 3, 4), sec(r.required))
 }
 
 func (r *Run) lawRests() bool { return laws.Rests(r.standingDelay(), r.required) }
@@ -616,7 +626,7 @@ func (r *Run) writeText(w io.Writer) error {
 		period = fmt.Sprintf(", repeating every %ss", format.Num(s.Period, 4))
 	}
 	fmt.Fprintf(w, "  swing %s of the need: %s (hunts above %s: rules/laws/README.md §6.1)%s\n",
-		format.Num(format.Round(s.Swing, 2), 4), verdict(s.Hunts), format.Num(simulate.HuntThreshold, 4), period)
+		rounded(s.Swing, 2, 4), verdict(s.Hunts), format.Num(simulate.HuntThreshold, 4), period)
 	rel := "at least"
 	if !r.lawRests() {
 		rel = "below"

@@ -11,7 +11,10 @@ import (
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/report"
 )
 
-// mdEscape escapes text for a Markdown table cell.
+// mdEscape escapes text for a Markdown table cell of a pull-request
+// comment. An "@" is followed by a zero-width space: a name such as
+// "@org/team" in a manifest must not notify a team when the audit is
+// posted (GitHub links a mention in the rendered text, escaped or not).
 func mdEscape(s string) string {
 	var b strings.Builder
 	for _, r := range s {
@@ -27,6 +30,8 @@ func mdEscape(s string) string {
 			b.WriteString("&amp;")
 		case '\n', '\r':
 			b.WriteByte(' ')
+		case '@':
+			b.WriteString("@\u200b")
 		default:
 			b.WriteRune(r)
 		}

@@ -371,3 +371,28 @@ func encoderJSON(t *testing.T, v any) string {
 	}
 	return b.String()
 }
+
+// TestAuditNeutralisesMentionsAndEscapes: a name holding "@org/team" does
+// not mention the team in the Markdown comment, and one holding a
+// terminal escape sequence, a carriage return or a bidirectional
+// override reaches the terminal table escaped.
+func TestAuditNeutralisesMentionsAndEscapes(t *testing.T) {
+	src := "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: \"x@org/team\\e[2J\\rfake\\u202e\"\n" +
+		"spec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: \"@someone\\e]8;;http://evil\\a\"}\n  maxReplicas: 10\n"
+	a := auditOf(t, false, writeRepo(t, map[string]string{"m.yaml": src}))
+	var md, tb bytes.Buffer
+	writeMarkdown(&md, a, Options{})
+	if regexp.MustCompile(`@[A-Za-z0-9]`).MatchString(md.String()) {
+		t.Errorf("the markdown holds a live mention:\n%s", md.String())
+	}
+	mustContain(t, "the markdown", md.String(), "@\u200borg/team")
+	if err := writeTable(&tb, a, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"\x1b", "\r", "\a", "\u202e"} {
+		if strings.Contains(tb.String(), bad) {
+			t.Errorf("the table holds %q raw:\n%q", bad, tb.String())
+		}
+	}
+	mustContain(t, "the table", tb.String(), `\x1b`)
+}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/audit"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/output"
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/term"
 )
 
 // auditColumns are the terminal table's columns: with one space between
@@ -36,7 +37,9 @@ func writeTable(w io.Writer, a *audit.Audit, o Options) error {
 		fmt.Fprintln(w, p.Bold+strings.TrimRight(strings.Join(head, " "), " ")+p.Reset)
 	}
 	for _, r := range a.Rows {
-		name := truncate(r.Object.Namespace+"/"+r.Object.Name, auditColumns[2].width, true)
+		// Names, paths and targets come from the inputs: through
+		// term.Clean, as the check's text output prints them.
+		name := truncate(term.Clean(r.Object.Namespace+"/"+r.Object.Name), auditColumns[2].width, true)
 		cells := []string{
 			verdictShort[r.Verdict],
 			padLeft(amargin(r.MarginPercent), auditColumns[1].width),
@@ -69,6 +72,7 @@ func writeTable(w io.Writer, a *audit.Audit, o Options) error {
 		if m := missingText(r); m != "" {
 			detail += " · needs " + m
 		}
+		detail = term.Clean(detail)
 		for _, l := range wrap(detail, auditTableWidth-5) {
 			fmt.Fprintln(w, p.Dim+"     "+l+p.Reset)
 		}
