@@ -181,3 +181,51 @@ data:
 		t.Errorf("the certificate is not the fixed one:\n%s", texts[0])
 	}
 }
+
+// TestCIValuesReadWhateverHelmignoreSays: chart-testing renders a chart
+// with each ci/*-values.yaml read from the directory, whatever the
+// chart's .helmignore leaves out of its package (argo-cd's and
+// argo-workflows' charts ignore ci/): they are value sets all the same,
+// and still not files of the chart (Helm's .Files does not hold them),
+// nor is anything else below an ignored ci/.
+func TestCIValuesReadWhateverHelmignoreSays(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "chart")
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join(chartsDir, "helm-create"))); err != nil {
+		t.Fatal(err)
+	}
+	write := func(rel, text string) {
+		t.Helper()
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(".helmignore", "ci/\n")
+	write("ci/hpa-values.yaml", "autoscaling:\n  enabled: true\n")
+	write("ci/notes.yaml", "not: a value set\n")
+	c, problems := Load(dir, render.Limits{}, nil)
+	if c == nil || len(problems) > 0 {
+		t.Fatalf("Load: %v", problems)
+	}
+	var names []string
+	for _, vs := range c.ValueSets() {
+		names = append(names, vs.Name)
+	}
+	if strings.Join(names, ",") != "values.yaml,ci/hpa-values.yaml" {
+		t.Fatalf("value sets %v, want values.yaml and ci/hpa-values.yaml", names)
+	}
+	if out := renderSet(t, c, c.ValueSets()[1]); fileOf(out, "templates/hpa.yaml") == nil {
+		t.Error("ci/hpa-values.yaml renders no HPA")
+	}
+	for _, f := range c.files {
+		if strings.HasPrefix(f.Name, "ci/") {
+			t.Errorf("%s is among the files Helm loads; .helmignore leaves ci/ out", f.Name)
+		}
+	}
+	if _, ok := c.Data("ci/notes.yaml"); ok {
+		t.Error("ci/notes.yaml was read: it is no value set, and .helmignore leaves it out")
+	}
+}

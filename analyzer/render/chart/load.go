@@ -57,15 +57,30 @@ func Load(dir string, lim render.Limits, overlay map[string][]byte) (*Chart, []r
 		}
 	}
 	rules.AddDefaults()
-	keep := func(rel string) bool {
+	ignored := func(rel string) bool {
 		isDir := strings.HasSuffix(rel, "/")
-		return !rules.Ignore(strings.TrimSuffix(rel, "/"), fakeInfo{isDir})
+		return rules.Ignore(strings.TrimSuffix(rel, "/"), fakeInfo{isDir})
 	}
+	helmLoads := func(rel string) bool {
+		return !ignored(rel) && !(strings.HasPrefix(rel, "ci/") && ignored("ci/"))
+	}
+	// The ci/*-values.yaml value sets are read whatever .helmignore
+	// says: chart-testing reads them from the directory (charts that keep
+	// ci/ out of their package, as argo-cd's and argo-workflows' do, are
+	// tested with them all the same); they are value sets, not files of
+	// the chart Helm loads.
+	keep := func(rel string) bool { return rel == "ci/" || isCIValues(rel) || helmLoads(rel) }
 	tree, problems := render.ReadTree(dir, lim, keep)
 	for _, f := range render.WithOverlay(dir, tree, overlay) {
 		data := bytes.TrimPrefix(f.Data, []byte("\xef\xbb\xbf"))
-		c.files = append(c.files, &archive.BufferedFile{Name: f.Rel, ModTime: time.Time{}, Data: data})
+		if !helmLoads(f.Rel) {
+			if isCIValues(f.Rel) {
+				c.data[f.Rel] = data
+			}
+			continue
+		}
 		c.data[f.Rel] = data
+		c.files = append(c.files, &archive.BufferedFile{Name: f.Rel, ModTime: time.Time{}, Data: data})
 		if path.Base(f.Rel) == "Chart.yaml" && len(data) > 0 {
 			if d := path.Dir(f.Rel); d == "." || isSubchartDir(d) {
 				c.chartDirs[&data[0]] = strings.TrimPrefix(d, ".")
@@ -85,6 +100,12 @@ func Load(dir string, lim render.Limits, overlay map[string][]byte) (*Chart, []r
 	c.Name = ch.Metadata.Name
 	problems = append(problems, c.findMissing(ch)...)
 	return c, problems
+}
+
+// isCIValues reports whether a slash path below a chart names one of its
+// chart-testing value sets, ci/*-values.yaml (ValueSets).
+func isCIValues(rel string) bool {
+	return path.Dir(rel) == "ci" && strings.HasSuffix(rel, "-values.yaml")
 }
 
 // isSubchartDir reports whether a slash path names a vendored subchart

@@ -3,7 +3,6 @@ package chart
 import (
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -38,7 +37,7 @@ func (c *Chart) ValueSets(extra ...ValueSet) []ValueSet {
 	sets := []ValueSet{{Name: DefaultsName}}
 	var ci []string
 	for rel := range c.data {
-		if path.Dir(rel) == "ci" && strings.HasSuffix(rel, "-values.yaml") {
+		if isCIValues(rel) {
 			ci = append(ci, rel)
 		}
 	}
