@@ -54,6 +54,11 @@ type Diagnostic struct {
 	// Facts are the numbers the finding was computed from, the same in
 	// JSON, SARIF properties and LSP hover. Times are in seconds.
 	Facts map[string]float64
+	// Sources say, by fact name, where the law inputs among Facts came
+	// from: an annotation, the configuration, a built-in default, or an
+	// inference with its bound and what it was read from (rules/laws/
+	// README.md §10). JSON prints them beside facts, SARIF as properties.
+	Sources map[string]FactSource
 	// Object is the object the finding is about, when there is one.
 	Object *manifest.Object
 	// Field is the field path inside Object (for baseline fingerprints).
@@ -61,6 +66,41 @@ type Diagnostic struct {
 	// Suppression is set when a directive or annotation suppressed the
 	// finding; drivers hide it (SARIF lists it as suppressed).
 	Suppression *Suppression
+	// Rendered is set on a finding about what a Helm chart or a
+	// kustomization renders, mapped back to the file a user edits.
+	Rendered *Rendered
+}
+
+// Rendered says where a finding about rendered output comes from.
+type Rendered struct {
+	// Kind is "helm" or "kustomize"; Root the chart or the directory of
+	// the kustomizations.
+	Kind, Root string
+	// Sets are the chart's value sets ("values.yaml",
+	// "ci/prod-values.yaml") or the kustomization roots (their
+	// directories) whose render produced the finding, in the order they
+	// were rendered.
+	Sets []string
+	// Template is the template line that writes the value when the
+	// finding is at the values line that sets it (invalid otherwise): a
+	// suppression comment there covers the finding too.
+	Template Span
+}
+
+// FactSource is where one input of a finding came from.
+type FactSource struct {
+	// Bound is "exact", "lower" (the true value is at least the fact) or
+	// "upper" (at most).
+	Bound string
+	// Origin is "autoscaler annotation", "target annotation", "configured
+	// default", "built-in default" or "inferred".
+	Origin string
+	// Source says what an inferred input was read from, in words.
+	Source string
+	// Pos is where it was read or annotated (NoPos for a default), and
+	// Line its line when known (0: the driver asks the file).
+	Pos  token.Pos
+	Line int
 }
 
 // Related is another place that explains a diagnostic: the other

@@ -22,8 +22,11 @@
 // from (Facts), so every output shows the same evidence.
 //
 // Subpackages: manifest (bytes to positioned, typed objects), scaling (an
-// autoscaler and its target in one shape, annotations), workspace (the
-// immutable set of files and the object index), suggest (the "did you
-// mean" of unknown names, for every layer) and analyzertest (txtar
-// fixtures with "# want" expectations).
+// autoscaler and its target in one shape, annotations, the provenance of
+// law inputs), traffic (what Services, meshes, gateways and Canaries say
+// of retries and timeouts), workspace (the immutable set of files and the
+// object index), infer (the law inputs the manifests bound, linked
+// exactly to each autoscaler's workload; rules/laws/README.md §10),
+// suggest (the "did you mean" of unknown names, for every layer) and
+// analyzertest (txtar fixtures with "# want" expectations).
 package analyzer

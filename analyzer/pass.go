@@ -3,6 +3,7 @@ package analyzer
 import (
 	"sync"
 
+	"github.com/scalelint/scalelint/analyzer/infer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
 	"github.com/scalelint/scalelint/analyzer/workspace"
@@ -14,11 +15,9 @@ import (
 type Pass struct {
 	Analyzer  *Analyzer
 	Workspace *workspace.Workspace
-	// Defaults are the annotation defaults of the repository's config.
-	Defaults scaling.Inputs
-	config   *Config
-	report   func(Diagnostic)
-	shared   *Shared
+	config    *Config
+	report    func(Diagnostic)
+	shared    *Shared
 }
 
 // Shared holds what the rules of a run derive from its workspace alike
@@ -91,4 +90,36 @@ func (p *Pass) Option(name string, file *manifest.File) float64 {
 		path = file.Path
 	}
 	return cfg.Option(p.Analyzer, path, name)
+}
+
+// DefaultsFor returns the annotation defaults (.scalelint.yaml defaults)
+// of the configuration that governs a file.
+func (p *Pass) DefaultsFor(file *manifest.File) scaling.Inputs {
+	return p.cfg().DefaultsFor(pathOf(file))
+}
+
+// KubernetesVersion returns the Kubernetes version the configuration that
+// governs a file deploys to (kubernetes-version).
+func (p *Pass) KubernetesVersion(file *manifest.File) KubernetesVersion {
+	return p.cfg().For(pathOf(file)).KubernetesVersion
+}
+
+// InferFor returns the inference settings (.scalelint.yaml infer) of the
+// configuration that governs a file.
+func (p *Pass) InferFor(file *manifest.File) infer.Options {
+	return p.cfg().For(pathOf(file)).Infer
+}
+
+func (p *Pass) cfg() *Config {
+	if p.config == nil {
+		return DefaultConfig()
+	}
+	return p.config
+}
+
+func pathOf(f *manifest.File) string {
+	if f == nil {
+		return ""
+	}
+	return f.Path
 }

@@ -65,7 +65,7 @@ func RunWith(ctx context.Context, ws *workspace.Workspace, analyzers []*Analyzer
 		go func(i int, a *Analyzer) {
 			defer wg.Done()
 			var out []Diagnostic
-			pass := &Pass{Analyzer: a, Workspace: ws, Defaults: cfg.Defaults, config: cfg, shared: shared,
+			pass := &Pass{Analyzer: a, Workspace: ws, config: cfg, shared: shared,
 				report: func(d Diagnostic) { out = append(out, d) }}
 			defer func() {
 				if r := recover(); r != nil {

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"go/token"
 	"sync"
+	"time"
 
 	"go.lsp.dev/uri"
 	yaml "go.yaml.in/yaml/v3"
@@ -44,8 +45,7 @@ type cacheKey struct {
 // newParseCache returns an empty cache that parses with the CLI's
 // options: autoscalers and workloads parsed eagerly, other documents when
 // a scale target names their kind, within limits (zero fields: defaults).
-// The time limit is the CLI loader's; the server parses a document as the
-// user types it.
+// The time limit is the CLI loader's, per document.
 func newParseCache(limits manifest.Limits) *parseCache {
 	limits = limits.WithDefaults()
 	return &parseCache{alloc: token.NewFileSet(), limits: limits,
@@ -62,7 +62,11 @@ func (c *parseCache) get(path string, content []byte) *parsed {
 	if p != nil {
 		return p
 	}
-	f := manifest.Parse(c.alloc, path, content, c.opts)
+	opts := c.opts
+	// The CLI's time limit, per document parsed (the node and size
+	// limits bound the work too).
+	opts.Deadline = time.Now().Add(c.limits.Timeout)
+	f := manifest.Parse(c.alloc, path, content, opts)
 	c.alloc.RemoveFile(f.Tok)
 	// manifest.File builds its yaml.v3 line table on the first position
 	// query, without a lock, and rules query positions concurrently: build
@@ -122,12 +126,12 @@ func (c *parseCache) retain(files map[string]*fileHandle) {
 // The documents are the core's own split (manifest.Parse with SplitOnly).
 func (c *parseCache) chunks(path string, content []byte) []chunk {
 	whole := func() []chunk { return []chunk{{start: 0, parsed: c.get(path, content)}} }
-	if len(content) > c.limits.MaxFileSize || bytes.Contains(content, []byte("{{")) || bytes.IndexByte(content, 0) >= 0 ||
+	if len(content) > c.limits.MaxFileSize || manifest.MayHoldTemplate(content) || bytes.IndexByte(content, 0) >= 0 ||
 		bytes.HasPrefix(content, []byte{0xFF, 0xFE}) || bytes.HasPrefix(content, []byte{0xFE, 0xFF}) {
 		return whole() // a template, or what the parser's limits see as a whole
 	}
-	// A template ("{{") went whole above, so the split needs no template
-	// detection, and parses nothing.
+	// A file that may be a template went whole above (template detection
+	// is the file's), so the split needs none, and parses nothing.
 	split := manifest.Parse(c.alloc, path, content, manifest.Options{SplitOnly: true, Limits: c.limits})
 	c.alloc.RemoveFile(split.Tok)
 	if len(split.Docs) <= 1 || len(split.Docs) >= c.limits.MaxDocuments {
@@ -138,6 +142,22 @@ func (c *parseCache) chunks(path string, content []byte) []chunk {
 		out[i] = chunk{start: d.Start, parsed: c.get(path, content[d.Start:d.End])}
 	}
 	return out
+}
+
+// linted reports whether a file is linted: not a configuration file, and
+// a Kubernetes manifest (some document of it is an object, or looks like
+// one: manifest.File.NotManifest), as the command line decides for a
+// file. Editor settings, CI workflows and chart values are not.
+func (h *fileHandle) linted() bool {
+	if isConfigPath(h.path) {
+		return false
+	}
+	for _, ch := range h.chunks {
+		if ch.file.NotManifest() == "" {
+			return true
+		}
+	}
+	return len(h.chunks) == 0
 }
 
 // newHandle parses a file's text into a handle.

@@ -21,6 +21,8 @@ const reasonPlaceholder = "<reason>"
 
 // CodeAction offers, for the findings in the range:
 //   - every suggested fix of the rule, as a quick fix;
+//   - for latency-floor without a pod rate, "Annotate the rate one pod
+//     serves", the input its fixes need;
 //   - "Ignore RULE here", a `# scalelint:ignore RULE <reason>` line above;
 //
 // and, on an autoscaler whose laws lack inputs, "Add the annotations this
@@ -75,6 +77,19 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 				Title: fix.Message, Kind: &quickfix, Diagnostics: []protocol.Diagnostic{pd},
 				IsPreferred: &preferred, Edit: edit,
 			})
+		}
+		if _, ok := d.Facts["podRateCeiling"]; ok && d.Object != nil {
+			// latency-floor without a pod rate: its fixes need one, so the
+			// quick fix names it (the example value is a placeholder).
+			if at, text, ok := addAnnotations(d.Object, []string{"pod-rate"}); ok {
+				_, base := snap.locate(d.Object.File())
+				at += base
+				edit := textEdits(caps, h, []protocol.TextEdit{{Range: h.mapper.Range(at, at), NewText: text}})
+				actions = append(actions, &protocol.CodeAction{
+					Title: "Annotate the rate one pod serves (scalelint.dev/pod-rate; replace the example value)", Kind: &quickfix,
+					Diagnostics: []protocol.Diagnostic{pd}, Edit: edit,
+				})
+			}
 		}
 		if d.Rule != analyzer.InvalidSuppression.Name && d.Rule != analyzer.UnusedSuppression.Name {
 			if edit := ignoreEdit(snap, h, d, caps); edit != nil {

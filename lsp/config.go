@@ -23,7 +23,7 @@ import (
 // server's own.
 var (
 	configKeys = []string{"rules", "defaults", "exclude", "namespace", "overrides"}
-	serverKeys = []string{"logLevel", "debounceMs"}
+	serverKeys = []string{"logLevel", "debounceMs", "maxIndexedFiles", "maxIndexedBytes"}
 )
 
 // settings are the editor's settings, as last received.
@@ -31,7 +31,11 @@ type settings struct {
 	config   []byte // the .scalelint.yaml keys, as a JSON object (JSON is YAML)
 	logLevel *slog.Level
 	debounce *time.Duration
-	unknown  []string
+	// maxIndexedFiles caps the files the workspace index reads (0: not
+	// set, DefaultMaxIndexedFiles).
+	maxIndexedFiles int
+	maxIndexedBytes int64 // and the bytes (0: DefaultMaxIndexedBytes)
+	unknown         []string
 }
 
 // parseSettings reads an LSPAny settings object. A {"scalelint": {...}}
@@ -75,6 +79,18 @@ func parseSettings(raw []byte) (settings, error) {
 			}
 			d := time.Duration(ms * float64(time.Millisecond))
 			st.debounce = &d
+		case k == "maxIndexedFiles":
+			var n float64
+			if err := json.Unmarshal(v, &n); err != nil || n < 1 || n != float64(int(n)) {
+				return st, fmt.Errorf("maxIndexedFiles must be a whole number of files, one or more")
+			}
+			st.maxIndexedFiles = int(n)
+		case k == "maxIndexedBytes":
+			var n float64
+			if err := json.Unmarshal(v, &n); err != nil || n < 1 || n != float64(int64(n)) {
+				return st, fmt.Errorf("maxIndexedBytes must be a whole number of bytes, one or more")
+			}
+			st.maxIndexedBytes = int64(n)
 		default:
 			st.unknown = append(st.unknown, k)
 		}
@@ -150,6 +166,22 @@ func (st settings) merge(file *analyzer.Config, dir string) (*analyzer.Config, e
 	return &out, nil
 }
 
+// mergeAll merges the settings over a configuration and over each
+// configuration file it scopes (analyzer.Config.Scoped): the editor's
+// settings apply whichever file governs a document.
+func (st settings) mergeAll(cfg *analyzer.Config, dir string) (*analyzer.Config, error) {
+	base, err := st.merge(cfg, dir)
+	if err != nil {
+		return cfg, err
+	}
+	var scoped []*analyzer.Config
+	for _, c := range cfg.ScopedConfigs() {
+		m, _ := st.merge(c, dir) // the same settings: no error the base had not
+		scoped = append(scoped, m)
+	}
+	return base.Scoped(scoped), nil
+}
+
 // takeSettingsLocked takes new settings: the log level and the debounce
 // at once. It reports whether the configuration keys changed (the caller
 // then reconfigures).
@@ -170,6 +202,12 @@ func (s *Server) takeSettingsLocked(st settings) bool {
 	changed := string(s.settings.config) != string(st.config)
 	if st.logLevel == nil {
 		st.logLevel = s.settings.logLevel // a change without logLevel keeps it
+	}
+	if st.maxIndexedFiles == 0 {
+		st.maxIndexedFiles = s.settings.maxIndexedFiles // and one without the caps
+	}
+	if st.maxIndexedBytes == 0 {
+		st.maxIndexedBytes = s.settings.maxIndexedBytes
 	}
 	s.settings = st
 	s.applyLogLevelLocked()
@@ -193,10 +231,11 @@ func (s *Server) applyLogLevelLocked() {
 // applySettingsLocked takes new settings and, when their configuration
 // keys changed, reconfigures (re-indexing when the excludes changed).
 func (s *Server) applySettingsLocked(ctx context.Context, st settings) {
-	if !s.takeSettingsLocked(st) {
-		return
+	prevFiles, prevBytes := s.settings.maxIndexedFiles, s.settings.maxIndexedBytes
+	changed := s.takeSettingsLocked(st)
+	if reindex := s.settings.maxIndexedFiles != prevFiles || s.settings.maxIndexedBytes != prevBytes; changed || reindex {
+		s.reconfigureLocked(ctx, reindex)
 	}
-	s.reconfigureLocked(ctx, false)
 }
 
 // DidChangeConfiguration takes new settings. When the client sends none
@@ -208,7 +247,7 @@ func (s *Server) DidChangeConfiguration(ctx context.Context, params *protocol.Di
 		s.showMessage(ctx, protocol.MessageTypeError, "scalelint: %v", err)
 		return nil
 	}
-	if len(st.config) == 0 && st.logLevel == nil && st.debounce == nil && len(st.unknown) == 0 {
+	if len(st.config) == 0 && st.logLevel == nil && st.debounce == nil && st.maxIndexedFiles == 0 && st.maxIndexedBytes == 0 && len(st.unknown) == 0 {
 		s.mu.Lock()
 		pull := s.caps.configuration
 		s.mu.Unlock()

@@ -25,6 +25,11 @@ type lintState struct {
 	timer  *time.Timer
 	cancel context.CancelFunc
 	done   bool // shut down
+	// latest is the newest snapshot scheduled: an older one is never
+	// scheduled after it (the index, finished in the background, makes
+	// its snapshot under the lock and schedules it after; a change may
+	// have made and scheduled a newer one in between).
+	latest uint64
 }
 
 // publishState is what the client was last sent, per file.
@@ -88,11 +93,15 @@ func (s *Server) scheduleLint(snap *Snapshot) {
 
 // scheduleLintAfter is scheduleLint with a given delay.
 func (s *Server) scheduleLintAfter(snap *Snapshot, delay time.Duration) {
+	if snap.indexing != nil {
+		return // the index, once built, lints the snapshot it makes
+	}
 	s.lint.mu.Lock()
 	defer s.lint.mu.Unlock()
-	if s.lint.done {
+	if s.lint.done || snap.id < s.lint.latest {
 		return
 	}
+	s.lint.latest = snap.id
 	if s.lint.cancel != nil {
 		s.lint.cancel()
 	}

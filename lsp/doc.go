@@ -8,13 +8,21 @@
 //
 //	initialize        folders, client capabilities, settings (initializationOptions:
 //	                  the keys of .scalelint.yaml, plus logLevel and debounceMs)
-//	                  -> .scalelint.yaml found and parsed (analyzer.FindConfig,
-//	                     ParseConfig), the settings merged over it
-//	                  -> workspace.Walk of the folders with the configured excludes;
-//	                     every file read and parsed in parallel
+//	                  -> the .scalelint.yaml above each folder found and parsed
+//	                     (analyzer.FindConfig, ParseConfig), and those the index
+//	                     meets inside the folders, each governing the files
+//	                     below it (analyzer.Config.Scoped), the settings merged
+//	                     over each; the files used logged
+//	                  -> the index built in the background (index.go): workspace.WalkWith
+//	                     of the folders with the configured excludes, pseudo-filesystems
+//	                     skipped, at most maxIndexedFiles files and maxIndexedBytes bytes;
+//	                     every file read (regular files only) and parsed in parallel within
+//	                     the configured limits; configuration files and files that are
+//	                     not manifests not linted; initialize answered at once, lints and
+//	                     requests wait for the index
 //	didOpen/Change    overlays: the editor's text over the disk's (incremental
 //	didSave/Close     changes applied through the Mapper, in wire order)
-//	didChangeWatched  disk files re-read or forgotten; .scalelint.yaml reloaded
+//	didChangeWatched  disk files re-read (outside the lock) or forgotten; .scalelint.yaml reloaded
 //	didChangeConfig   settings re-read (or pulled with workspace/configuration)
 //	        |
 //	        v
@@ -35,11 +43,22 @@
 //	                  findings by running analyzer.Run over a view of the files
 //	                  the change can reach (workspace.Focus: the changed files,
 //	                  the files of the autoscalers whose target they hold or
-//	                  held, of those targets, and of every other autoscaler of
-//	                  them) and keeping every other file's findings, and their
+//	                  held, or whose inferred inputs read a changed traffic
+//	                  object (infer.Readers), of those targets, and of every
+//	                  other autoscaler of them) and keeping every other
+//	                  file's findings, and their
 //	                  protocol form; without a base, or after a change whose
 //	                  reach is not tracked (configuration, kustomization,
 //	                  LimitRange), workspace.New and analyzer.Run over all
+//	        |
+//	        v
+//	renders           the snapshot's Helm charts and kustomizations (render.go):
+//	  (render.go)     each chart, and the kustomizations together, a render group
+//	                  keyed by the texts it can read; a group an edit did not
+//	                  change is the previous snapshot's, findings and all; the
+//	                  files a group reads are left out of the index (their
+//	                  findings are the group's, at template, values and patch
+//	                  lines)
 //	        |
 //	        v
 //	lint              debounced (50 ms by default, none in tests); a newer snapshot

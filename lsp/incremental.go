@@ -5,6 +5,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/scalelint/scalelint/analyzer/infer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/workspace"
 )
@@ -47,9 +48,13 @@ func changedPaths(base, s *Snapshot) []string {
 	return out
 }
 
-// chunkFiles returns a handle's parsed documents (none for nil).
-func chunkFiles(h *fileHandle) []*manifest.File {
-	if h == nil {
+// chunkFiles returns the parsed documents of a snapshot's file: none for
+// no file, or one neither linted nor read by a render (a chart's
+// values.yaml is not a manifest, but findings are reported on its lines
+// and its comments suppress them: the workspace holds it, rendered).
+func (s *Snapshot) chunkFiles(p string) []*manifest.File {
+	h := s.files[p]
+	if h == nil || !h.linted() && s.rendering[p] == workspace.NotRendered {
 		return nil
 	}
 	out := make([]*manifest.File, len(h.chunks))
@@ -64,8 +69,8 @@ func (s *Snapshot) deriveWorkspace(b *Snapshot) {
 	replace := map[string][]*manifest.File{}
 	s.changedFiles = map[*manifest.File]bool{}
 	for _, p := range changedPaths(b, s) {
-		replace[p] = chunkFiles(s.files[p])
-		for _, f := range append(chunkFiles(b.files[p]), replace[p]...) {
+		replace[p] = s.chunkFiles(p)
+		for _, f := range append(b.chunkFiles(p), replace[p]...) {
 			s.changedFiles[f] = true
 		}
 	}
@@ -76,15 +81,16 @@ func (s *Snapshot) deriveWorkspace(b *Snapshot) {
 // relintPaths returns the paths whose findings may differ from the
 // base's: the changed ones; those of every autoscaler the change reaches
 // (it is in a changed file, or its target is, before or after, or its
-// target changed) and of its targets before and after; and those of
+// target changed, or its target's inferred inputs read a changed traffic
+// object: infer.Readers) and of its targets before and after; and those of
 // every other autoscaler of those targets, before and after (a conflict
 // names both autoscalers, and replicas-managed-by-autoscaler the first).
 // The second result is false when everything must be linted again: a
 // changed file holds a kind rules read across the workspace.
 func (s *Snapshot) relintPaths(b *Snapshot) (map[string]bool, bool) {
-	for _, h := range []map[string]*fileHandle{b.files, s.files} {
+	for _, snap := range []*Snapshot{b, s} {
 		for p := range s.changed {
-			for _, f := range chunkFiles(h[p]) {
+			for _, f := range snap.chunkFiles(p) {
 				for _, d := range f.Docs {
 					if slices.Contains(ruleKinds, d.Kind) {
 						return nil, false
@@ -103,14 +109,27 @@ func (s *Snapshot) relintPaths(b *Snapshot) (map[string]bool, bool) {
 	}
 	// The autoscalers the change reaches, and their targets before and
 	// after; then every autoscaler of those targets.
+	// An unresolved target's finding names the definitions found apart,
+	// in other namespaces, or in files that do not parse: it changes
+	// with those.
+	broken := false
+	for f := range s.changedFiles {
+		broken = broken || f.Template || hasSyntaxProblem(f)
+	}
 	targets := map[*manifest.Object]bool{}
 	for _, a := range newWS.Autoscalers() {
-		t := newWS.Target(a).Object
+		nr := newWS.Target(a)
+		t := nr.Object
 		if !changed(a.Object) {
 			// Unchanged, so in the base too (the same parsed object).
-			old := oldWS.Target(a).Object
+			or := oldWS.Target(a)
+			old := or.Object
 			if old == t && (t == nil || !changed(t)) {
-				continue
+				named := append(append([]*manifest.Object(nil), nr.Apart...), nr.OtherNamespace...)
+				if t != nil || (!broken && slices.Equal(or.Apart, nr.Apart) && slices.Equal(or.OtherNamespace, nr.OtherNamespace) &&
+					!slices.ContainsFunc(named, changed)) {
+					continue
+				}
 			}
 			targets[old] = true
 		}
@@ -120,6 +139,22 @@ func (s *Snapshot) relintPaths(b *Snapshot) (map[string]bool, bool) {
 	for _, a := range oldWS.Autoscalers() {
 		if changed(a.Object) {
 			targets[oldWS.Target(a).Object] = true
+		}
+	}
+	// The workloads whose inferred inputs read a changed traffic object
+	// (a route's retries, a Service's selector), before and after: their
+	// autoscalers' findings may change although no file of theirs did.
+	var objs []*manifest.Object
+	for f := range s.changedFiles {
+		for _, d := range f.Docs {
+			if d.Parsed() {
+				objs = append(objs, d.Objects()...)
+			}
+		}
+	}
+	for _, ws := range []*workspace.Workspace{oldWS, newWS} {
+		for _, w := range infer.Readers(ws, s.cfg.Infer, objs) {
+			targets[w] = true
 		}
 	}
 	delete(targets, nil)
@@ -149,4 +184,14 @@ func (fd *fileDiags) protocol(snap *Snapshot) []protocol.Diagnostic {
 		sortByPosition(fd.proto)
 	})
 	return fd.proto
+}
+
+// hasSyntaxProblem reports whether a file has a YAML syntax error.
+func hasSyntaxProblem(f *manifest.File) bool {
+	for _, p := range f.Problems() {
+		if p.Rule == "yaml-syntax" {
+			return true
+		}
+	}
+	return false
 }

@@ -56,13 +56,20 @@ func (g wsGen) annotations() string {
 func (g wsGen) name() string { return g.pick("web", "api", "worker") }
 
 func (g wsGen) doc() string {
-	switch g.r.Intn(9) {
+	switch g.r.Intn(10) {
 	case 0, 1, 2:
 		s := "apiVersion: apps/v1\nkind: Deployment\n" + g.meta(g.name()) + g.annotations() + "spec:\n"
 		if g.r.Intn(2) == 0 {
 			s += "  replicas: 3\n"
 		}
-		s += "  template:\n    spec:\n      containers:\n      - name: app\n        image: x\n"
+		s += "  template:\n"
+		if g.r.Intn(2) == 0 { // labels a Service selects (traffic inference)
+			s += "    metadata: {labels: {app: " + g.name() + "}}\n"
+		}
+		s += "    spec:\n      containers:\n      - name: app\n        image: x\n"
+		if g.r.Intn(3) == 0 {
+			s += fmt.Sprintf("        readinessProbe: {initialDelaySeconds: %d}\n", g.pick2(5, 120))
+		}
 		switch g.r.Intn(3) {
 		case 0:
 			s += "        resources:\n          requests: {cpu: 500m}\n          limits: {cpu: 500m}\n"
@@ -88,7 +95,11 @@ func (g wsGen) doc() string {
 		if g.r.Intn(3) == 0 {
 			return "apiVersion: v1\nkind: LimitRange\n" + g.meta("defaults") + "spec:\n  limits:\n  - type: Container\n    defaultRequest: {cpu: 100m}\n"
 		}
-		return "apiVersion: v1\nkind: Service\n" + g.meta(g.name()) + "spec:\n  ports: [{port: 80}]\n"
+		return "apiVersion: v1\nkind: Service\n" + g.meta(g.name()) + "spec:\n  selector: {app: " + g.name() + "}\n  ports: [{port: 80}]\n"
+	case 8:
+		// Retries after a per-try timeout bound A from below (infer).
+		return "apiVersion: networking.istio.io/v1\nkind: VirtualService\n" + g.meta(g.name()) + "spec:\n  http:\n  - route:\n    - destination: {host: " +
+			g.name() + "}\n" + fmt.Sprintf("    retries: {attempts: %d, perTryTimeout: 2s, retryOn: %s}\n", g.pick2(1, 4), g.pick("5xx", "connect-failure"))
 	default:
 		return "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n\tname: broken\nspec: [\n"
 	}

@@ -96,14 +96,11 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 	s.folders = folders
 	s.takeSettingsLocked(st)
 	start := time.Now()
-	s.reconfigureLocked(ctx, true)
-	snap := s.newSnapshotLocked()
+	s.reconfigureLocked(ctx, true) // starts indexing the folders, in the background
+	s.newSnapshotLocked()
 	caps := s.caps
 	s.mu.Unlock()
-	s.log.Info("initialized", "folders", folders, "files", len(snap.files), "took", time.Since(start))
-	if len(snap.files) > 0 {
-		s.scheduleLintAfter(snap, 0) // no keystrokes to wait for
-	}
+	s.log.Info("initialized", "folders", folders, "took", time.Since(start))
 
 	sync := protocol.TextDocumentSyncKindIncremental
 	t := true
@@ -149,6 +146,11 @@ func (s *Server) Initialized(ctx context.Context, params *protocol.InitializedPa
 	opts := protocol.DidChangeWatchedFilesRegistrationOptions{Watchers: []protocol.FileSystemWatcher{
 		{GlobPattern: protocol.Pattern("**/*.{yaml,yml,json}")},
 		{GlobPattern: protocol.Pattern("**/.scalelint.{yaml,yml}")},
+		// What a chart reads beside its YAML: template helpers, notes,
+		// .helmignore, packaged subcharts (render.go).
+		{GlobPattern: protocol.Pattern("**/{*.tpl,*.txt,.helmignore,*.tgz}")},
+		// A kustomization named without an extension.
+		{GlobPattern: protocol.Pattern("**/Kustomization")},
 	}}
 	raw, err := protocol.Marshal(opts)
 	if err != nil {

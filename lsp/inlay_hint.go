@@ -9,6 +9,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/rules"
 	"github.com/scalelint/scalelint/rules/format"
 )
 
@@ -53,15 +54,25 @@ func (s *Server) InlayHint(ctx context.Context, params *protocol.InlayHintParams
 		}
 		e := evaluate(snap, a)
 		for _, b := range e.Backlog {
-			if !b.HasPodRate || b.Threshold <= 0 {
+			n := a.ThresholdField(b.Metric)
+			var label, tooltip string
+			switch {
+			case b.HasDelay && b.Threshold > 0:
+				label = fmt.Sprintf("D %s · needs ≥ %s · rests at ≥ %s", format.Secs(b.StandingDelay), format.Secs(b.Required), format.Num(fixThreshold(snap, a, b), 0))
+				tooltip = "latency-floor (rules/laws/README.md §2): standing delay D = T/c against τ_eff·Φ(W_eff/τ_eff); the smallest threshold that rests includes the configured margin"
+			case b.HasPodRateCeiling:
+				label = fmt.Sprintf("hunts unless c < %s/s · needs T/c ≥ %s", format.SigUp(b.PodRateCeiling, 2), format.Secs(b.Required))
+				tooltip = "latency-floor without a pod rate (rules/laws/README.md §10.1): the loop rests only if T/c ≥ τ_eff·Φ(W_eff/τ_eff), so it hunts whenever one pod serves more than c* = T/(τ_eff·Φ)"
+			default:
 				continue
 			}
-			label := fmt.Sprintf("D %s · needs ≥ %s · rests at ≥ %s", format.Secs(b.StandingDelay), format.Secs(b.Required), format.Num(fixThreshold(snap, a, b), 0))
-			n := a.ThresholdField(b.Metric)
+			if b.Bounded {
+				tooltip += "; the dead time is a lower bound read from the manifests: dead time " + rules.InputText(e.Inputs["dead-time"], o.File())
+			}
 			if !b.Metric.Threshold.Set {
 				label = fmt.Sprintf("%s %s (default) · %s", b.Metric.ThresholdKey, format.Num(b.Threshold, 3), label)
 			}
-			add(o, n, label, "latency-floor (rules/laws/README.md §2): standing delay D = T/c against τ_eff·Φ(W_eff/τ_eff); the smallest threshold that rests includes the configured margin")
+			add(o, n, label, tooltip)
 		}
 		if g := e.Growth; g != nil && g.Metric.Utilization.Set {
 			label := fmt.Sprintf("g %s", format.Num(g.G, 3))

@@ -13,7 +13,7 @@ import (
 // configuration's annotation defaults: the numbers the rules report, for
 // hover and inlay hints, evaluated once per snapshot.
 func evaluate(snap *Snapshot, a *scaling.Autoscaler) *rules.Evaluation {
-	return rules.Evaluations(snap.Shared(), snap.cfg.Defaults).Evaluate(snap.Workspace(), a)
+	return rules.Evaluations(snap.Shared(), snap.cfg).Evaluate(snap.Workspace(), a)
 }
 
 // fixThreshold is the threshold latency-floor's fix suggests, with the
@@ -41,6 +41,9 @@ func lawTable(snap *Snapshot, e *rules.Evaluation) string {
 		verdict := "grows"
 		if g.Trapped {
 			verdict = fmt.Sprintf("**trapped**: target ≤ %d%% or CPU limit ≥ %s escapes", g.FixTarget, format.Num(g.FixLimit, 3))
+			if len(g.Others) > 0 {
+				verdict += fmt.Sprintf("; the other %d metrics may still scale up", len(g.Others))
+			}
 		}
 		rows = append(rows, [3]string{"§1 growth", numbers, verdict})
 		if g.HasOverload {
@@ -50,7 +53,7 @@ func lawTable(snap *Snapshot, e *rules.Evaluation) string {
 				numbers += fmt.Sprintf(": %d rounds", g.Rounds)
 				verdict = "reaches capacity"
 				if g.HasDeadTime {
-					numbers += fmt.Sprintf(", %s to capacity", format.Secs(g.TimeToCapacity))
+					numbers += fmt.Sprintf(", %s%s to capacity", atLeast(g.DeadTimeBounded), format.Secs(g.TimeToCapacity))
 					if g.HasDeadline && g.TimeToCapacity > g.Deadline {
 						verdict = fmt.Sprintf("**late**: deadline %s", format.Secs(g.Deadline))
 					}
@@ -62,26 +65,50 @@ func lawTable(snap *Snapshot, e *rules.Evaluation) string {
 	for _, bl := range e.Backlog {
 		tauEff := bl.DeadTime + bl.SamplingDelay
 		required := fmt.Sprintf("τ_eff·Φ = %s × %s = %s", format.Secs(tauEff), format.Num(bl.Phi, 3), format.Secs(bl.Required))
-		if bl.HasPodRate && bl.Threshold > 0 {
+		if bl.Bounded {
+			required = fmt.Sprintf("τ_eff·Φ ≥ %s × %s = %s", format.Secs(tauEff), format.Num(bl.Phi, 3), format.Secs(bl.Required))
+		}
+		switch {
+		case bl.HasDelay && bl.Threshold > 0:
 			numbers := fmt.Sprintf("D = T/c = %s/%s = %s vs %s", format.Num(bl.Threshold, 3), format.Num(bl.PodRate, 3), format.Secs(bl.StandingDelay), required)
-			verdict := "rests"
-			if !bl.Rests {
-				verdict = fmt.Sprintf("**hunts**: threshold ≥ %s rests", format.Num(fixThreshold(snap, a, bl), 0))
+			if bl.Delay {
+				numbers = fmt.Sprintf("D = %s (the drain time the trigger holds) vs %s", format.Secs(bl.StandingDelay), required)
 			}
+			verdict := "rests"
+			switch {
+			case !bl.Rests:
+				verdict = fmt.Sprintf("**hunts**: threshold ≥ %s rests", format.Num(fixThreshold(snap, a, bl), 0))
+			case bl.Bounded:
+				verdict = "rests at the dead time's lower bound only"
+			}
+			rows = append(rows, [3]string{"§2 latency floor", numbers, verdict})
+		case bl.HasPodRateCeiling:
+			numbers := fmt.Sprintf("T = %s; rests only if T/c ≥ %s", format.Num(bl.Threshold, 3), required)
+			verdict := fmt.Sprintf("**hunts unless c < %s/s**; annotate `%spod-rate`", format.SigUp(bl.PodRateCeiling, 2), scaling.Prefix)
 			rows = append(rows, [3]string{"§2 latency floor", numbers, verdict})
 		}
 		if bl.HasLatencyTarget {
 			verdict := "held"
-			if !bl.LatencyHeld {
+			switch {
+			case !bl.LatencyHeld:
 				verdict = "**not held**"
+			case bl.Bounded:
+				verdict = "held at the dead time's lower bound only"
 			}
 			rows = append(rows, [3]string{"§2 latency target", fmt.Sprintf("%s vs %s", format.Secs(bl.LatencyTarget), required), verdict})
 		}
 	}
 	if r := e.Retry; r != nil {
 		numbers := fmt.Sprintf("1/A = %s (A = %s) vs target %s", format.Pct(r.TrapTarget), format.Num(r.Amplification, 2), format.Pct(r.Target))
+		if r.Bounded {
+			numbers = fmt.Sprintf("1/A ≤ %s (A ≥ %s) vs target %s", format.Pct(r.TrapTarget), format.Num(r.Amplification, 2), format.Pct(r.Target))
+		}
 		verdict := "below 1/A"
 		switch {
+		case r.ProtectionUnknown:
+			verdict = "not decided: the admission bound is below an upper bound on the client timeout"
+		case r.Bounded && !r.Trapped && !r.Protected:
+			verdict = "below 1/A at the lower bound on A only"
 		case r.Protected:
 			verdict = "protected by the admission bound"
 		case r.Trapped:
@@ -96,7 +123,7 @@ func lawTable(snap *Snapshot, e *rules.Evaluation) string {
 	if c := e.Ceiling; c != nil {
 		var parts []string
 		if c.HasFloor {
-			parts = append(parts, fmt.Sprintf("floor A·λ/c = %s", format.Num(c.Floor, 1)))
+			parts = append(parts, fmt.Sprintf("floor A·λ/c %s %s", rel(c.Bounded, "≥"), format.Num(c.Floor, 1)))
 		}
 		if c.HasTop {
 			parts = append(parts, fmt.Sprintf("top 0.8·N_max = %s", format.Num(c.Top, 1)))
@@ -114,15 +141,21 @@ func lawTable(snap *Snapshot, e *rules.Evaluation) string {
 		}
 		if len(verdicts) == 0 {
 			verdicts = append(verdicts, "in the band")
+			if c.Bounded {
+				verdicts = []string{"above the floor's lower bound only"}
+			}
 		}
 		rows = append(rows, [3]string{"§4 ceiling band", numbers, strings.Join(verdicts, ", ")})
 	}
 	if bd := e.Bound; bd != nil {
 		verdict := "shorter: abandoned work is shed"
-		if !bd.Shorter {
+		switch {
+		case !bd.Shorter:
 			verdict = "**not shorter**"
+		case bd.Bounded:
+			verdict = "shorter than an upper bound on the client timeout only"
 		}
-		rows = append(rows, [3]string{"§5 bound", fmt.Sprintf("admission bound %s vs client timeout %s", format.Secs(bd.Bound), format.Secs(bd.Timeout)), verdict})
+		rows = append(rows, [3]string{"§5 bound", fmt.Sprintf("admission bound %s vs client timeout %s %s", format.Secs(bd.Bound), rel(bd.Bounded, "≤"), format.Secs(bd.Timeout)), verdict})
 	}
 	if len(rows) > 0 {
 		b.WriteString("| law | numbers | verdict |\n|---|---|---|\n")
@@ -132,16 +165,33 @@ func lawTable(snap *Snapshot, e *rules.Evaluation) string {
 	} else {
 		b.WriteString("No law could be evaluated.\n")
 	}
+	// The inputs read from the manifests, with their bound and source
+	// (rules/laws/README.md §10), and what was found and not counted.
+	var read []string
+	for _, spec := range scaling.Annotations {
+		if in, ok := e.Inputs[spec.Name]; ok && in.IsBound() {
+			read = append(read, fmt.Sprintf("- %s %s: %s", symbolOf(spec), rules.InputText(in, a.Object.File()), in.Source))
+		}
+	}
+	for _, n := range e.Notes {
+		read = append(read, "- not counted: "+n.Text)
+	}
+	if len(read) > 0 {
+		b.WriteString("\nRead from the manifests:\n" + strings.Join(read, "\n") + "\n")
+	}
 	if len(e.Missing) > 0 {
-		b.WriteString("\nNot evaluated:\n")
+		b.WriteString("\nNot evaluated or not decided:\n")
 		for _, m := range e.Missing {
-			if len(m.Needs) > 0 {
-				var needs []string
-				for _, n := range m.Needs {
-					needs = append(needs, "`"+scaling.Prefix+n+"`")
-				}
+			var needs []string
+			for _, n := range m.Needs {
+				needs = append(needs, "`"+scaling.Prefix+n+"`")
+			}
+			switch {
+			case len(needs) > 0 && m.Why != "":
+				fmt.Fprintf(&b, "- `%s` needs %s: %s\n", m.Law, strings.Join(needs, ", "), m.Why)
+			case len(needs) > 0:
 				fmt.Fprintf(&b, "- `%s` needs %s\n", m.Law, strings.Join(needs, ", "))
-			} else if m.Why != "" {
+			case m.Why != "":
 				fmt.Fprintf(&b, "- `%s`: %s\n", m.Law, m.Why)
 			}
 		}
@@ -180,4 +230,31 @@ func annotationDoc(spec scaling.AnnotationSpec) string {
 	}
 	b.WriteString("\n")
 	return b.String()
+}
+
+// atLeast is "at least " for a lower bound.
+func atLeast(bounded bool) string {
+	if bounded {
+		return "at least "
+	}
+	return ""
+}
+
+// rel is the relation of a value that may be a bound: sign, or "=".
+func rel(bounded bool, sign string) string {
+	if bounded {
+		return sign
+	}
+	return "="
+}
+
+// symbolOf is an input's symbol, or its name.
+func symbolOf(spec scaling.AnnotationSpec) string {
+	if spec.Symbol != "" && !strings.Contains(spec.Symbol, " ") {
+		return spec.Symbol
+	}
+	if spec.Name == "retry-amplification" || spec.Name == "retries" {
+		return "A"
+	}
+	return spec.Name
 }

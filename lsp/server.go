@@ -16,6 +16,7 @@ import (
 
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/workspace"
 )
 
 // DefaultDebounce is how long the server waits after a change before it
@@ -64,15 +65,20 @@ type Server struct {
 	folders  []string               // workspace folders, absolute
 	overlays map[string]*fileHandle // open documents by path
 	disk     map[string]*fileHandle // indexed files read from disk, by path
+	index    *indexRun              // the disk index being built, or nil (index.go)
 	settings settings               // from initializationOptions and didChangeConfiguration
 	// traceLevel is the verbosity the client's trace setting asks for
 	// (nil: none); the log level is the settings' (or the command
 	// line's), made more verbose by the trace.
 	traceLevel *slog.Level
-	fileCfg    fileConfig       // .scalelint.yaml
-	cfg        *analyzer.Config // fileCfg merged with settings
+	fileCfg    fileConfig               // .scalelint.yaml files
+	root       workspace.RepositoryRoot // of the folders
+	cfg        *analyzer.Config         // fileCfg merged with settings
 	caps       clientCaps
 	debounce   time.Duration
+	// shownFileErr and shownSettingsErr are the configuration errors last
+	// shown to the user (reconfigureLocked shows each once).
+	shownFileErr, shownSettingsErr string
 	// initialized is set when initialize arrives (cleared if it fails),
 	// shutdown when shutdown arrives: see admit.
 	initialized bool
@@ -83,6 +89,8 @@ type Server struct {
 
 	lint lintState
 	pub  publishState
+	// renders holds the charts and kustomizations rendered (render.go).
+	renders renderCache
 
 	// testHook, when set, runs at the start of every request handler with
 	// the request's context, and of every lint with the lint's (method
@@ -304,11 +312,20 @@ func (s *Server) current() *Snapshot {
 
 // snapshot returns the snapshot a request handler reads: the one current
 // when the request arrived.
+//
+// A snapshot made while the disk index was being built is read over the
+// finished index: the request waits for it (or for its context).
 func (s *Server) snapshot(ctx context.Context) *Snapshot {
-	if snap, ok := ctx.Value(snapshotKey{}).(*Snapshot); ok {
-		return snap
+	snap, ok := ctx.Value(snapshotKey{}).(*Snapshot)
+	if !ok {
+		snap = s.current()
 	}
-	return s.current()
+	if snap.indexing != nil {
+		if disk, ok := s.waitIndex(ctx, snap.indexing); ok {
+			return snap.withIndex(disk)
+		}
+	}
+	return snap
 }
 
 // showMessage shows a message to the user, without waiting: the messages

@@ -2,17 +2,17 @@ package lsp
 
 import (
 	"context"
-	"io"
+	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
+	"sort"
 	"strings"
-	"sync"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
 	"github.com/scalelint/scalelint/analyzer"
+	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/workspace"
 	"github.com/scalelint/scalelint/rules"
 )
@@ -27,85 +27,191 @@ func pathOf(u uri.URI) string {
 	return string(u)
 }
 
-// fileConfig is the configuration file of the workspace, as loaded.
+// fileConfig is the workspace's configuration files, as loaded: for each
+// file, the nearest .scalelint.yaml above it (as the command line finds
+// them): the one above each workspace folder (analyzer.FindConfig: never
+// above the repository root, the home directory or a child of the
+// filesystem root) and those inside the folders.
 type fileConfig struct {
-	path string // "" when there is none
-	cfg  *analyzer.Config
-	err  error // a parse error (then cfg is the default)
+	paths []string // the files read; none when there is none
+	cfg   *analyzer.Config
+	err   error // the first parse error (that file is left out)
 }
 
-// loadFileConfig finds and parses the .scalelint.yaml of the first
-// workspace folder that has one. An open, edited .scalelint.yaml is read
-// from its overlay.
+// loadFileConfigLocked finds and parses the workspace's configuration
+// files: above each folder, and inside them (the configuration files the
+// index met, or an open one). An open, edited .scalelint.yaml is read from
+// its overlay.
 func (s *Server) loadFileConfigLocked() fileConfig {
-	for _, dir := range s.folders {
-		p := analyzer.FindConfig(dir)
-		if p == "" {
-			continue
+	var found []string
+	seen := map[string]bool{}
+	add := func(p string) {
+		if p != "" && !seen[p] {
+			seen[p] = true
+			found = append(found, p)
 		}
+	}
+	for _, dir := range s.folders {
+		add(analyzer.FindConfig(dir))
+	}
+	var inside []string
+	for p := range s.disk {
+		if isConfigPath(p) {
+			inside = append(inside, p)
+		}
+	}
+	for p := range s.overlays {
+		if isConfigPath(p) && s.inWorkspace(p) {
+			inside = append(inside, p)
+		}
+	}
+	sort.Strings(inside)
+	for _, p := range inside {
+		add(p)
+	}
+	out := fileConfig{}
+	var cfgs []*analyzer.Config
+	for _, p := range found {
 		var data []byte
 		var err error
 		if h, ok := s.overlays[filepath.Clean(p)]; ok {
 			data = h.content
 		} else {
-			data, err = os.ReadFile(p)
+			data, err = readConfig(p)
 		}
 		if err != nil {
-			return fileConfig{path: p, cfg: analyzer.DefaultConfig(), err: err}
+			if os.IsNotExist(err) {
+				continue // gone since the index
+			}
+			if out.err == nil {
+				out.err = err
+			}
+			continue
 		}
 		cfg, err := analyzer.ParseConfig(p, data, rules.All())
 		if err != nil {
-			return fileConfig{path: p, cfg: analyzer.DefaultConfig(), err: err}
+			if out.err == nil {
+				out.err = err
+			}
+			continue
 		}
-		return fileConfig{path: p, cfg: cfg}
+		out.paths = append(out.paths, p)
+		cfgs = append(cfgs, cfg)
 	}
-	return fileConfig{cfg: analyzer.DefaultConfig()}
+	out.cfg = analyzer.DefaultConfig().Scoped(cfgs)
+	return out
+}
+
+// readConfig reads a configuration file as the command line does: a
+// regular file only, opened without waiting on a FIFO's writer (with the
+// server's lock held), within the size limit of a manifest.
+func readConfig(p string) ([]byte, error) {
+	return workspace.ReadWhole(p, manifest.DefaultMaxFileSize)
 }
 
 // isConfigPath reports whether a path names a configuration file.
-func isConfigPath(p string) bool {
-	base := filepath.Base(p)
-	for _, n := range analyzer.ConfigFileNames {
-		if base == n {
-			return true
-		}
+func isConfigPath(p string) bool { return analyzer.IsConfigName(p) }
+
+// reconfigureLocked reloads the configuration files and merges the
+// editor's settings over each. It re-indexes the workspace folders when
+// forceIndex is set or the excludes changed (and reloads the
+// configuration when the index found other configuration files), logs
+// which configuration files it uses, and reports configuration errors
+// to the user.
+func (s *Server) reconfigureLocked(ctx context.Context, forceIndex bool) {
+	prevExclude := excludeKey(s.cfg)
+	if s.applyFileConfigLocked(ctx) {
+		forceIndex = true // every file was parsed within the old limits
 	}
-	return false
+	if forceIndex || excludeKey(s.cfg) != prevExclude {
+		// In the background: when it is done, it reloads the
+		// configuration if it met other configuration files inside the
+		// folders (index.go).
+		s.startIndexLocked()
+	}
+	s.showConfigErrorLocked(ctx)
+	s.root = workspace.FindRepositoryRoot(s.folders)
+	if len(s.fileCfg.paths) == 0 {
+		s.log.Info("configuration: built-in (no .scalelint.yaml above or in the workspace folders)")
+	} else {
+		s.log.Info("configuration", "files", s.fileCfg.paths)
+	}
 }
 
-// reconfigureLocked reloads the configuration file and merges the
-// editor's settings over it. It re-indexes the workspace folders when
-// forceIndex is set or the excludes changed, and reports configuration
-// errors to the user.
-func (s *Server) reconfigureLocked(ctx context.Context, forceIndex bool) {
-	prevExclude := strings.Join(s.cfg.Exclude, "\x00")
+// applyFileConfigLocked loads the configuration files and merges the
+// settings over them into s.cfg, replacing the parse cache when the
+// limits changed (it then reports true: the index must be read again).
+func (s *Server) applyFileConfigLocked(ctx context.Context) bool {
 	s.fileCfg = s.loadFileConfigLocked()
-	cfg, err := s.settings.merge(s.fileCfg.cfg, s.rootDir())
+	cfg, err := s.settings.mergeAll(s.fileCfg.cfg, s.rootDir())
+	settingsErr := ""
 	if err != nil {
-		s.showMessage(ctx, protocol.MessageTypeError, "scalelint: editor settings: %v", err)
+		settingsErr = fmt.Sprintf("scalelint: editor settings: %v", err)
 	}
+	s.showOnceLocked(ctx, settingsErr, &s.shownSettingsErr)
 	s.cfg = cfg
-	if l := cfg.Limits.WithDefaults(); l != s.cache.limits {
+	// One parse cache, one set of limits: those of the configuration that
+	// governs the first folder.
+	limits := cfg.Limits
+	if len(s.folders) > 0 {
+		limits = cfg.For(filepath.Join(s.folders[0], "x.yaml")).Limits
+	}
+	if l := limits.WithDefaults(); l != s.cache.limits {
 		// Every parse was made within the old limits: parse everything
 		// again, the open documents from their text.
 		s.cache = newParseCache(l)
 		for p, h := range s.overlays {
 			s.overlays[p] = s.cache.newHandle(p, h.uri, h.version, h.open, h.content)
 		}
-		forceIndex = true
+		return true
 	}
-	if s.fileCfg.err != nil {
-		s.showMessage(ctx, protocol.MessageTypeError, "scalelint: %v", s.fileCfg.err)
-	}
-	if forceIndex || strings.Join(s.cfg.Exclude, "\x00") != prevExclude {
-		s.indexLocked()
-	}
+	return false
 }
 
-// rootDir is the directory the editor settings' paths are relative to.
+// showConfigErrorLocked shows the configuration files' error, once.
+func (s *Server) showConfigErrorLocked(ctx context.Context) {
+	msg := ""
+	if s.fileCfg.err != nil {
+		msg = fmt.Sprintf("scalelint: %v", s.fileCfg.err)
+	}
+	s.showOnceLocked(ctx, msg, &s.shownFileErr)
+}
+
+// showOnceLocked shows an error message when it differs from the one last
+// shown for its source (shown): reconfiguring again (initialize, then the
+// settings pulled after it, then the index's configuration files) must not
+// show it twice. The configuration file also holds it as a diagnostic.
+func (s *Server) showOnceLocked(ctx context.Context, msg string, shown *string) {
+	if msg != "" && msg != *shown {
+		s.showMessage(ctx, protocol.MessageTypeError, "%s", msg)
+	}
+	*shown = msg
+}
+
+// excludeKey identifies the excludes of a configuration and its scoped
+// ones, to tell when the index must be made again.
+func excludeKey(c *analyzer.Config) string {
+	if c == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, f := range append([]*analyzer.Config{c}, c.ScopedConfigs()...) {
+		if len(f.Exclude) == 0 {
+			continue // excludes nothing, wherever it is
+		}
+		b.WriteString(f.Path)
+		b.WriteByte(0)
+		b.WriteString(strings.Join(f.Exclude, "\x00"))
+		b.WriteByte(1)
+	}
+	return b.String()
+}
+
+// rootDir is the directory the editor settings' paths are relative to:
+// the first configuration file's, else the first folder.
 func (s *Server) rootDir() string {
-	if s.fileCfg.path != "" {
-		return filepath.Dir(s.fileCfg.path)
+	if len(s.fileCfg.paths) > 0 {
+		return filepath.Dir(s.fileCfg.paths[0])
 	}
 	if len(s.folders) > 0 {
 		return s.folders[0]
@@ -114,60 +220,20 @@ func (s *Server) rootDir() string {
 	return wd
 }
 
-// indexLocked reads and parses every manifest of the workspace folders
-// (workspace.Walk, as `scalelint check DIR` does, with the configured
-// excludes), in parallel, through the parse cache.
-func (s *Server) indexLocked() {
-	paths, errs := workspace.Walk(s.folders, s.cfg.Excluded)
-	for _, e := range errs {
-		s.log.Warn("index", "err", e)
-	}
-	handles := make([]*fileHandle, len(paths))
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				handles[i] = s.readDisk(paths[i])
-			}
-		}()
-	}
-	for i := range paths {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
-	s.disk = make(map[string]*fileHandle, len(paths))
-	for _, h := range handles {
-		if h != nil {
-			s.disk[h.path] = h
-		}
-	}
-	s.log.Info("indexed workspace", "folders", s.folders, "files", len(s.disk))
-}
-
-// readDisk reads and parses a file from disk; nil when it cannot be read.
-func (s *Server) readDisk(path string) *fileHandle {
+// readDisk reads and parses a file from disk; nil when it cannot be read
+// or is not a regular file (a FIFO is never opened for a read that waits
+// on a writer: workspace.ReadLimited). It takes no lock: callers read
+// outside the server's lock, so a slow disk does not hold up requests.
+func (s *Server) readDisk(c *parseCache, path string) *fileHandle {
 	path = filepath.Clean(path)
-	f, err := os.Open(path)
-	if err != nil {
-		s.log.Debug("read", "path", path, "err", err)
-		return nil
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return nil
-	}
 	// At most one byte over the size limit: the parser reports a larger
 	// file unread.
-	data, err := io.ReadAll(io.LimitReader(f, int64(s.cache.limits.MaxFileSize)+1))
+	data, err := workspace.ReadLimited(path, int64(c.limits.MaxFileSize))
 	if err != nil {
 		s.log.Debug("read", "path", path, "err", err)
 		return nil
 	}
-	return s.cache.newHandle(path, uri.File(path), 0, false, data)
+	return c.newHandle(path, uri.File(path), 0, false, data)
 }
 
 // inWorkspace reports whether a path is inside a workspace folder.
@@ -200,7 +266,7 @@ func (s *Server) newSnapshotLocked() *Snapshot {
 		files[p] = h
 	}
 	s.nextID++
-	snap := &Snapshot{id: s.nextID, files: files, cfg: s.cfg, cfgErr: s.fileCfg.err, folders: s.folders}
+	snap := &Snapshot{id: s.nextID, files: files, cfg: s.cfg, cfgErr: s.fileCfg.err, folders: s.folders, root: s.root, indexing: s.index, renderCache: &s.renders}
 	// Derive from the latest snapshot whose diagnostics are complete (one
 	// superseded before its lint ran passes on its own base).
 	if prev := s.snap; prev.done.Load() {

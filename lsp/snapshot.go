@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -85,6 +86,22 @@ type Snapshot struct {
 	cfg     *analyzer.Config
 	cfgErr  error // the configuration file's error, reported on it
 	folders []string
+	root    workspace.RepositoryRoot // of the folders: GitOps paths are relative to it
+
+	// indexing is the disk index being built when the snapshot was made
+	// (nil: the index was complete): such a snapshot is not linted, and a
+	// request reads it over the finished index (withIndex).
+	indexing   *indexRun
+	rebaseOnce sync.Once
+	rebased    *Snapshot
+
+	// renderCache holds the render groups across snapshots (render.go);
+	// groups are the snapshot's, rendering the files they read, both
+	// computed once (renders).
+	renderCache *renderCache
+	rendersOnce sync.Once
+	groups      []*renderGroup
+	rendering   map[string]workspace.Rendering
 
 	// base is the snapshot this one derives from (nil: none); it is
 	// dropped once the diagnostics are computed, so that a chain of
@@ -111,9 +128,13 @@ type Snapshot struct {
 	// from those of snapshot derivedFrom (nil: all were linted).
 	relinted    map[string]bool
 	derivedFrom uint64
-	byFile      map[string]*fileDiags // unsuppressed findings by file path ("" for none)
-	flatOnce    sync.Once
-	flat        []analyzer.Diagnostic // byFile's, in path order (Diagnostics)
+	// plain are the findings of the snapshot's workspace by file path
+	// ("" for none), the part a later snapshot derives from; byFile adds
+	// the render groups' (renderDiagnostics).
+	plain    map[string]*fileDiags
+	byFile   map[string]*fileDiags // unsuppressed findings by file path ("" for none)
+	flatOnce sync.Once
+	flat     []analyzer.Diagnostic // byFile's, in path order (Diagnostics)
 }
 
 // fileDiags are one file's unsuppressed findings, sorted, and their
@@ -145,7 +166,8 @@ var ruleKinds = func() []string {
 // scratch.
 func (s *Snapshot) Workspace() *workspace.Workspace {
 	s.wsOnce.Do(func() {
-		if b := s.base.Load(); b != nil && b.cfg.Namespace == s.cfg.Namespace {
+		s.renders() // which files the renders read, before the index leaves them out
+		if b := s.base.Load(); b != nil && namespaceKey(b.cfg) == namespaceKey(s.cfg) && maps.Equal(b.rendering, s.rendering) {
 			s.deriveWorkspace(b)
 			return
 		}
@@ -153,15 +175,36 @@ func (s *Snapshot) Workspace() *workspace.Workspace {
 		var files []*manifest.File
 		var toks []*token.File
 		for _, p := range s.paths() {
-			for _, ch := range s.files[p].chunks {
-				files = append(files, ch.file)
-				toks = append(toks, ch.file.Tok)
+			for _, f := range s.chunkFiles(p) {
+				files = append(files, f)
+				toks = append(toks, f.Tok)
 			}
 		}
 		fset.AddExistingFiles(toks...)
-		s.ws = workspace.New(fset, files, workspace.Options{DefaultNamespace: s.cfg.Namespace, Kinds: ruleKinds})
+		s.ws = workspace.New(fset, files, s.workspaceOptions())
 	})
 	return s.ws
+}
+
+// workspaceOptions are the options of the snapshot's workspace: the
+// default namespace of each file's configuration, GitOps paths resolved
+// against the repository root of the workspace folders, the kinds rules
+// read.
+func (s *Snapshot) workspaceOptions() workspace.Options {
+	cfg := s.cfg
+	return workspace.Options{DefaultNamespace: cfg.Namespace, Kinds: ruleKinds, RepositoryRoot: s.root.Dir, RepositoryURLs: s.root.URLs,
+		NamespaceOf: func(f *manifest.File) string { return cfg.For(f.Path).Namespace }, Rendered: s.renderingOf}
+}
+
+// namespaceKey identifies the namespaces of a configuration and of the
+// files it scopes: a workspace derives from another's only when they
+// place objects alike.
+func namespaceKey(c *analyzer.Config) string {
+	var b strings.Builder
+	for _, f := range append([]*analyzer.Config{c}, c.ScopedConfigs()...) {
+		b.WriteString(f.Path + "\x00" + f.Namespace + "\x01")
+	}
+	return b.String()
 }
 
 // Shared returns what the snapshot's lint derives alike (the law
@@ -204,12 +247,13 @@ func (s *Snapshot) fileDiagnostics(ctx context.Context) (map[string]*fileDiags, 
 	}
 	ws := s.Workspace()
 	var byFile map[string]*fileDiags
-	if b := s.base.Load(); b != nil && s.incremental && b.cfg == s.cfg {
+	b := s.base.Load()
+	if b != nil && s.incremental && b.cfg == s.cfg {
 		if relint, ok := s.relintPaths(b); ok {
 			in := func(p string) bool { return relint[p] }
 			view := ws.Focus(slices.Collect(maps.Keys(relint)))
 			fresh := groupByFile(ws, analyzer.RunWith(ctx, view, rules.All(), s.cfg, s.Shared()), in)
-			byFile = maps.Clone(b.byFile)
+			byFile = maps.Clone(b.plain)
 			for p := range relint {
 				delete(byFile, p)
 			}
@@ -224,10 +268,18 @@ func (s *Snapshot) fileDiagnostics(ctx context.Context) (map[string]*fileDiags, 
 	if err := ctx.Err(); err != nil {
 		return nil, err // some rules may not have run
 	}
-	s.byFile, s.diagsDone = byFile, true
+	s.plain = byFile
+	if s.relinted != nil {
+		// The renders an edit changed may move findings in files it did
+		// not touch (a values edit clears the template's).
+		relinted := maps.Clone(s.relinted)
+		maps.Copy(relinted, renderPaths(b, s))
+		s.relinted = relinted
+	}
+	s.byFile, s.diagsDone = s.renderDiagnostics(byFile), true
 	s.done.Store(true)
 	s.base.Store(nil)
-	return byFile, nil
+	return s.byFile, nil
 }
 
 // groupByFile keeps the unsuppressed findings, by the path of their file

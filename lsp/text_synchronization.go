@@ -121,13 +121,17 @@ func (s *Server) DidSave(ctx context.Context, params *protocol.DidSaveTextDocume
 func (s *Server) DidClose(ctx context.Context, params *protocol.DidCloseTextDocumentParams) error {
 	path := pathOf(params.TextDocument.URI)
 	s.mu.Lock()
+	read := s.inWorkspace(path) && !s.excludedLocked(path)
+	cache := s.cache
+	s.mu.Unlock()
+	var h *fileHandle
+	if read {
+		h = s.readDisk(cache, path) // without the lock, as DidChangeWatchedFiles reads
+	}
+	s.mu.Lock()
 	delete(s.overlays, path)
-	if s.inWorkspace(path) && !s.excludedLocked(path) {
-		if h := s.readDisk(path); h != nil {
-			s.disk[path] = h
-		} else {
-			delete(s.disk, path)
-		}
+	if read {
+		s.setDiskLocked(path, h)
 	}
 	snap := s.afterEditLocked(ctx, path)
 	s.mu.Unlock()

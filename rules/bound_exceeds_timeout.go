@@ -26,10 +26,16 @@ var BoundExceedsTimeout = &analyzer.Analyzer{
 			if in.Object != nil && in.At.IsValid() {
 				r = analyzer.FieldSpan(in.Object, in.At)
 			}
+			timeout := format.Secs(b.Timeout)
+			if b.Bounded {
+				// Sound: τ_out ≤ the route's timeout ≤ b (rules/docs/bound-exceeds-timeout.md).
+				timeout = InputText(e.Inputs["client-timeout"], a.Object.File())
+			}
 			pass.Report(analyzer.Diagnostic{Pos: r.Pos(), End: r.End(), Object: a.Object, Field: "metadata.annotations.admission-bound",
 				Message: fmt.Sprintf("admission bound %s is not shorter than the client timeout %s: admitted work can wait past its client, so retry debt still forms; bound the queue below %s",
-					format.Secs(b.Bound), format.Secs(b.Timeout), format.Secs(b.Timeout)),
+					format.Secs(b.Bound), timeout, format.Secs(b.Timeout)),
 				Facts:   map[string]float64{"admissionBound": b.Bound, "clientTimeout": b.Timeout},
+				Sources: factSources(e, "admissionBound", "admission-bound", "clientTimeout", "client-timeout"),
 				Related: inputRelated(e.Inputs["client-timeout"], "the client timeout")})
 		}
 		return nil

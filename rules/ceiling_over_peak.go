@@ -26,9 +26,12 @@ var CeilingOverPeak = &analyzer.Analyzer{
 				Message: fmt.Sprintf("ceiling %s is above 0.8 × scalability peak %s = %s: the autoscaler may climb past the peak, where each pod lowers throughput",
 					format.Num(c.Ceiling, 0), format.Num(c.Top/0.8, 2), format.Num(c.Top, 2)),
 				Facts:   map[string]float64{"ceiling": c.Ceiling, "ceilingTop": c.Top},
+				Sources: factSources(e, "scalabilityPeak", "scalability-peak"),
 				Related: inputRelated(e.Inputs["scalability-peak"], "the scalability peak")}
 			fix := math.Floor(c.Top + 1e-9)
-			if fix >= 1 && (!c.HasFloor || fix > c.Floor) {
+			// Not into the trap: above the amplified need (a least one when
+			// A is a lower bound, so then no fix is offered).
+			if fix >= 1 && (!c.HasFloor || (fix > c.Floor && !c.Bounded)) {
 				if edit, ok := setField(a.Object, maxPath(a), format.Num(fix, 0)); ok {
 					d.SuggestedFixes = []analyzer.SuggestedFix{{Message: fmt.Sprintf("Lower the ceiling to %s", format.Num(fix, 0)), Edits: []analyzer.TextEdit{edit}}}
 				}

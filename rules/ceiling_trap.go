@@ -29,14 +29,24 @@ var CeilingTrap = &analyzer.Analyzer{
 				ceil += " (KEDA's default)"
 			}
 			fix := math.Floor(c.Floor) + 1
-			d := analyzer.Diagnostic{Pos: r.Pos(), End: r.End(), Object: a.Object, Field: "spec.maxReplicas",
-				Message: fmt.Sprintf("ceiling %s is at or below the amplified need A·λ/c = %s pods (A = %s, demand %s, pod rate %s): after a trigger this service stays failed; above it, recovery time falls as 1/(M − %s)",
-					ceil, format.Num(c.Floor, 2), format.Num(c.Amplification, 3), format.Num(c.Demand, 3), format.Num(c.PodRate, 3), format.Num(c.Floor, 2)),
-				Facts: map[string]float64{"ceiling": c.Ceiling, "ceilingFloor": c.Floor, "amplification": c.Amplification, "demand": c.Demand, "podRate": c.PodRate},
+			file := a.Object.File()
+			var sev analyzer.Severity
+			if c.Bounded {
+				sev = analyzer.Warning // an inferred A counts the requests through the routes read
+			}
+			d := analyzer.Diagnostic{Pos: r.Pos(), End: r.End(), Object: a.Object, Field: "spec.maxReplicas", Severity: sev,
+				Message: fmt.Sprintf("ceiling %s is at or below the amplified need A·λ/c %s %s pods (A %s, demand %s, pod rate %s): after a trigger this service stays failed; above it, recovery time falls as 1/(M − %s)%s",
+					ceil, relation(c.Bounded, "≥"), format.Num(c.Floor, 2), amplificationText(e, c.Amplification, file), format.Num(c.Demand, 3), format.Num(c.PodRate, 3), mStar(c), throughRoutes(c.Bounded)),
+				Facts:   map[string]float64{"ceiling": c.Ceiling, "ceilingFloor": c.Floor, "amplification": c.Amplification, "demand": c.Demand, "podRate": c.PodRate},
+				Sources: factSources(e, "amplification", amplificationInput(e), "demand", "demand", "podRate", "pod-rate"),
 			}
 			if !c.HasTop || fix <= c.Top {
 				if edit, ok := setField(a.Object, maxPath(a), format.Num(fix, 0)); ok {
-					d.SuggestedFixes = []analyzer.SuggestedFix{{Message: fmt.Sprintf("Raise the ceiling to %s", format.Num(fix, 0)), Edits: []analyzer.TextEdit{edit}}}
+					msg := fmt.Sprintf("Raise the ceiling to %s", format.Num(fix, 0))
+					if c.Bounded {
+						msg += " (the least that may escape: A is at least " + format.Num(c.Amplification, 3) + ")"
+					}
+					d.SuggestedFixes = []analyzer.SuggestedFix{{Message: msg, Edits: []analyzer.TextEdit{edit}}}
 				}
 			}
 			pass.Report(d)
@@ -63,4 +73,13 @@ func ceilingRange(a *scaling.Autoscaler) analyzer.Span {
 		}
 	}
 	return analyzer.FieldSpan(a.Object, f)
+}
+
+// mStar is M* for a message: the number, or "M*" when only a lower bound
+// on it is known.
+func mStar(c *CeilingEval) string {
+	if c.Bounded {
+		return "M*"
+	}
+	return format.Num(c.Floor, 2)
 }

@@ -35,7 +35,7 @@ spec:
 	if diags := analyzer.RunWith(context.Background(), ws, All(), cfg, shared); len(diags) == 0 {
 		t.Fatal("no findings")
 	}
-	ev := Evaluations(shared, cfg.Defaults)
+	ev := Evaluations(shared, cfg)
 	ev.mu.Lock()
 	kept := ev.evals[a]
 	ev.mu.Unlock()

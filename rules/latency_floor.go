@@ -23,10 +23,12 @@ var LatencyFloor = &analyzer.Analyzer{
 	Run: func(pass *analyzer.Pass) error {
 		for _, e := range evaluations(pass) {
 			for _, b := range e.Backlog {
-				if !b.HasPodRate || b.StandingDelay == 0 || b.Rests {
-					continue
+				switch {
+				case b.HasPodRateCeiling:
+					reportPodRateCeiling(pass, e, b)
+				case b.HasDelay && b.StandingDelay > 0 && !b.Rests:
+					reportLatencyFloor(pass, e, b)
 				}
-				reportLatencyFloor(pass, e, b)
 			}
 		}
 		return nil
@@ -49,29 +51,100 @@ func windowPath(a *scaling.Autoscaler) manifest.Path {
 	return manifest.ParsePath("spec.advanced.horizontalPodAutoscalerConfig.behavior.scaleDown.stabilizationWindowSeconds")
 }
 
+// thresholdName is a metric's threshold key, with "KEDA's default" when
+// the key is absent.
+func thresholdName(m *scaling.Metric) string {
+	key := m.ThresholdKey
+	if key == "" {
+		key = "threshold"
+	}
+	if !m.Threshold.Set {
+		return key + " " + format.Num(m.Threshold.V, 3) + ", KEDA's default"
+	}
+	return key + " " + format.Num(m.Threshold.V, 3)
+}
+
+// loopInputs describes the inputs of the floor: "dead time ≥ 20s
+// (readinessProbe, line 31), window 300s", with the sampling delay when it
+// is not the built-in default.
+func loopInputs(e *Evaluation, b *BacklogEval, file *manifest.File) string {
+	out := "dead time " + InputText(e.Inputs["dead-time"], file) + ", window " + format.Secs(b.Window)
+	if s, ok := e.Inputs["sampling-delay"]; ok && s.Origin != scaling.FromBuiltin {
+		out += ", sampling delay " + InputText(s, file)
+	}
+	return out
+}
+
+// orMore is " or more" after a value that is a lower bound.
+func orMore(bounded bool) string {
+	if bounded {
+		return " or more"
+	}
+	return ""
+}
+
+// othersClause qualifies a finding on one metric of several: the HPA
+// scales to the largest recommendation of its metrics.
+func othersClause(a *scaling.Autoscaler, others []*scaling.Metric) string {
+	if len(others) == 0 {
+		return ""
+	}
+	var names []string
+	for _, o := range others {
+		names = append(names, metricLabel(a, o))
+	}
+	return fmt.Sprintf("; the HPA follows the largest recommendation of its metrics, so this holds while this one asks for the most pods (also %s)", strings.Join(names, ", "))
+}
+
+// metricLabel names a metric for a message: "trigger 1 (cpu)", "metric 0
+// (Resource memory)".
+func metricLabel(a *scaling.Autoscaler, m *scaling.Metric) string {
+	what := m.Type
+	if m.Resource != "" && (m.Type == "Resource" || m.Type == "ContainerResource") {
+		what += " " + m.Resource
+	}
+	if a.Kind == scaling.HPA {
+		return fmt.Sprintf("metric %d (%s)", m.Index, what)
+	}
+	return fmt.Sprintf("trigger %d (%s)", m.Index, what)
+}
+
+func latencySources(e *Evaluation) map[string]analyzer.FactSource {
+	return factSources(e, "deadTime", "dead-time", "podRate", "pod-rate", "samplingDelay", "sampling-delay")
+}
+
 func reportLatencyFloor(pass *analyzer.Pass, e *Evaluation, b *BacklogEval) {
 	a := e.Autoscaler
 	m := b.Metric
+	file := a.Object.File()
 	r := analyzer.FieldSpan(a.Object, a.ThresholdField(m))
 	key := m.ThresholdKey
 	if key == "" {
 		key = "threshold"
 	}
-	defaulted := ""
-	if !m.Threshold.Set {
-		defaulted = ", KEDA's default"
+	delay := fmt.Sprintf("%s / pod rate %s", thresholdName(m), InputText(e.Inputs["pod-rate"], file))
+	if b.Delay {
+		delay = thresholdName(m) + ", the drain time the trigger holds"
+	}
+	var sev analyzer.Severity
+	if len(b.Others) > 0 {
+		sev = analyzer.Warning
 	}
 	d := analyzer.Diagnostic{
-		Pos: r.Pos(), End: r.End(), Object: a.Object, Field: fmt.Sprintf("metrics[%d].threshold", m.Index),
-		Message: fmt.Sprintf("standing delay %s (%s %s%s / pod rate %s) is below the %s this loop needs to rest (dead time %s, window %s): it hunts",
-			format.Secs(b.StandingDelay), key, format.Num(b.Threshold, 3), defaulted, format.Num(b.PodRate, 3), format.Secs(b.Required), format.Secs(b.DeadTime), format.Secs(b.Window)),
+		Pos: r.Pos(), End: r.End(), Object: a.Object, Field: fmt.Sprintf("metrics[%d].threshold", m.Index), Severity: sev,
+		Message: fmt.Sprintf("standing delay %s (%s) is below the %s%s this loop needs to rest (%s): it hunts%s",
+			format.Secs(b.StandingDelay), delay, format.Secs(b.Required), orMore(b.Bounded), loopInputs(e, b, file), othersClause(a, b.Others)),
 		Facts: map[string]float64{"standingDelay": b.StandingDelay, "requiredStandingDelay": b.Required, "phi": b.Phi, "w": b.W,
-			"deadTime": b.DeadTime, "window": b.Window, "threshold": b.Threshold, "podRate": b.PodRate, "samplingDelay": b.SamplingDelay},
+			"deadTime": b.DeadTime, "window": b.Window, "threshold": b.Threshold, "samplingDelay": b.SamplingDelay},
+		Sources: latencySources(e),
+	}
+	if b.HasPodRate {
+		d.Facts["podRate"] = b.PodRate
 	}
 	d.Related = append(d.Related, inputRelated(e.Inputs["dead-time"], "the dead time")...)
 	d.Related = append(d.Related, inputRelated(e.Inputs["pod-rate"], "the pod rate")...)
-	// Fix 1: the smallest threshold that rests.
-	value := format.Num(b.FixThreshold(pass.Option("margin", a.Object.File())), 0)
+	// Fix 1: the smallest threshold that rests (at least that, at a bound).
+	value := format.Num(b.FixThreshold(pass.Option("margin", file)), 0)
 	var edit analyzer.TextEdit
 	ok := false
 	if m.Threshold.Set && m.Threshold.At.IsValid() {
@@ -80,19 +153,67 @@ func reportLatencyFloor(pass *analyzer.Pass, e *Evaluation, b *BacklogEval) {
 		edit, ok = setField(a.Object, p, `"`+value+`"`)
 	}
 	if ok {
-		d.SuggestedFixes = append(d.SuggestedFixes, analyzer.SuggestedFix{
-			Message: fmt.Sprintf("Set %s to %s", key, value), Edits: []analyzer.TextEdit{edit}})
+		msg := fmt.Sprintf("Set %s to %s", key, value)
+		if b.Bounded {
+			msg += " (the least that may rest: the dead time is at least " + format.Secs(b.DeadTime) + ")"
+		}
+		d.SuggestedFixes = append(d.SuggestedFixes, analyzer.SuggestedFix{Message: msg, Edits: []analyzer.TextEdit{edit}})
 	}
-	// Fix 2: the longest window that rests at today's threshold.
+	// Fix 2: the longest window that rests at today's threshold (at most
+	// that, at a bound).
 	if b.FixWindowOK && !b.FixWindowUnlimited && b.FixWindow < b.Window {
 		wv := math.Floor(b.FixWindow)
 		if edit, ok := setField(a.Object, windowPath(a), format.Num(wv, 0)); ok {
-			d.SuggestedFixes = append(d.SuggestedFixes, analyzer.SuggestedFix{
-				Message: fmt.Sprintf("Shorten the scale-down stabilization window to %ss", format.Num(wv, 0)), Edits: []analyzer.TextEdit{edit}})
+			msg := fmt.Sprintf("Shorten the scale-down stabilization window to %ss", format.Num(wv, 0))
+			if b.Bounded {
+				msg += " (the longest that may rest: the dead time is at least " + format.Secs(b.DeadTime) + ")"
+			}
+			d.SuggestedFixes = append(d.SuggestedFixes, analyzer.SuggestedFix{Message: msg, Edits: []analyzer.TextEdit{edit}})
 		}
 	} else if !b.FixWindowOK {
 		d.Message += "; no window is short enough at this threshold"
 	}
 	d.Message = strings.TrimSpace(d.Message)
+	pass.Report(d)
+}
+
+// reportPodRateCeiling reports a backlog loop without a pod rate: it hunts
+// whenever one pod serves more than c* = T/Required, Required computed at
+// the lower bound on the dead time (rules/laws/README.md §10.1). A warning:
+// whether it hunts depends on the pod rate, which the manifests do not
+// state. Its fixes need the pod rate, so the message says what rests at a
+// rate the user names (scalelint.dev/pod-rate then gives them exactly).
+func reportPodRateCeiling(pass *analyzer.Pass, e *Evaluation, b *BacklogEval) {
+	a := e.Autoscaler
+	m := b.Metric
+	file := a.Object.File()
+	r := analyzer.FieldSpan(a.Object, a.ThresholdField(m))
+	key := m.ThresholdKey
+	if key == "" {
+		key = "threshold"
+	}
+	// Rounded up, so that each claim stays true: above c* it hunts, a
+	// threshold of at least the multiple rests, above the last rate no
+	// window rests.
+	unit := "messages/s"
+	written := key + " " + format.Num(m.Threshold.V, 3)
+	if !m.Threshold.Set {
+		written += " (KEDA's default)"
+	}
+	msg := fmt.Sprintf("hunts unless each pod serves fewer than %s %s: with %s the loop rests only if the standing delay T/c ≥ %s (%s); at a pod rate c, %s ≥ %s·c rests",
+		format.SigUp(b.PodRateCeiling, 2), unit, written, format.Secs(b.Required), loopInputs(e, b, file), key, format.SigUp(b.Required, 3))
+	if !math.IsInf(b.PodRateCeilingNoWindow, 1) && b.PodRateCeilingNoWindow > b.PodRateCeiling {
+		msg += fmt.Sprintf(", and above %s %s no window does", format.SigUp(b.PodRateCeilingNoWindow, 2), unit)
+	}
+	msg += " (annotate scalelint.dev/pod-rate for the fixes)" + othersClause(a, b.Others)
+	d := analyzer.Diagnostic{
+		Pos: r.Pos(), End: r.End(), Object: a.Object, Field: fmt.Sprintf("metrics[%d].threshold", m.Index), Severity: analyzer.Warning,
+		Message: msg,
+		Facts: map[string]float64{"podRateCeiling": b.PodRateCeiling, "podRateCeilingNoWindow": b.PodRateCeilingNoWindow,
+			"requiredStandingDelay": b.Required, "phi": b.Phi, "w": b.W, "deadTime": b.DeadTime, "window": b.Window,
+			"threshold": b.Threshold, "samplingDelay": b.SamplingDelay},
+		Sources: latencySources(e),
+	}
+	d.Related = append(d.Related, inputRelated(e.Inputs["dead-time"], "the dead time")...)
 	pass.Report(d)
 }

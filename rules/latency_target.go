@@ -25,11 +25,17 @@ var LatencyTarget = &analyzer.Analyzer{
 				if in.Object != nil && in.At.IsValid() {
 					r = analyzer.FieldSpan(in.Object, in.At)
 				}
+				msg := fmt.Sprintf("promised latency %s is below the %s%s floor of this loop (%s): it cannot hold it at rest",
+					format.Secs(b.LatencyTarget), format.Secs(b.Required), orMore(b.Bounded), loopInputs(e, b, a.Object.File()))
+				if !b.Bounded {
+					// e·τ_eff at a lower bound on τ is not a safe promise.
+					msg += fmt.Sprintf("; any promise of %s or more is safe", format.Secs(b.WindowProof))
+				}
 				pass.Report(analyzer.Diagnostic{Pos: r.Pos(), End: r.End(), Object: a.Object, Field: "metadata.annotations.latency-target",
-					Message: fmt.Sprintf("promised latency %s is below the %s floor of this loop (dead time %s, window %s): it cannot hold it at rest; any promise of %s or more is safe",
-						format.Secs(b.LatencyTarget), format.Secs(b.Required), format.Secs(b.DeadTime), format.Secs(b.Window), format.Secs(b.WindowProof)),
+					Message: msg,
 					Facts: map[string]float64{"latencyTarget": b.LatencyTarget, "requiredStandingDelay": b.Required, "phi": b.Phi,
-						"deadTime": b.DeadTime, "window": b.Window}})
+						"deadTime": b.DeadTime, "window": b.Window},
+					Sources: factSources(e, "latencyTarget", "latency-target", "deadTime", "dead-time", "samplingDelay", "sampling-delay")})
 				break // one report per annotation
 			}
 		}

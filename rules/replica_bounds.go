@@ -56,12 +56,22 @@ func checkHPABounds(pass *analyzer.Pass, a *scaling.Autoscaler) {
 		return // invalid-field reports the value
 	}
 	switch {
+	case !a.Max.Set && a.Max.At.IsNull():
+		reportAt(pass, o, "spec.maxReplicas", "maxReplicas is null, which is no value: the API server refuses an HPA without it")
 	case !a.Max.Set:
 		reportAt(pass, o, "spec.maxReplicas", "maxReplicas is required: the API server refuses an HPA without it")
 	case a.Max.V < 1:
 		reportAt(pass, o, "spec.maxReplicas", fmt.Sprintf("maxReplicas %g must be at least 1", a.Max.V))
 	case a.Min.V > a.Max.V:
 		reportAt(pass, o, "spec.minReplicas", fmt.Sprintf("minReplicas %g is above maxReplicas %g", a.Min.V, a.Max.V))
+	}
+	// The API server's validation of a metric target: "must be greater
+	// than 0" (validateMetricTarget, pkg/apis/autoscaling/validation).
+	for _, m := range a.Metrics {
+		if u := m.Utilization; u.Set && !u.Invalid && u.V < 1 && u.At.IsValid() {
+			pass.Report(analyzer.Diagnostic{Pos: u.At.Pos, End: u.At.End, Object: o,
+				Message: fmt.Sprintf("utilization target %g must be at least 1: the API server refuses a target of 0 or less", u.V)})
+		}
 	}
 	if a.Min.Set && a.Min.V < 1 {
 		objectOrExternal := false

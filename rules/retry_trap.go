@@ -23,6 +23,7 @@ var RetryTrap = &analyzer.Analyzer{
 			}
 			a := e.Autoscaler
 			m := rt.Metric
+			file := a.Object.File()
 			at := metricField(a, m)
 			var sev analyzer.Severity
 			target := format.Pct(rt.Target)
@@ -31,17 +32,26 @@ var RetryTrap = &analyzer.Analyzer{
 			fixValue := format.Num(rt.FixTarget, 0)
 			if rt.Signal == scaling.SignalRate {
 				at = a.ThresholdField(m)
-				what = fmt.Sprintf("rate target %s (threshold %s / pod rate %s)", target, format.Num(m.Threshold.V, 3), format.Num(e.Inputs["pod-rate"].Value, 3))
+				what = fmt.Sprintf("rate target %s (threshold %s / pod rate %s)", target, format.Num(m.Threshold.V, 3), InputText(e.Inputs["pod-rate"], file))
 				fixMsg = fmt.Sprintf("Lower %s to %s", m.ThresholdKey, format.Num(rt.FixTarget, 2))
 				fixValue = format.Num(rt.FixTarget, 2)
+				if len(rt.Others) > 0 || rt.Bounded {
+					// Another metric may hold more pods; an inferred A
+					// counts only the requests through the routes found.
+					sev = analyzer.Warning
+				}
 			} else {
 				sev = analyzer.Warning // CPU sees the debt as busy pods
 			}
+			if rt.Bounded {
+				fixMsg += " (the most that may escape: A is at least " + format.Num(rt.Amplification, 3) + ")"
+			}
 			r := analyzer.FieldSpan(a.Object, at)
 			d := analyzer.Diagnostic{Pos: r.Pos(), End: r.End(), Object: a.Object, Field: fmt.Sprintf("metrics[%d].target", m.Index), Severity: sev,
-				Message: fmt.Sprintf("%s is at or above 1/A = %s (retry amplification A = %s): after an overload trips it, this service stays failed; keep the target below %s or bound the queue below the client timeout",
-					what, format.Pct(rt.TrapTarget), format.Num(rt.Amplification, 3), format.Pct(rt.TrapTarget)),
+				Message: fmt.Sprintf("%s is at or above 1/A %s %s (retry amplification A %s): after an overload trips it, this service stays failed; keep the target below %s or bound the queue below the client timeout%s",
+					what, relation(rt.Bounded, "≤"), format.Pct(rt.TrapTarget), amplificationText(e, rt.Amplification, file), format.Pct(rt.TrapTarget), othersClause(a, rt.Others)+throughRoutes(rt.Bounded)),
 				Facts:   map[string]float64{"amplification": rt.Amplification, "trapTarget": rt.TrapTarget, "target": rt.Target},
+				Sources: factSources(e, "amplification", amplificationInput(e), "podRate", "pod-rate"),
 				Related: append(inputRelated(e.Inputs["retries"], "the retries"), inputRelated(e.Inputs["retry-amplification"], "the retry amplification")...),
 			}
 			value := m.Utilization.At

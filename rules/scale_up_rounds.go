@@ -22,6 +22,9 @@ var ScaleUpRounds = &analyzer.Analyzer{
 			a := e.Autoscaler
 			r := analyzer.FieldSpan(a.Object, metricField(a, g.Metric))
 			facts := map[string]float64{"g": g.G, "rounds": float64(g.Rounds), "overload": g.Overload}
+			if g.HasDeadTime {
+				facts["deadTime"] = g.DeadTime
+			}
 			msg := fmt.Sprintf("a %sx overload needs %d rounds at growth factor g = %s", format.Num(g.Overload, 2), g.Rounds, format.Num(g.G, 4))
 			if g.Rounds == 0 {
 				msg = fmt.Sprintf("a %sx overload needs no round: the capacity held at this target covers it (g = %s)", format.Num(g.Overload, 2), format.Num(g.G, 4))
@@ -30,7 +33,11 @@ var ScaleUpRounds = &analyzer.Analyzer{
 			if g.HasDeadTime {
 				facts["timeToCapacity"] = g.TimeToCapacity
 				if g.Rounds > 0 {
-					msg += fmt.Sprintf(": at least %d × (%s + %s) = %s to capacity", g.Rounds, format.Secs(g.DeadTime), format.Secs(g.MetricWindow), format.Secs(g.TimeToCapacity))
+					tau := format.Secs(g.DeadTime)
+					if g.DeadTimeBounded {
+						tau = "dead time " + InputText(e.Inputs["dead-time"], a.Object.File())
+					}
+					msg += fmt.Sprintf(": at least %d × (%s + %s) = %s to capacity", g.Rounds, tau, format.Secs(g.MetricWindow), format.Secs(g.TimeToCapacity))
 				}
 				if g.HasDeadline {
 					facts["capacityDeadline"] = g.Deadline
@@ -41,7 +48,8 @@ var ScaleUpRounds = &analyzer.Analyzer{
 				}
 			}
 			pass.Report(analyzer.Diagnostic{Pos: r.Pos(), End: r.End(), Object: a.Object, Field: "metrics.cpu.target",
-				Severity: sev, Message: msg, Facts: facts, Related: inputRelated(e.Inputs["overload"], "the design overload")})
+				Severity: sev, Message: msg, Facts: facts, Related: inputRelated(e.Inputs["overload"], "the design overload"),
+				Sources: factSources(e, "overload", "overload", "deadTime", "dead-time", "capacityDeadline", "capacity-deadline")})
 		}
 		return nil
 	},

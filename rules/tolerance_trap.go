@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/rules/format"
@@ -22,10 +23,23 @@ var ToleranceTrap = &analyzer.Analyzer{
 			}
 			a := e.Autoscaler
 			r := analyzer.FieldSpan(a.Object, metricField(a, g.Metric))
+			msg := fmt.Sprintf("CPU target %d%% with limit %s and request %s cores gives g = %s ≤ 1 + tolerance %s: on a saturated metric the controller never scales up",
+				g.TargetPercent, format.Num(g.Limit, 3), format.Num(g.Request, 3), format.Num(g.G, 4), format.Num(g.Tolerance, 3))
+			var sev analyzer.Severity
+			if len(g.Others) > 0 {
+				// The HPA scales to the largest recommendation of its
+				// metrics: another one may still ask for more pods.
+				var names []string
+				for _, o := range g.Others {
+					names = append(names, metricLabel(a, o))
+				}
+				msg = fmt.Sprintf("CPU target %d%% with limit %s and request %s cores gives g = %s ≤ 1 + tolerance %s: on saturated pods this target never asks for more, so only %s can scale this workload up",
+					g.TargetPercent, format.Num(g.Limit, 3), format.Num(g.Request, 3), format.Num(g.G, 4), format.Num(g.Tolerance, 3), strings.Join(names, ", "))
+				sev = analyzer.Warning
+			}
 			d := analyzer.Diagnostic{
-				Pos: r.Pos(), End: r.End(), Object: a.Object, Field: "metrics.cpu.target",
-				Message: fmt.Sprintf("CPU target %d%% with limit %s and request %s cores gives g = %s ≤ 1 + tolerance %s: on a saturated metric the controller never scales up",
-					g.TargetPercent, format.Num(g.Limit, 3), format.Num(g.Request, 3), format.Num(g.G, 4), format.Num(g.Tolerance, 3)),
+				Pos: r.Pos(), End: r.End(), Object: a.Object, Field: "metrics.cpu.target", Severity: sev,
+				Message: msg,
 				Facts: map[string]float64{"g": g.G, "tolerance": g.Tolerance, "limit": g.Limit, "request": g.Request,
 					"target": float64(g.TargetPercent) / 100},
 			}

@@ -2,13 +2,19 @@ package rules
 
 import (
 	"fmt"
+	"regexp"
+	"strings"
 
 	"github.com/scalelint/scalelint/analyzer"
+	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
+	"github.com/scalelint/scalelint/analyzer/workspace"
 )
 
 // UnresolvedScaleTarget reports autoscalers whose target is not among the
-// inputs.
+// inputs, and says where a definition of that name is when one is: in
+// another namespace, not deployed with the autoscaler (another root, an
+// unrelated directory tree), or in a file that failed to parse.
 var UnresolvedScaleTarget = &analyzer.Analyzer{
 	Name:     "unresolved-scale-target",
 	Severity: analyzer.Info,
@@ -16,6 +22,8 @@ var UnresolvedScaleTarget = &analyzer.Analyzer{
 	URL:      analyzer.RulesReferenceURL + "#unresolved-scale-target",
 	Run: func(pass *analyzer.Pass) error {
 		ws := pass.Workspace
+		var unreadable []*manifest.File
+		unreadableOnce := false
 		for _, a := range ws.Autoscalers() {
 			if a.Kind == scaling.ScaledJob {
 				continue
@@ -27,13 +35,114 @@ var UnresolvedScaleTarget = &analyzer.Analyzer{
 					Message: "scaleTargetRef names no target: set scaleTargetRef.name"})
 				continue
 			}
-			if ws.Target(a).Object != nil {
+			res := ws.Target(a)
+			if res.Object != nil {
 				continue
 			}
-			pass.Report(analyzer.Diagnostic{Pos: r.Pos(), End: r.End(), Object: a.Object, Field: "spec.scaleTargetRef.name",
-				Message: fmt.Sprintf("scale target %s %q (%s) is not among the inputs; checks that need its pods are skipped",
-					t.Kind, t.Name, t.APIVersion)})
+			d := analyzer.Diagnostic{Pos: r.Pos(), End: r.End(), Object: a.Object, Field: "spec.scaleTargetRef.name"}
+			target := fmt.Sprintf("scale target %s %q (%s)", t.Kind, t.Name, t.APIVersion)
+			const skipped = "; checks that need its pods are skipped"
+			switch {
+			case len(res.Apart) > 0:
+				o := res.Apart[0]
+				d.Message = target + " is not deployed with this autoscaler: " + apart(ws, a.Object, o) + skipped
+				d.Related = append(d.Related, relatedObject(o, "the definition deployed apart"))
+			case len(res.OtherNamespace) > 0:
+				o := res.OtherNamespace[0]
+				d.Message = fmt.Sprintf("%s is not in this autoscaler's namespace %s: it is defined in namespace %s%s",
+					target, quoteList(ws.Namespaces(a.Object)), quoteList(ws.Namespaces(o)), skipped)
+				d.Related = append(d.Related, relatedObject(o, "the definition in another namespace"))
+			case ws.Generated():
+				// One chart value set or one kustomization build: the
+				// objects it renders are all this workspace sees, so a
+				// definition elsewhere in the repository may exist; say
+				// only what is known.
+				d.Message = target + " is not among the objects rendered with this autoscaler" + skipped
+			default:
+				d.Message = target + " is not among the inputs" + skipped
+				if !unreadableOnce {
+					unreadable, unreadableOnce = ws.Unreadable(), true
+				}
+				if f, why := unparsedDefinition(unreadable, t); f != nil {
+					d.Message = fmt.Sprintf("%s is not among the inputs that parse: %s defines a %s named %q but %s%s",
+						target, f.Path, t.Kind, t.Name, why, skipped)
+				}
+			}
+			pass.Report(d)
 		}
 		return nil
 	},
+}
+
+// apart says why a definition of the target is not deployed with the
+// autoscaler (workspace.DeployedTogether): the roots that deploy each, or
+// the distance between their directories.
+func apart(ws *workspace.Workspace, a, o *manifest.Object) string {
+	ra, ro := ws.Roots(a), ws.Roots(o)
+	if len(ra) > 0 && len(ro) > 0 {
+		return fmt.Sprintf("the definition in %s is deployed by %s, this autoscaler by %s, and no root deploys both",
+			o.File().Path, rootList(ro), rootList(ra))
+	}
+	return fmt.Sprintf("the definition in %s lies in another directory tree (deployed together means one root deploys both, or both files lie within %d directories of one that holds them)",
+		o.File().Path, ws.TargetDistance())
+}
+
+func rootList(rs []*workspace.Root) string {
+	var parts []string
+	for _, r := range rs {
+		parts = append(parts, r.String())
+	}
+	return strings.Join(parts, " and ")
+}
+
+func quoteList(ss []string) string {
+	var parts []string
+	for _, s := range ss {
+		parts = append(parts, fmt.Sprintf("%q", s))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func relatedObject(o *manifest.Object, what string) analyzer.Related {
+	s := analyzer.FieldSpan(o, o.NameAt)
+	return analyzer.Related{Pos: s.Pos(), End: s.End(), Message: what}
+}
+
+// unparsedDefinition finds a file that would define the target but that
+// scalelint could not read (workspace.Unreadable): a document of the
+// target's kind that failed to parse, or a template, whose text names it
+// (metadata.name). It returns the file and what became of it.
+func unparsedDefinition(unreadable []*manifest.File, t scaling.Ref) (*manifest.File, string) {
+	var nameRe, kindRe *regexp.Regexp
+	for _, f := range unreadable {
+		if nameRe == nil {
+			nameRe = regexp.MustCompile(`(?m)^\s+name:\s*["']?` + regexp.QuoteMeta(t.Name) + `["']?\s*(#.*)?$`)
+			kindRe = regexp.MustCompile(`(?m)^\s*kind:\s*["']?` + regexp.QuoteMeta(t.Kind) + `["']?\s*(#.*)?$`)
+		}
+		if f.Template {
+			if text := f.Text(); kindRe.Match(text) && nameRe.Match(text) {
+				return f, "it is a template, not linted (template-file)"
+			}
+			continue
+		}
+		for _, d := range f.Docs {
+			if !d.Parsed() || len(d.Objects()) > 0 {
+				continue
+			}
+			broken := false
+			for _, p := range f.Problems() {
+				if p.Rule == "yaml-syntax" && f.Tok.Offset(p.Pos) >= d.Start && f.Tok.Offset(p.Pos) < d.End {
+					broken = true
+				}
+			}
+			if !broken {
+				continue
+			}
+			text := f.Text()[d.Start:d.End]
+			if kindRe.Match(text) && nameRe.Match(text) {
+				return f, "it does not parse (yaml-syntax)"
+			}
+		}
+	}
+	return nil, ""
 }

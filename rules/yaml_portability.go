@@ -10,13 +10,15 @@ var YAMLPortability = &analyzer.Analyzer{
 	URL:      analyzer.RulesReferenceURL + "#yaml-portability",
 	Run: func(pass *analyzer.Pass) error {
 		for _, f := range pass.Workspace.Files {
-			for _, p := range f.Problems() {
+			for _, p := range problemsOf(pass, f) {
 				if p.Rule != "yaml-portability" {
 					continue
 				}
+				// The problem spans the blanks around the tabs; the fix
+				// writes them with two spaces a tab.
 				pass.Report(analyzer.Diagnostic{Pos: p.Pos, End: p.End, Message: p.Message,
-					SuggestedFixes: []analyzer.SuggestedFix{{Message: "Replace the tab with spaces",
-						Edits: []analyzer.TextEdit{{Pos: p.Pos, End: p.End, NewText: "  "}}, Safe: true}}})
+					SuggestedFixes: []analyzer.SuggestedFix{{Message: "Replace the tabs with spaces",
+						Edits: []analyzer.TextEdit{{Pos: p.Pos, End: p.End, NewText: p.Suggestion}}, Safe: true}}})
 			}
 		}
 		return nil

@@ -153,13 +153,13 @@ if [ -z "$source" ]; then
   if [ "$want" = checkout ]; then
     command -v go >/dev/null 2>&1 || fail "building the action's checkout needs Go: add actions/setup-go before this step"
     say "building $GITHUB_ACTION_PATH (the action's own checkout)"
-    (cd "$GITHUB_ACTION_PATH" && go build -o "$dir/$exe" ./cmd/scalelint)
+    (cd "$GITHUB_ACTION_PATH" && go build -tags kustomize_disable_go_plugin_support -o "$dir/$exe" ./cmd/scalelint)
     source=checkout
   else
     command -v go >/dev/null 2>&1 ||
       fail "no release archive of scalelint $ref for $os/${arch:-${RUNNER_ARCH:-?}}, and Go is not installed for go install: add actions/setup-go before this step, or set the version input to a release"
     say "go install $module@$ref"
-    GOBIN="$dir" go install "$module@$ref"
+    GOBIN="$dir" go install -tags kustomize_disable_go_plugin_support "$module@$ref"
     source=go-install
   fi
 fi

@@ -112,7 +112,7 @@ install major INPUT_VERSION=v9
 expect major "v9 is the newest v9 release (v9.9.9)" eval "rc major 0 && out major 'path=$tmp/major/temp/scalelint/v9.9.9/scalelint'"
 install minor INPUT_VERSION=v9.8 PATH="$tmp/stub:$PATH"
 expect minor "v9.8 resolves to v9.8.0, which has no files: go install @v9.8.0" \
-  eval "rc minor 0 && out minor 'source=go-install' && has '$tmp/minor/go-calls' 'install github.com/scalelint/scalelint/cmd/scalelint@v9.8.0 GOBIN=$tmp/minor/temp/scalelint/v9.8.0'"
+  eval "rc minor 0 && out minor 'source=go-install' && has '$tmp/minor/go-calls' 'install -tags kustomize_disable_go_plugin_support github.com/scalelint/scalelint/cmd/scalelint@v9.8.0 GOBIN=$tmp/minor/temp/scalelint/v9.8.0'"
 
 if [ -f "$rel/$tag/scalelint_${version}_windows_arm64.zip" ]; then
   install windows ACTION_REF="$tag" RUNNER_OS=Windows RUNNER_ARCH=ARM64
@@ -127,10 +127,10 @@ fi
 
 install x86 ACTION_REF="$tag" RUNNER_ARCH=X86 PATH="$tmp/stub:$PATH"
 expect x86 "no release for X86 runners: go install @$tag" \
-  eval "rc x86 0 && out x86 'source=go-install' && has '$tmp/x86/go-calls' 'install github.com/scalelint/scalelint/cmd/scalelint@$tag GOBIN='"
+  eval "rc x86 0 && out x86 'source=go-install' && has '$tmp/x86/go-calls' 'install -tags kustomize_disable_go_plugin_support github.com/scalelint/scalelint/cmd/scalelint@$tag GOBIN='"
 install branch ACTION_REF=main PATH="$tmp/stub:$PATH"
 expect branch "a branch has no release: go install @main" \
-  eval "rc branch 0 && has '$tmp/branch/go-calls' 'install github.com/scalelint/scalelint/cmd/scalelint@main GOBIN='"
+  eval "rc branch 0 && has '$tmp/branch/go-calls' 'install -tags kustomize_disable_go_plugin_support github.com/scalelint/scalelint/cmd/scalelint@main GOBIN='"
 install nogo ACTION_REF=main PATH="$nogo_path"
 expect nogo "no release and no Go: fails and says to add actions/setup-go" \
   eval "rc nogo 1 && has '$tmp/nogo/log' 'add actions/setup-go' && [ ! -s '$tmp/nogo/path' ]"

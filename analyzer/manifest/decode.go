@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"reflect"
 	"strconv"
@@ -47,6 +48,9 @@ type jsonEncoder struct {
 	// outerAlias is the outermost alias being expanded: where a refused
 	// expansion is reported (the aliased nodes themselves may be anywhere).
 	outerAlias *yaml.Node
+	// aliased counts the aliases expanded: the node limit is worded as
+	// alias expansion only when one was.
+	aliased int
 	// sel is the part of the type being decoded at the current node
 	// (selAll: all of it); quiet walks a subtree the type does not read,
 	// checking it without writing JSON.
@@ -110,7 +114,11 @@ func (e *jsonEncoder) encode(n *yaml.Node, depth int) {
 		at = e.outerAlias
 	}
 	if e.nodes > e.maxNodes {
-		e.errs = append(e.errs, encodeError{at, fmt.Sprintf("alias expansion makes this object larger than %d nodes; refused (a \"billion laughs\" document?)", e.maxNodes), true})
+		msg := fmt.Sprintf("this object has more than %d nodes (keys, values and items); refused", e.maxNodes)
+		if e.aliased > 0 {
+			msg = fmt.Sprintf("alias expansion makes this object larger than %d nodes; refused (a \"billion laughs\" document?)", e.maxNodes)
+		}
+		e.errs = append(e.errs, encodeError{at, msg, true})
 		e.stopped = true
 		return
 	}
@@ -125,6 +133,7 @@ func (e *jsonEncoder) encode(n *yaml.Node, depth int) {
 			e.fail(n, "unknown alias %q", n.Value)
 			e.write("null")
 		} else {
+			e.aliased++
 			outer := e.outerAlias == nil
 			if outer {
 				e.outerAlias = n
@@ -263,7 +272,7 @@ func (e *jsonEncoder) encodeMapping(n *yaml.Node, depth int) {
 			if wrote > 0 {
 				e.buf = append(e.buf, ',')
 			}
-			e.buf = strconv.AppendQuote(e.buf, kd.Value)
+			e.buf = appendJSONString(e.buf, kd.Value) // JSON escapes: Go's \x01 is no JSON
 			e.buf = append(e.buf, ':')
 			wrote++
 		}
@@ -312,6 +321,15 @@ func (e *jsonEncoder) encodeScalar(n *yaml.Node) {
 	}
 	switch n.ShortTag() {
 	case "!!null":
+		e.write("null")
+	case "!!binary":
+		if s, ok := binaryValue(n); ok {
+			if !e.quiet {
+				e.buf = appendJSONString(e.buf, s)
+			}
+			return
+		}
+		e.fail(n, "%q is not base64: a !!binary value must be", n.Value)
 		e.write("null")
 	case "!!bool":
 		if e.quiet {
@@ -408,6 +426,22 @@ func HostileNumber(s string) string {
 		}
 	}
 	return ""
+}
+
+// quotedAsRead is the text of a plain scalar for a fix that quotes it
+// where a string is wanted: a number as YAML reads it, in decimal ("0x10"
+// is 16: quoted as written, "0x10", KEDA's strconv.ParseInt refuses it;
+// "1_000" is 1000, "1e3" is 1000), anything else as written.
+func quotedAsRead(n *yaml.Node) string {
+	switch n.ShortTag() {
+	case "!!int":
+		return yamlIntToJSON(n.Value)
+	case "!!float":
+		if f, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+			return strconv.FormatFloat(f, 'f', -1, 64)
+		}
+	}
+	return n.Value
 }
 
 func isDigits(s string) bool {
@@ -566,7 +600,7 @@ func locate(n *yaml.Node, t reflect.Type, path Path, lim Limits) []FieldError {
 		if err := sigsjson.UnmarshalCaseSensitivePreserveInts(data, v.Interface()); err != nil {
 			fe := FieldError{Node: n, Path: path, Message: leafMessage(path, n, t, err)}
 			if t.Kind() == reflect.String && n.Kind == yaml.ScalarNode && n.Style == 0 {
-				fe.Suggestion = strconv.Quote(n.Value)
+				fe.Suggestion = strconv.Quote(quotedAsRead(n))
 				fe.Message += fmt.Sprintf(" (quote it: %s)", fe.Suggestion)
 			}
 			return []FieldError{fe}
@@ -712,6 +746,9 @@ func leafMessage(path Path, n *yaml.Node, t reflect.Type, err error) string {
 		}
 	} else if strings.HasPrefix(ute.Value, "number") && (t.Kind() >= reflect.Int && t.Kind() <= reflect.Uint64) {
 		msg = fmt.Sprintf("%s: %s does not fit in %s", path.String(), n.Value, want)
+		if f, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64); err == nil && f != math.Trunc(f) {
+			msg = fmt.Sprintf("%s: %s is not a whole number: %s is wanted", path.String(), n.Value, want)
+		}
 	}
 	return msg
 }

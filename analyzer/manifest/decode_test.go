@@ -151,3 +151,45 @@ func TestHostileNumberRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyWithControlCharacter: a key holding a control character ("\x01",
+// written with YAML's escape) is one key among the others: the object's
+// JSON escapes it as JSON does (Go's \x01 is no JSON escape, which made
+// the whole object fail to decode, and its triggers and target vanish).
+func TestKeyWithControlCharacter(t *testing.T) {
+	src := "apiVersion: keda.sh/v1alpha1\nkind: ScaledObject\nmetadata:\n  name: s\n  annotations:\n    \"bad\\x01key\\u2028\": x\n" +
+		"spec:\n  scaleTargetRef: {name: w}\n  triggers:\n  - type: kafka\n    metadata: {topic: t, lagThreshold: \"10\"}\n"
+	f := Parse(token.NewFileSet(), "x.yaml", []byte(src), Options{})
+	o := f.Docs[0].Objects()[0]
+	so, ok := o.Typed().(*ScaledObject)
+	if !ok || len(so.Spec.Triggers) != 1 || so.Spec.ScaleTargetRef == nil || so.Spec.ScaleTargetRef.Name != "w" {
+		t.Fatalf("decoded %+v", o.Typed())
+	}
+	if ps := f.Problems(); len(ps) != 0 {
+		t.Errorf("problems %+v", ps)
+	}
+}
+
+// TestBinaryKind: a kind or a value tagged !!binary is read decoded, as
+// kubectl reads it (go-yaml v2 decodes the base64): the HPA is an HPA.
+func TestBinaryKind(t *testing.T) {
+	src := "apiVersion: autoscaling/v2\nkind: !!binary SG9yaXpvbnRhbFBvZEF1dG9zY2FsZXI=\nmetadata:\n  name: !!binary d2Vi\n" +
+		"spec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n  maxReplicas: 3\n"
+	f := Parse(token.NewFileSet(), "x.yaml", []byte(src), Options{Eager: IsReadKind})
+	objs := f.Docs[0].Objects()
+	if len(objs) != 1 || objs[0].Kind != "HorizontalPodAutoscaler" || objs[0].Name != "web" {
+		t.Fatalf("objects %v", objs)
+	}
+	if _, ok := objs[0].Typed().(*HPA); !ok {
+		t.Errorf("typed %T", objs[0].Typed())
+	}
+	if ps := f.Problems(); len(ps) != 0 {
+		t.Errorf("problems %+v", ps)
+	}
+	bad := strings.Replace(src, "d2Vi", "not*base64", 1)
+	g := Parse(token.NewFileSet(), "y.yaml", []byte(bad), Options{Eager: IsReadKind})
+	g.Docs[0].Objects()[0].Typed()
+	if ps := g.Problems(); len(ps) != 1 || !strings.Contains(ps[0].Message, "is not base64") {
+		t.Errorf("problems %+v", ps)
+	}
+}

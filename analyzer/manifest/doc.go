@@ -3,8 +3,12 @@
 //
 // Data flow:
 //
-//	bytes ─ split ─▶ documents (byte ranges; "---" lines, one per YAML document)
+//	bytes ─ split ─▶ documents (byte ranges, where yaml.v3's document stream starts them:
+//	                 "---" lines, an empty document included; differential-tested)
 //	      ─ sniff ─▶ apiVersion/kind read cheaply from each document's top-level lines
+//	      ─ count ─▶ an upper bound on each document's nodes (fastyaml.NodeBound), against
+//	                 the file's budget (Limits.MaxFileNodes) before a node is built;
+//	                 no document is parsed after Options.Deadline
 //	      ─ parse ─▶ one go.yaml.in/yaml/v3 node tree per document that a rule reads
 //	                 (autoscalers, workloads, lists, and anything the sniffer cannot read),
 //	                 built by the fast parser of internal/fastyaml when the document is in

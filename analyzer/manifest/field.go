@@ -2,6 +2,8 @@ package manifest
 
 import (
 	"go/token"
+	"math"
+	"strconv"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -16,6 +18,7 @@ type Field struct {
 	KeyPos, KeyEnd token.Pos // the key; invalid when there is none
 	Style          yaml.Style
 	Kind           yaml.Kind
+	Tag            string // a scalar's tag, short ("!!int", "!!str", "!!null")
 	Value          string // a scalar's value
 }
 
@@ -43,6 +46,7 @@ func (fl *File) fieldOf(key, val *yaml.Node) Field {
 		f.Style, f.Kind = val.Style, val.Kind
 		if val.Kind == yaml.ScalarNode {
 			f.Value = strings.Clone(val.Value)
+			f.Tag = val.ShortTag() // a constant string: nothing of the tree kept
 		}
 	}
 	if key != nil {
@@ -52,6 +56,31 @@ func (fl *File) fieldOf(key, val *yaml.Node) Field {
 		}
 	}
 	return f
+}
+
+// IsNull reports whether the field is written as null ("~", "null" or
+// nothing): kubectl sends it as JSON null, which leaves the field unset.
+func (f Field) IsNull() bool { return f.Kind == yaml.ScalarNode && f.Tag == "!!null" }
+
+// Number reads a scalar field that YAML reads as a number, as kubectl
+// does: integers in any base YAML 1.1 allows ("0x28", "0o50", "050",
+// "0b101000", "4_0" are 40; sigs.k8s.io/yaml parses with go-yaml v2,
+// which calls strconv.ParseInt(s, 0, 64) with the underscores removed, as
+// yaml.v3 tags them), and floats. ok is false for anything else: a string
+// (even "40" quoted), null, infinity or NaN.
+func (f Field) Number() (v float64, ok bool) {
+	if f.Kind != yaml.ScalarNode {
+		return 0, false
+	}
+	switch f.Tag {
+	case "!!int":
+		d, err := strconv.ParseFloat(yamlIntToJSON(f.Value), 64)
+		return d, err == nil
+	case "!!float":
+		d, err := strconv.ParseFloat(strings.ReplaceAll(f.Value, "_", ""), 64)
+		return d, err == nil && !math.IsInf(d, 0) && !math.IsNaN(d)
+	}
+	return 0, false
 }
 
 // FieldOf returns the Field of a node of this object and its key.

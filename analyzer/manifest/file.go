@@ -2,8 +2,11 @@ package manifest
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"go/token"
+	"io"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -26,15 +29,27 @@ type File struct {
 	Tok  *token.File
 	Docs []*Document
 
-	// Template is set when the file holds Helm/Go template syntax and is
-	// not YAML: it was reported once (template-file) and not linted.
+	// Template is set when the file holds template syntax (Helm/Go,
+	// Jinja, Terraform, ${VAR} placeholders, pipeline tokens) that makes
+	// it unparsable or untypeable: it was reported once (template-file)
+	// and not linted.
 	Template bool
+
+	// notManifest says why the file is not a Kubernetes manifest (no
+	// document is or looks like an object); "" when it is one.
+	notManifest string
 
 	opts      Options
 	yamlLines atomic.Pointer[[]int] // line starts as yaml.v3 counts lines (yamlLineStarts)
 
 	mu       sync.Mutex
 	problems []Problem // file-level problems (template-file, limits)
+
+	// nodes counts the node bounds of the documents parsed (MaxFileNodes);
+	// refused is set once the budget or the time ran out: documents not
+	// parsed by then are not (refuse).
+	nodes   atomic.Int64
+	refused atomic.Bool
 
 	text      atomic.Pointer[[]byte] // the content; nil after DropText until Text reads it again
 	size      int                    // len of the content
@@ -66,6 +81,16 @@ type Options struct {
 	// (File.Release): the node memory of a released document is then
 	// reused by the next parse instead of left to the garbage collector.
 	Recycle bool
+	// HelmOutput says the text is what Helm rendered: a Go template
+	// action left in it is text (a configuration's own templating, such
+	// as kube-rbac-proxy's "{{ .Value }}"), never a chart template to
+	// render, wherever the file's template path puts it.
+	HelmOutput bool
+	// Deadline, when set, is when Parse stops: the documents it has not
+	// parsed by then are refused with an input-limit problem (the time
+	// limit, Limits.Timeout). A document parsed later, on first use, is
+	// not bound by it.
+	Deadline time.Time
 }
 
 // Limits bound what a hostile file can make the parser do.
@@ -74,7 +99,13 @@ type Limits struct {
 	MaxDocuments int // default 10,000
 	MaxDepth     int // nesting of collections; default 256
 	MaxNodes     int // nodes emitted while expanding aliases for one object; default 1,000,000
-	// Timeout bounds the time to read and parse one file (default 10 s);
+	// MaxFileNodes bounds the YAML nodes (keys, values, items) of one
+	// file's trees, counted before they are built (fastyaml.NodeBound, an
+	// upper bound about a fifth above the truth on block YAML, exact on
+	// JSON): the memory a file's trees may take. Default 2,000,000.
+	MaxFileNodes int
+	// Timeout bounds the time to read and parse one file (default 10 s):
+	// Parse stops at the next document once Options.Deadline passes, and
 	// the loader refuses a file that takes longer (workspace.Load).
 	Timeout time.Duration
 }
@@ -85,6 +116,7 @@ const (
 	DefaultMaxDocuments = 10000
 	DefaultMaxDepth     = 256
 	DefaultMaxNodes     = 1000000
+	DefaultMaxFileNodes = 2000000
 	DefaultTimeout      = 10 * time.Second
 )
 
@@ -103,6 +135,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxNodes <= 0 {
 		l.MaxNodes = DefaultMaxNodes
+	}
+	if l.MaxFileNodes <= 0 {
+		l.MaxFileNodes = DefaultMaxFileNodes
 	}
 	if l.Timeout <= 0 {
 		l.Timeout = DefaultTimeout
@@ -136,6 +171,10 @@ type Document struct {
 	objects  []*Object
 	problems []Problem
 
+	// bom is the file offset of a byte order mark that starts the line
+	// after the document's "---" line, or -1 (see chunk.bom).
+	bom, bomLine int
+
 	mu       sync.Mutex      // guards root and the objects' nodes after parsing
 	released bool            // the node trees were dropped (Release)
 	arena    *fastyaml.Arena // the tree's node memory, returned on Release (Options.Recycle)
@@ -167,33 +206,199 @@ func Parse(fset *token.FileSet, path string, content []byte, opts Options) *File
 	// parsed if a scale target names one of its kinds.
 	eager := opts.Eager == nil
 	for i, c := range chunks {
-		d := &Document{File: f, Index: i, Start: c.start, End: c.end, Line: c.line}
+		d := &Document{File: f, Index: i, Start: c.start, End: c.end, Line: c.line, bom: c.bom, bomLine: c.bomLine}
 		d.Source = sourceComment(content[c.start:c.end])
 		s := sniff(content[c.start:c.end])
 		d.APIVersion, d.Kind = s.apiVersion, s.kind
 		f.Docs = append(f.Docs, d)
-		if !s.ok || (opts.Eager != nil && opts.Eager(s.apiVersion, s.kind)) {
+		if !s.ok || (opts.Eager != nil && (opts.Eager(s.apiVersion, s.kind) || eagerMention(s.kind, content[c.start:c.end]))) {
 			eager = true
 		}
 	}
+	f.checkMarks(chunks)
 	if opts.SplitOnly {
 		return f
 	}
 	if eager {
 		for _, d := range f.Docs {
+			if !opts.Deadline.IsZero() && time.Now().After(opts.Deadline) {
+				f.refuse(fmt.Sprintf("reading and parsing the file took longer than the time limit of %s; this document and the rest are not linted", opts.Limits.Timeout), d.Start)
+				break
+			}
 			d.parse()
+		}
+	} else {
+		for _, d := range f.Docs {
+			d.checkSyntax()
 		}
 	}
 	f.detectTemplate()
+	f.notManifest = f.classify()
 	if !f.Template {
-		if !eager {
-			for _, d := range f.Docs {
-				d.checkSyntax()
-			}
-		}
 		f.checkPortability()
 	}
 	return f
+}
+
+// checkMarks reports a byte order mark that starts a line inside a
+// document before a key or an entry: yaml.v3 and kubectl read it as text, so "\ufeffkind: HPA"
+// has no kind and the object would be skipped without a word. Marks that
+// readers drop (at the start of the file, and after a "---" line:
+// chunk.bom) are not reported.
+func (f *File) checkMarks(chunks []chunk) {
+	src := f.Text()
+	dropped := map[int]bool{}
+	for _, c := range chunks {
+		if c.bom >= 0 {
+			dropped[c.bom] = true
+		}
+	}
+	for i := 0; ; {
+		k := bytes.Index(src[i:], bom)
+		if k < 0 {
+			return
+		}
+		at := i + k
+		i = at + len(bom)
+		if at == 0 || dropped[at] || (src[at-1] != '\n' && src[at-1] != '\r') {
+			continue
+		}
+		end, _ := lineBounds(src, i, true)
+		if !opensBlock(src[i:end]) {
+			continue // text of a scalar, where the mark is a character like any other
+		}
+		f.addProblem(Problem{Rule: "yaml-syntax", Pos: f.Tok.Pos(at), End: f.Tok.Pos(at + len(bom)),
+			Message: "byte order mark (U+FEFF) at the start of a line inside a document: YAML reads it as text (\"\ufeffkind\" is not kind), so kubectl does too; remove it"})
+	}
+}
+
+// NotManifest says why a file is not a Kubernetes manifest: no document
+// of it is a Kubernetes object (it has apiVersion and kind) or, where it
+// does not parse, looks like one (those keys at a document's top level),
+// and it is not a kustomization or a chart template. JSON with comments,
+// tsconfig files, CI workflows, Compose files, Chart.yaml and values.yaml
+// are not; the command line sets them aside instead of linting them (its
+// callers decide: a language server sets aside a path none of whose
+// documents is one). It returns "" for a manifest.
+func (f *File) NotManifest() string { return f.notManifest }
+
+// classify returns why the file is not a manifest, or "".
+func (f *File) classify() string {
+	if IsKustomizationName(f.Path) || (f.Template && inChartTemplates(f.Path)) {
+		return ""
+	}
+	for _, d := range f.Docs {
+		if d.looksLikeObject() {
+			return ""
+		}
+	}
+	for _, p := range f.Problems() {
+		if p.Rule == "input-limit" {
+			return "" // refused in part: what it holds is not known, and the refusal must show
+		}
+	}
+	for _, d := range f.Docs {
+		if d.End > d.Start && hasContent(f.Text()[d.Start:d.End]) {
+			return "no document has apiVersion and kind: not a Kubernetes object"
+		}
+	}
+	return "empty: no YAML document"
+}
+
+// hasContent reports whether a document holds a line of YAML content.
+func hasContent(doc []byte) bool {
+	for _, l := range bytes.Split(doc, []byte("\n")) {
+		if hasText(l) && !isMarker(bytes.TrimRight(l, "\r"), '-') {
+			return true
+		}
+	}
+	return false
+}
+
+// looksLikeObject reports whether a document is a Kubernetes object or
+// reads as one: parsed, an object with apiVersion and kind, or with an
+// autoscaler's kind or group where the other key is missing or misspelled
+// (reported by the decode); unparsed, those keys sniffed; broken or a
+// template, both keys at the top level of its text.
+func (d *Document) looksLikeObject() bool {
+	if d.APIVersion != "" && d.Kind != "" {
+		return true
+	}
+	if d.Parsed() && d.root != nil && !d.File.Template {
+		for _, o := range d.objects {
+			_, kind := autoscalerKinds[o.Kind]
+			_, group := autoscalerGroups[o.Group]
+			if (o.APIVersion != "" && o.Kind != "") || kind || group {
+				return true
+			}
+		}
+		return false
+	}
+	return topLevelKeys(d.File.Text()[d.Start:d.End])
+}
+
+// topLevelKeys reports whether a document's text has apiVersion and kind
+// keys at its top level: at column 0 in block style, or as quoted keys in
+// JSON.
+func topLevelKeys(doc []byte) bool {
+	var api, kind bool
+	for _, l := range bytes.Split(doc, []byte("\n")) {
+		l = bytes.TrimPrefix(l, bom)
+		switch {
+		case hasKeyPrefix(l, "apiVersion"):
+			api = true
+		case hasKeyPrefix(l, "kind"):
+			kind = true
+		}
+	}
+	if !api || !kind {
+		t := bytes.TrimSpace(doc)
+		if len(t) > 0 && (t[0] == '{' || t[0] == '[') {
+			api = jsonKeyRe("apiVersion").Match(doc)
+			kind = jsonKeyRe("kind").Match(doc)
+		}
+	}
+	return api && kind
+}
+
+// hasKeyPrefix reports whether a line starts with key (bare or quoted)
+// and a colon.
+func hasKeyPrefix(l []byte, key string) bool {
+	for _, q := range []string{"", `"`, "'"} {
+		k := q + key + q
+		if bytes.HasPrefix(l, []byte(k)) {
+			rest := bytes.TrimLeft(l[len(k):], " \t")
+			return len(rest) > 0 && rest[0] == ':'
+		}
+	}
+	return false
+}
+
+var jsonKeyRes sync.Map // key -> *regexp.Regexp
+
+func jsonKeyRe(key string) *regexp.Regexp {
+	if r, ok := jsonKeyRes.Load(key); ok {
+		return r.(*regexp.Regexp)
+	}
+	r := regexp.MustCompile(`"` + key + `"\s*:`)
+	jsonKeyRes.Store(key, r)
+	return r
+}
+
+// inChartTemplates reports whether a path is in a Helm chart's templates
+// directory, where a template of manifests may hold no literal apiVersion.
+func inChartTemplates(p string) bool {
+	return strings.Contains("/"+filepath.ToSlash(p), "/templates/")
+}
+
+// IsKustomizationName reports whether a file name is one kustomize reads
+// as a kustomization.
+func IsKustomizationName(p string) bool {
+	switch filepath.Base(p) {
+	case "kustomization.yaml", "kustomization.yml", "Kustomization":
+		return true
+	}
+	return false
 }
 
 // Refuse returns a file scalelint does not lint, with one input-limit
@@ -210,6 +415,7 @@ func Refuse(fset *token.FileSet, path string, content []byte, opts Options, why 
 // documents yet.
 func newFile(fset *token.FileSet, path string, content []byte, opts Options) *File {
 	f := &File{Path: path, opts: opts, size: len(content), mentions: bytes.Contains(content, []byte("scalelint:"))}
+	f.opts.Deadline = time.Time{} // Parse's alone: a later parse on first use is not bound by it
 	f.text.Store(&content)
 	f.Tok = fset.AddFile(path, -1, len(content))
 	f.Tok.SetLines(outputLineStarts(content))
@@ -217,9 +423,12 @@ func newFile(fset *token.FileSet, path string, content []byte, opts Options) *Fi
 }
 
 // binaryContent reports why content is not text a YAML parser should see:
-// NUL bytes or a UTF-16/32 byte order mark. It returns "" for text.
+// NUL bytes or a UTF-16 or UTF-32 byte order mark. It returns "" for text.
 func binaryContent(content []byte) (string, int) {
 	switch {
+	// UTF-32's marks first: little-endian's starts with UTF-16's.
+	case bytes.HasPrefix(content, []byte{0xFF, 0xFE, 0, 0}) || bytes.HasPrefix(content, []byte{0, 0, 0xFE, 0xFF}):
+		return "file is UTF-32 encoded; scalelint reads UTF-8 manifests (re-encode it as UTF-8)", 0
 	case bytes.HasPrefix(content, []byte{0xFF, 0xFE}) || bytes.HasPrefix(content, []byte{0xFE, 0xFF}):
 		return "file is UTF-16 encoded; scalelint reads UTF-8 manifests (re-encode it as UTF-8)", 0
 	}
@@ -253,6 +462,16 @@ func sourceComment(doc []byte) string {
 		return string(m[1])
 	}
 	return ""
+}
+
+// refuse records that the file's documents from d on are not parsed (the
+// node budget or the time ran out), with one input-limit problem at off.
+// A document already parsed keeps its parse.
+func (f *File) refuse(why string, off int) {
+	if f.refused.Swap(true) {
+		return
+	}
+	f.addProblem(Problem{Rule: "input-limit", Pos: f.Tok.Pos(off), End: f.Tok.Pos(off), Message: why})
 }
 
 func (f *File) addProblem(p Problem) {
@@ -363,7 +582,7 @@ func (d *Document) objectNode(item int) *yaml.Node {
 // numbers absolute in the file; nil for an empty document.
 func (d *Document) parseTree(arena *fastyaml.Arena) (*yaml.Node, error) {
 	f := d.File
-	src := f.Text()[d.Start:d.End]
+	src, bomLine := d.source()
 	// The fast parser reads the common subset of YAML about five times
 	// faster than yaml.v3 and builds the same tree; anything outside the
 	// subset, and every error, goes to yaml.v3.
@@ -378,7 +597,23 @@ func (d *Document) parseTree(arena *fastyaml.Arena) (*yaml.Node, error) {
 		return nil, nil
 	}
 	shiftLines(root, d.Line-1, 0, f.opts.Limits.MaxDepth)
+	if bomLine > 0 {
+		shiftColumns(root, bomLine, 1, 0, f.opts.Limits.MaxDepth)
+	}
 	return root.Content[0], nil
+}
+
+// source returns the text the document is parsed from: its bytes, without
+// the byte order mark that starts its first line after the "---" line,
+// if it has one (Document.bom), and then the line that mark was on.
+func (d *Document) source() (src []byte, bomLine int) {
+	text := d.File.Text()
+	if d.bom < 0 {
+		return text[d.Start:d.End], 0
+	}
+	src = make([]byte, 0, d.End-d.Start-len(bom))
+	src = append(append(src, text[d.Start:d.bom]...), text[d.bom+len(bom):d.End]...)
+	return src, d.bomLine
 }
 
 var yamlLineRe = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
@@ -396,8 +631,13 @@ func (d *Document) checkSyntax() {
 	if d.Parsed() {
 		return
 	}
+	src, _ := d.source()
+	if n, over := fastyaml.NodeBound(src, d.File.opts.Limits.MaxFileNodes); over > 0 || n > d.File.opts.Limits.MaxFileNodes {
+		d.parse() // refused there, with its position
+		return
+	}
 	var a fastyaml.Arena
-	_, ok := fastyaml.Parse(d.File.Text()[d.Start:d.End], &a)
+	_, ok := fastyaml.Parse(src, &a)
 	a.Recycle()
 	if !ok {
 		d.parse()
@@ -407,6 +647,12 @@ func (d *Document) checkSyntax() {
 func (d *Document) doParse() {
 	defer d.parsed.Store(true)
 	f := d.File
+	if f.refused.Load() {
+		return
+	}
+	if !d.withinBudget() {
+		return
+	}
 	if f.opts.Recycle {
 		d.arena = &fastyaml.Arena{}
 	}
@@ -427,22 +673,75 @@ func (d *Document) doParse() {
 	}
 	d.objects, d.problems = buildObjects(d, d.root, d.problems)
 	if len(d.objects) > 0 {
-		d.APIVersion, d.Kind = d.objects[0].APIVersion, d.objects[0].Kind
+		api, kind := d.objects[0].APIVersion, d.objects[0].Kind
 		if len(d.objects) > 1 || d.objects[0].ListItem >= 0 {
-			d.APIVersion, d.Kind = scalarValue(mapValue(d.root, "apiVersion")), scalarValue(mapValue(d.root, "kind"))
+			api, kind = scalarValue(mapValue(d.root, "apiVersion")), scalarValue(mapValue(d.root, "kind"))
+		}
+		// Written only when the tree corrects what sniff read: a
+		// document parsed on first use is shared by the language
+		// server's snapshots, and one may read its Kind while another's
+		// first use parses it. A document sniff could not read is
+		// parsed as its file is read (Parse), before it is shared.
+		if d.APIVersion != api {
+			d.APIVersion = api
+		}
+		if d.Kind != kind {
+			d.Kind = kind
 		}
 	}
 }
 
+// withinBudget counts the nodes the document's tree may have (an upper
+// bound, before a node is built) against the file's budget
+// (Limits.MaxFileNodes), and refuses the document, and every one not yet
+// parsed, when it would go over.
+func (d *Document) withinBudget() bool {
+	f := d.File
+	src, _ := d.source()
+	limit := int64(f.opts.Limits.MaxFileNodes)
+	left := max(limit-f.nodes.Load(), 0)
+	n, overLine := fastyaml.NodeBound(src, int(left))
+	if int64(n) <= left {
+		f.nodes.Add(int64(n))
+		return true
+	}
+	at := d.Start
+	if overLine > 0 {
+		at, _ = f.lineText(d.Line + overLine - 1)
+	}
+	f.refuse(fmt.Sprintf("the file holds more than %d YAML nodes (keys, values and items, counted before they are built) by this line; this document and the rest are not linted", limit), at)
+	return false
+}
+
 // safeUnmarshal parses one YAML document into a node tree and turns a
-// parser panic into an error.
+// parser panic into an error. What follows the document must be nothing
+// yaml.v3 reads: yaml.Unmarshal stops after the first document and would
+// drop, without a word, a second one or text that is not YAML ("--- {a:
+// 1}" followed by "b: 2"); the splitter cuts the stream where yaml.v3
+// starts documents, so anything read after the first is an error.
 func safeUnmarshal(src []byte, n *yaml.Node) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("yaml: the YAML parser failed on this document: %v", r)
 		}
 	}()
-	return yaml.Unmarshal(src, n)
+	dec := yaml.NewDecoder(bytes.NewReader(src))
+	if err := dec.Decode(n); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil // no document: an empty one
+		}
+		return err
+	}
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case errors.Is(err, io.EOF):
+		return nil
+	case err != nil:
+		return err
+	case len(next.Content) > 0 && next.Content[0].ShortTag() != "!!null":
+		return fmt.Errorf("yaml: line %d: another document starts here without a \"---\" line before it", next.Content[0].Line)
+	}
+	return nil
 }
 
 // shiftLines makes the node lines of a document parsed on its own absolute
@@ -456,6 +755,20 @@ func shiftLines(n *yaml.Node, by, depth, max int) {
 	}
 	for _, c := range n.Content {
 		shiftLines(c, by, depth+1, max)
+	}
+}
+
+// shiftColumns moves the nodes on one line by "by" columns: the byte order
+// mark the parser did not see (Document.source) counts as one.
+func shiftColumns(n *yaml.Node, line, by, depth, max int) {
+	if n == nil || depth > max+1 {
+		return
+	}
+	if n.Line == line {
+		n.Column += by
+	}
+	for _, c := range n.Content {
+		shiftColumns(c, line, by, depth+1, max)
 	}
 }
 
@@ -547,12 +860,23 @@ func (d *Document) unlocatedProblem(msg string) (Problem, bool) {
 			i += size
 		}
 	case strings.Contains(msg, "exceeded max depth"):
-		at := d.Start + flowDepthOffset(src, f.opts.Limits.MaxDepth)
+		// yaml.v3's own limit, below a configured maxDepth above it: say
+		// which limit it was.
+		depth, whose := f.opts.Limits.MaxDepth, ""
+		if depth > yamlMaxDepth {
+			depth, whose = yamlMaxDepth, ", the YAML parser's own limit"
+		}
+		at := d.Start + flowDepthOffset(src, depth)
 		return Problem{Rule: "input-limit", Pos: f.Tok.Pos(at), End: f.Tok.Pos(at),
-			Message: fmt.Sprintf("document nests deeper than %d levels here; not linted", f.opts.Limits.MaxDepth)}, true
+			Message: fmt.Sprintf("document nests deeper than %d levels here%s; not linted", depth, whose)}, true
 	}
 	return Problem{}, false
 }
+
+// yamlMaxDepth is yaml.v3's limit on nesting ("exceeded max depth of
+// 10000", max_flow_level and max_indents in its scanner): a configured
+// maxDepth above it cannot be reached.
+const yamlMaxDepth = 10000
 
 // flowDepthOffset returns the offset in src of the flow bracket that opens
 // nesting level max+1, skipping quoted scalars and comments; 0 when none

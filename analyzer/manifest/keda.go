@@ -32,6 +32,16 @@ func KEDADefaultMaxReplicaCount() int32 {
 	return (&ScaledObject{}).GetHPAMaxReplicas()
 }
 
+// KEDADefaultPollingInterval is the polling interval, in seconds, of a
+// ScaledObject that sets none.
+func KEDADefaultPollingInterval() float64 {
+	w, err := kedav1alpha1.AsDuckWithTriggers(&ScaledObject{})
+	if err != nil {
+		return 30
+	}
+	return w.GetPollingInterval().Seconds()
+}
+
 // KEDAFinding is one finding of KEDA's own validation.
 type KEDAFinding struct {
 	Field   string // the field it is about: spec.minReplicaCount, spec.triggers, spec.fallback, ...

@@ -179,6 +179,7 @@ func buildObjects(d *Document, root *yaml.Node, problems []Problem) ([]*Object, 
 				continue
 			}
 			objs = append(objs, o)
+			problems = append(problems, o.identityProblems()...)
 			problems = append(problems, o.decode()...)
 		}
 		return objs, problems
@@ -187,6 +188,7 @@ func buildObjects(d *Document, root *yaml.Node, problems []Problem) ([]*Object, 
 	if o == nil {
 		return nil, problems
 	}
+	problems = append(problems, o.identityProblems()...)
 	return []*Object{o}, append(problems, o.decode()...)
 }
 
@@ -335,5 +337,5 @@ func registerDecoder(group, kind string, f func(o *Object) (any, []FieldError)) 
 func IsReadKind(apiVersion, kind string) bool {
 	g, _ := SplitAPIVersion(apiVersion)
 	_, ok := decoders[typeKey{g, kind}]
-	return ok || kind == "List" || strings.HasSuffix(kind, "List")
+	return ok || kind == "List" || strings.HasSuffix(kind, "List") || isEagerGroupKind(apiVersion, kind)
 }

@@ -1,8 +1,10 @@
 package manifest
 
 import (
+	"encoding/base64"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -172,9 +174,26 @@ func scalarValue(n *yaml.Node) string {
 	if n == nil || n.Kind != yaml.ScalarNode {
 		return ""
 	}
+	if s, ok := binaryValue(n); ok {
+		return s
+	}
 	// A copy: the fast parser's values share one string per document, and
 	// what an object keeps must not hold its whole text alive.
 	return strings.Clone(n.Value)
+}
+
+// binaryValue decodes a scalar tagged !!binary (base64), as kubectl reads
+// it: sigs.k8s.io/yaml's go-yaml v2 decodes it into the string it holds,
+// so "kind: !!binary SG9yaXpvbnRhbFBvZEF1dG9zY2FsZXI=" is an HPA.
+func binaryValue(n *yaml.Node) (string, bool) {
+	if n.ShortTag() != "!!binary" {
+		return "", false
+	}
+	b, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(n.Value), ""))
+	if err != nil || !utf8.Valid(b) {
+		return "", false
+	}
+	return string(b), true
 }
 
 // Lookup walks path from node n. It returns the key node of the last step

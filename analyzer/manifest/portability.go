@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"bytes"
+	"strings"
 )
 
 // checkPortability finds tabs used as whitespace between YAML tokens (as
@@ -32,10 +33,14 @@ func (f *File) checkPortability() {
 			continue
 		}
 		blockIndent = -1
-		if i := separatingTab(trimmed); i >= 0 {
-			at := off + indent + i
-			f.addProblem(Problem{Rule: "yaml-portability", Pos: f.Tok.Pos(at), End: f.Tok.Pos(at + 1),
-				Message: "tab used as whitespace: kubectl accepts it, but PyYAML-based tools (pre-commit check-yaml, yamllint, Ansible) reject this file; use spaces"})
+		// Every run of blanks holding a separating tab is one problem,
+		// and its fix replaces the whole run: a fix applied once leaves
+		// no tab for a second run to find ("key:\t\tvalue" took two).
+		for _, r := range separatingTabs(trimmed) {
+			at, end := off+indent+r[0], off+indent+r[1]
+			f.addProblem(Problem{Rule: "yaml-portability", Pos: f.Tok.Pos(at), End: f.Tok.Pos(end),
+				Message:    "tab used as whitespace: kubectl accepts it, but PyYAML-based tools (pre-commit check-yaml, yamllint, Ansible) reject this file; use spaces",
+				Suggestion: strings.ReplaceAll(string(trimmed[r[0]:r[1]]), "\t", "  ")})
 		}
 		if opensBlockScalar(trimmed) {
 			blockIndent = indent
@@ -44,10 +49,31 @@ func (f *File) checkPortability() {
 	}
 }
 
-// separatingTab returns the index of a tab between tokens of a line
-// (outside quotes and comments), or -1. A line that starts with a tab is
-// indentation, which the parser reports.
-func separatingTab(line []byte) int {
+// separatingTabs returns the runs of blanks ([start, end) in line) that
+// hold a tab between tokens of a line (outside quotes and comments). A
+// line that starts with a tab is indentation, which the parser reports.
+func separatingTabs(line []byte) [][2]int {
+	var runs [][2]int
+	for from := 0; ; {
+		i := separatingTab(line, from)
+		if i < 0 {
+			return runs
+		}
+		start, end := i, i+1
+		for start > 0 && (line[start-1] == ' ' || line[start-1] == '\t') {
+			start--
+		}
+		for end < len(line) && (line[end] == ' ' || line[end] == '\t') {
+			end++
+		}
+		runs = append(runs, [2]int{start, end})
+		from = end
+	}
+}
+
+// separatingTab returns the index of the first tab between tokens of a
+// line (outside quotes and comments) at or after from, or -1.
+func separatingTab(line []byte, from int) int {
 	if len(line) == 0 || line[0] == '\t' || line[0] == '#' {
 		return -1
 	}
@@ -75,7 +101,7 @@ func separatingTab(line []byte) int {
 			if i+1 < len(line) {
 				next = line[i+1]
 			}
-			if prev == ':' || prev == ' ' || prev == '\t' || prev == '-' || prev == ',' || next == '#' || next == '\t' || next == ' ' || next == 0 || next == '\r' {
+			if i >= from && (prev == ':' || prev == ' ' || prev == '\t' || prev == '-' || prev == ',' || next == '#' || next == '\t' || next == ' ' || next == 0 || next == '\r') {
 				return i
 			}
 		}

@@ -187,3 +187,43 @@ func (f *File) peekText() []byte {
 	}
 	return f.Text()
 }
+
+// LineOf returns the 1-based line of pos as Lines counts lines, without
+// keeping a dropped text: a finding that names where an inferred input was
+// read (a probe in a workload's file) must not bring that file's text back
+// into memory for the rest of the run. 0 when pos is not in the file.
+func (f *File) LineOf(pos token.Pos) int {
+	if !pos.IsValid() || f.Tok == nil || int(pos) < f.Tok.Base() || int(pos) > f.Tok.Base()+f.Tok.Size() {
+		return 0
+	}
+	if f.text.Load() != nil {
+		return f.Tok.Line(pos)
+	}
+	f.textMu.Lock()
+	kept := !f.dropLines
+	f.textMu.Unlock()
+	if kept { // the text was dropped, its line table kept
+		return f.Tok.Line(pos)
+	}
+	src := f.peekText()
+	off := min(f.Tok.Offset(pos), len(src))
+	if off == len(src) && off > 0 {
+		off-- // a final line break opens no line
+	}
+	line := 1
+	for i := 0; i < off; i++ {
+		switch src[i] {
+		case '\n':
+			line++
+		case '\r':
+			if i+1 < len(src) && src[i+1] == '\n' {
+				if i+1 == off {
+					return line // the "\n" of a "\r\n" ends the "\r"'s line
+				}
+				i++
+			}
+			line++
+		}
+	}
+	return line
+}

@@ -100,8 +100,28 @@ type Input struct {
 	List   []int   // retries
 	Text   string  // the value as written
 	Origin Origin
-	Object *manifest.Object // the object whose annotation gave it
-	At     manifest.Field   // the annotation's value, with its key
+	Object *manifest.Object // the object whose annotation (or inferred field) gave it
+	At     manifest.Field   // the annotation's value, with its key; the inferred field
+	// Bound says how Value relates to the true quantity: Exact for what an
+	// annotation or the configuration states, AtLeast or AtMost for what
+	// is inferred from other fields (FromInference). A rule may fire from
+	// a lower bound only where the law is violated at that bound, and an
+	// upper bound only softens (see Sound).
+	Bound Bound
+	// Source says, for people, what an inferred input was read from:
+	// "readinessProbe of container api", "VirtualService reviews
+	// http[0].retries"; Object and At locate it.
+	Source string
+	// From names the source in a few words for a message, beside the
+	// position: "readinessProbe", "VirtualService reviews http[0].retries".
+	From string
+	// Line is the line of At when it was read with the file at hand (0:
+	// ask the file, manifest.File.LineOf).
+	Line int
+	// Upper is the most the quantity can be when an inferred lower bound
+	// has an upper end too (useCachedMetrics adds up to one polling
+	// interval to the sampling delay); 0 when there is none.
+	Upper float64
 }
 
 // Origin says where an input came from.
@@ -112,10 +132,11 @@ const (
 	FromTarget                   // an annotation on the scale target
 	FromConfig                   // the repository's configured default
 	FromBuiltin                  // scalelint's built-in default
+	FromInference                // read from other fields of the manifests (Source says which)
 )
 
 func (o Origin) String() string {
-	return [...]string{"autoscaler annotation", "target annotation", "configured default", "built-in default"}[o]
+	return [...]string{"autoscaler annotation", "target annotation", "configured default", "built-in default", "inferred"}[o]
 }
 
 // ParseValue parses an annotation value by the syntax of its name.
@@ -269,4 +290,16 @@ func ReadAnnotations(o *manifest.Object, origin Origin) (map[string]Input, []man
 		out[name] = in
 	}
 	return out, problems
+}
+
+// LineOf returns the line an input was read or annotated at, 0 when it
+// has no position.
+func (in Input) LineOf() int {
+	if in.Line > 0 {
+		return in.Line
+	}
+	if in.Object == nil || !in.At.IsValid() {
+		return 0
+	}
+	return in.Object.File().LineOf(in.At.Start())
 }

@@ -1,8 +1,11 @@
 package scaling
 
 import (
+	"fmt"
 	"math"
+	"strconv"
 	"strings"
+	"sync"
 
 	yaml "go.yaml.in/yaml/v3"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
@@ -70,6 +73,28 @@ type Metric struct {
 	Threshold    Num
 	ThresholdKey string // the KEDA metadata key, or the HPA field
 	Implicit     bool   // the HPA's default metric: no metric is written
+	// SignalFrom says what the signal class was read from (a trigger's
+	// type or mode, a query, the scalelint.dev/signal annotation).
+	SignalFrom string
+	// ThresholdRefused says why KEDA would refuse the threshold as
+	// written ("" when it would not); Threshold is then not usable.
+	ThresholdRefused string
+	// Delay is set when the threshold is the standing delay itself, in
+	// seconds (rabbitmq ExpectedQueueConsumptionTime with a Value target).
+	Delay bool
+	// NotPerPod says why the latency floor does not describe a trigger
+	// that measures waiting work ("" when it does).
+	NotPerPod string
+	// CachedMetrics is a KEDA trigger's useCachedMetrics: the HPA reads
+	// values up to one pollingInterval old.
+	CachedMetrics bool
+	// Composite says why the HPA does not read this trigger's metric
+	// (KEDA's scalingModifiers replace it with a formula's); "" when it
+	// does.
+	Composite string
+	// Deprecated are the parameters (or the scaler) of a KEDA trigger
+	// that KEDA deprecated or removed (DeprecatedParams).
+	Deprecated []DeprecatedUse
 }
 
 // Autoscaler is an HPA, ScaledObject or ScaledJob in one shape.
@@ -93,11 +118,21 @@ type Autoscaler struct {
 	// ScaledObject or ScaledJob, found when the view is built: the decoded
 	// object is not kept past it (manifest.Object.Typed).
 	KEDAFindings []manifest.KEDAFinding
+	// PollingInterval is a ScaledObject's pollingInterval in seconds
+	// (KEDA's default 30 when unset); zero for other kinds.
+	PollingInterval Num
 	// Annotations are the scalelint.dev annotations on the autoscaler.
 	Annotations map[string]Input
 	// Problems are its malformed or unknown scalelint.dev annotations.
 	Problems []manifest.Problem
+	// FieldProblems are values KEDA would refuse that the typed decode
+	// accepts (a threshold its scaler cannot read): invalid-field.
+	FieldProblems []manifest.Problem
 }
+
+// kedaDefaultPollingInterval is KEDA's default pollingInterval, in
+// seconds, asked of KEDA once.
+var kedaDefaultPollingInterval = sync.OnceValue(manifest.KEDADefaultPollingInterval)
 
 // IsAutoscaler reports whether the object is an autoscaler scalelint reads.
 func IsAutoscaler(o *manifest.Object) bool {
@@ -123,6 +158,11 @@ func fromObject(o *manifest.Object) *Autoscaler {
 		a = fromHPA(o, t)
 	case *manifest.ScaledObject:
 		a = fromKEDA(o, ScaledObject, t.Spec.ScaleTargetRef, t.Spec.MinReplicaCount, t.Spec.MaxReplicaCount, t.Spec.Triggers, t.Spec.Advanced)
+		poll := kedaDefaultPollingInterval()
+		if t.Spec.PollingInterval != nil {
+			poll = float64(*t.Spec.PollingInterval)
+		}
+		a.PollingInterval = a.num("spec.pollingInterval", poll, t.Spec.PollingInterval != nil)
 		a.KEDAFindings = append(manifest.ValidateScaledObject(t), manifest.CheckScaledObjectName(t)...)
 	case *manifest.ScaledJob:
 		a = fromKEDA(o, ScaledJob, nil, t.Spec.MinReplicaCount, t.Spec.MaxReplicaCount, t.Spec.Triggers, nil)
@@ -134,13 +174,47 @@ func fromObject(o *manifest.Object) *Autoscaler {
 	return a
 }
 
+// The written value is read as kubectl reads it: a number YAML reads as
+// one in any base ("0x28" is 40: manifest.Field.Number), else a quantity
+// ("500m"); null ("~") is no value, and the default applies. A value that
+// reads as neither is invalid (invalid-field reports it), and so is one
+// whose reading differs from the decoded v past the 32-bit range (it
+// decoded as 0).
 func (a *Autoscaler) num(path string, v float64, set bool) Num {
 	p := manifest.ParsePath(path)
 	if f, ok := a.Object.FieldAt(p); ok {
-		// A number past the 32-bit fields' range decodes as 0: invalid too
-		// (invalid-field says it does not fit), not a written 0.
-		q, err := ParseQuantity(f.Value)
-		if err != nil || f.Kind != yaml.ScalarNode || (q != v && math.Abs(q) > math.MaxInt32) {
+		if f.IsNull() {
+			return Num{V: v, At: f}
+		}
+		q, ok := f.Number()
+		if !ok {
+			var err error
+			q, err = ParseQuantity(f.Value)
+			ok = err == nil && f.Kind == yaml.ScalarNode
+		}
+		if !ok || (q != v && math.Abs(q) > math.MaxInt32) {
+			return Num{V: v, Set: true, At: f, Invalid: true}
+		}
+		if set {
+			return Num{V: v, Set: true, At: f}
+		}
+	}
+	return Num{V: v, Set: set, At: a.Object.NearestField(p)}
+}
+
+// intNum is num for an integer field of the API (replica bounds, a CPU
+// utilization, a window in seconds): only a number YAML reads as one is
+// read (a quoted "40" is a string the API server refuses, and decodes as
+// nothing), and it must be the value decoded (40.5 does not decode into
+// an integer); otherwise the field is invalid, which invalid-field
+// reports, and the rules leave it alone.
+func (a *Autoscaler) intNum(path string, v float64, set bool) Num {
+	p := manifest.ParsePath(path)
+	if f, ok := a.Object.FieldAt(p); ok {
+		if f.IsNull() {
+			return Num{V: v, At: f}
+		}
+		if q, ok := f.Number(); !ok || q != v {
 			return Num{V: v, Set: true, At: f, Invalid: true}
 		}
 		if set {
@@ -160,8 +234,8 @@ func fromHPA(o *manifest.Object, h *manifest.HPA) *Autoscaler {
 	if h.Spec.MinReplicas != nil {
 		min = *h.Spec.MinReplicas
 	}
-	a.Min = a.num("spec.minReplicas", float64(min), h.Spec.MinReplicas != nil)
-	a.Max = a.num("spec.maxReplicas", float64(h.Spec.MaxReplicas), o.Get(manifest.ParsePath("spec.maxReplicas")) != nil)
+	a.Min = a.intNum("spec.minReplicas", float64(min), h.Spec.MinReplicas != nil)
+	a.Max = a.intNum("spec.maxReplicas", float64(h.Spec.MaxReplicas), o.Get(manifest.ParsePath("spec.maxReplicas")) != nil)
 	a.readBehavior("spec.behavior", h.Spec.Behavior)
 
 	switch o.Version {
@@ -173,7 +247,7 @@ func fromHPA(o *manifest.Object, h *manifest.HPA) *Autoscaler {
 		if set {
 			v = float64(*p[0].Resource.Target.AverageUtilization)
 		}
-		m.Utilization = a.num("spec.targetCPUUtilizationPercentage", v, set)
+		m.Utilization = a.intNum("spec.targetCPUUtilizationPercentage", v, set)
 		m.At, m.Implicit = m.Utilization.At, !set
 		a.Metrics = []*Metric{m}
 		return a
@@ -242,7 +316,7 @@ func (a *Autoscaler) readHPATarget(m *Metric, t *autoscalingv2.MetricTarget, uti
 	switch t.Type {
 	case autoscalingv2.UtilizationMetricType:
 		if t.AverageUtilization != nil {
-			m.Utilization = a.num(util, float64(*t.AverageUtilization), true)
+			m.Utilization = a.intNum(util, float64(*t.AverageUtilization), true)
 		}
 		if m.Resource == string(corev1.ResourceCPU) {
 			m.Signal = SignalCPU
@@ -289,7 +363,7 @@ func (a *Autoscaler) readBehavior(base string, b *autoscalingv2.HorizontalPodAut
 		}
 	}
 	a.UpTolerance = a.num(base+".scaleUp.tolerance", tol, tolSet)
-	a.DownWindow = a.num(base+".scaleDown.stabilizationWindowSeconds", win, winSet)
+	a.DownWindow = a.intNum(base+".scaleDown.stabilizationWindowSeconds", win, winSet)
 }
 
 func fromKEDA(o *manifest.Object, kind Kind, ref *manifest.ScaleTarget, min, max *int32, triggers []manifest.ScaleTriggers, adv *manifest.AdvancedConfig) *Autoscaler {
@@ -314,12 +388,12 @@ func fromKEDA(o *manifest.Object, kind Kind, ref *manifest.ScaleTarget, min, max
 	if min != nil {
 		mn = *min
 	}
-	a.Min = a.num("spec.minReplicaCount", float64(mn), min != nil)
+	a.Min = a.intNum("spec.minReplicaCount", float64(mn), min != nil)
 	mx := manifest.KEDADefaultMaxReplicaCount()
 	if max != nil {
 		mx = *max
 	}
-	a.Max = a.num("spec.maxReplicaCount", float64(mx), max != nil)
+	a.Max = a.intNum("spec.maxReplicaCount", float64(mx), max != nil)
 	behaviorPath := "spec.advanced.horizontalPodAutoscalerConfig.behavior"
 	var b *autoscalingv2.HorizontalPodAutoscalerBehavior
 	if adv != nil && adv.HorizontalPodAutoscalerConfig != nil {
@@ -341,7 +415,9 @@ func fromKEDA(o *manifest.Object, kind Kind, ref *manifest.ScaleTarget, min, max
 		for k, v := range t.Metadata {
 			md[k] = v
 		}
-		if mn := o.Get(manifest.ParsePath(base + ".metadata")); mn != nil && mn.Kind == yaml.MappingNode {
+		mn := o.Get(manifest.ParsePath(base + ".metadata"))
+		m.Deprecated = deprecatedUses(o, mn, t.Type, m.TypeAt)
+		if mn != nil && mn.Kind == yaml.MappingNode {
 			for j := 0; j+1 < len(mn.Content); j += 2 {
 				if k, v := mn.Content[j], mn.Content[j+1]; k.Kind == yaml.ScalarNode && v.Kind == yaml.ScalarNode {
 					md[k.Value] = strings.Clone(v.Value)
@@ -349,7 +425,8 @@ func fromKEDA(o *manifest.Object, kind Kind, ref *manifest.ScaleTarget, min, max
 			}
 		}
 		c := ClassifyTrigger(t.Type, md, string(t.MetricType), mark)
-		m.Signal, m.Mode = c.Signal, c.Mode
+		m.Signal, m.Mode, m.SignalFrom = c.Signal, c.Mode, c.SignalFrom
+		m.Delay, m.NotPerPod, m.CachedMetrics = c.Delay, c.NotPerPod, t.UseCachedMetrics
 		switch t.Type {
 		case "cpu", "memory":
 			m.Resource, m.Container = t.Type, md["containerName"]
@@ -357,21 +434,64 @@ func fromKEDA(o *manifest.Object, kind Kind, ref *manifest.ScaleTarget, min, max
 				m.Utilization = a.num(base+".metadata.value", c.Threshold, true)
 			}
 		default:
-			if c.Key != "" {
-				m.ThresholdKey = c.Key
-				if c.Defaulted {
-					m.Threshold = Num{V: c.Threshold, At: m.At}
-				} else {
-					m.Threshold = a.num(base+".metadata."+c.Key, c.Threshold, c.Known)
+			if c.Key == "" {
+				break
+			}
+			m.ThresholdKey = c.Key
+			at, written := o.FieldAt(manifest.ParsePath(base + ".metadata." + c.Key))
+			switch {
+			case c.Refused != "":
+				m.ThresholdRefused = c.Refused
+				if !written {
+					at = m.TypeAt
+					if !at.IsValid() {
+						at = m.At
+					}
 				}
-				if !c.Known {
-					m.Threshold.V = 0
+				m.Threshold = Num{Set: written, At: at, Invalid: written}
+				if at.IsValid() {
+					a.FieldProblems = append(a.FieldProblems, manifest.Problem{Rule: "invalid-field", Pos: at.Pos, End: at.End,
+						Message: c.Refused, Object: o})
 				}
+			case c.Defaulted || !written:
+				m.Threshold = Num{V: c.Threshold, At: m.At}
+			default:
+				m.Threshold = Num{V: c.Threshold, Set: true, At: at}
+			}
+			if !c.Known {
+				m.Threshold.V = 0
 			}
 		}
 		a.Metrics = append(a.Metrics, m)
 	}
+	a.compositeMetric(adv)
 	return a
+}
+
+// compositeMetric: with scalingModifiers (and a positive target), KEDA
+// gives the HPA one composite External metric computed by the formula in
+// place of every trigger's own, keeping only the cpu and memory triggers
+// (getScaledObjectMetricSpecs in kedacore/keda controllers/keda/hpa.go).
+// No other trigger's threshold is then a target the HPA holds, so no law
+// of per-pod targets reads it.
+func (a *Autoscaler) compositeMetric(adv *manifest.AdvancedConfig) {
+	if adv == nil || strings.TrimSpace(adv.ScalingModifiers.Formula) == "" {
+		return
+	}
+	// Without a positive target KEDA's webhook refuses the ScaledObject
+	// (replica-bounds reports it): no trigger's threshold is held then
+	// either.
+	target := "its target"
+	if t, err := strconv.ParseFloat(strings.TrimSpace(adv.ScalingModifiers.Target), 64); err == nil && t > 0 {
+		target = "target " + strings.TrimSpace(adv.ScalingModifiers.Target)
+	}
+	for _, m := range a.Metrics {
+		if m.Type == "cpu" || m.Type == "memory" {
+			continue
+		}
+		m.Composite = fmt.Sprintf("scalingModifiers give the HPA the formula %q against %s in place of this trigger's metric, so its threshold is not a target the HPA holds",
+			adv.ScalingModifiers.Formula, target)
+	}
 }
 
 // locateMetric records where a metric entry and its type are written.

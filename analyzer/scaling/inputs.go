@@ -1,5 +1,7 @@
 package scaling
 
+import "sync"
+
 // Inputs are the law inputs of one autoscaler, by annotation name without
 // the prefix.
 type Inputs map[string]Input
@@ -9,15 +11,10 @@ type Inputs map[string]Input
 // over the repository's configured defaults, which win over scalelint's
 // built-in defaults (the repository README, "Annotations").
 func MergeInputs(a *Autoscaler, w *Workload, defaults Inputs) Inputs {
-	out := Inputs{}
-	for _, spec := range Annotations {
-		if spec.Default == "" {
-			continue
-		}
-		if in, err := ParseValue(spec, spec.Default); err == nil {
-			in.Origin = FromBuiltin
-			out[spec.Name] = in
-		}
+	builtins := builtinInputs()
+	out := make(Inputs, len(builtins)+len(defaults)+len(a.Annotations)+1) // +1: the dead time's inferred floor
+	for k, v := range builtins {
+		out[k] = v
 	}
 	for k, v := range defaults {
 		v.Origin = FromConfig
@@ -33,3 +30,18 @@ func MergeInputs(a *Autoscaler, w *Workload, defaults Inputs) Inputs {
 	}
 	return out
 }
+
+// builtinInputs are the built-in defaults, parsed once.
+var builtinInputs = sync.OnceValue(func() Inputs {
+	out := Inputs{}
+	for _, spec := range Annotations {
+		if spec.Default == "" {
+			continue
+		}
+		if in, err := ParseValue(spec, spec.Default); err == nil {
+			in.Origin = FromBuiltin
+			out[spec.Name] = in
+		}
+	}
+	return out
+})

@@ -1,6 +1,11 @@
 package scaling
 
 import (
+	"strings"
+	"sync"
+
+	yaml "go.yaml.in/yaml/v3"
+
 	"github.com/scalelint/scalelint/analyzer/manifest"
 )
 
@@ -26,6 +31,17 @@ type Workload struct {
 	Containers  []Container
 	Annotations map[string]Input
 	Problems    []manifest.Problem
+	// deadTime is what the pod template's probes say of the dead time
+	// (DeadTimeFloor).
+	deadTime probeFloor
+	// floor is deadTime as an input, made on first use (DeadTimeFloor):
+	// the language server evaluates a workload's autoscalers on every
+	// snapshot that relints them.
+	floorOnce sync.Once
+	floor     *Input
+	// podLabels are the pod template's labels, which Services select,
+	// packed into one string (Labels, HasLabels).
+	podLabels string
 }
 
 type workloadKey struct{}
@@ -61,6 +77,8 @@ func workloadFromObject(o *manifest.Object) *Workload {
 	}
 	w.HasTemplate = true
 	spec := t.TemplatePath.Append(manifest.Key("spec"))
+	w.readDeadTimeFloor(o, spec)
+	w.podLabels = readLabels(o, t.TemplatePath)
 	if r := t.Pod.Resources; r != nil {
 		if r.HasRequest {
 			c := Container{Name: "(pod)", PodLevel: true}
@@ -126,4 +144,54 @@ func (w *Workload) Counted(container string) []Container {
 		}
 	}
 	return nil
+}
+
+// readLabels reads a pod template's metadata.labels, keeping the entries whose key and
+// value are scalars, packed as "\x00key\x01value" pairs followed by a
+// final "\x00": one allocation per workload, however many labels it has.
+func readLabels(o *manifest.Object, template manifest.Path) string {
+	var n *yaml.Node
+	if tn := o.Get(template); tn != nil && tn.Kind == yaml.MappingNode {
+		if _, m := mappingEntry(tn, "metadata"); m != nil && m.Kind == yaml.MappingNode {
+			_, n = mappingEntry(m, "labels")
+		}
+	}
+	if n == nil || n.Kind != yaml.MappingNode || len(n.Content) == 0 {
+		return ""
+	}
+	size := 1
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		size += 2 + len(n.Content[i].Value) + len(n.Content[i+1].Value)
+	}
+	var b strings.Builder
+	b.Grow(size)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k, v := n.Content[i], n.Content[i+1]; k.Kind == yaml.ScalarNode && v.Kind == yaml.ScalarNode &&
+			!strings.ContainsAny(k.Value, "\x00\x01") && !strings.ContainsAny(v.Value, "\x00\x01") {
+			b.WriteByte(0)
+			b.WriteString(k.Value)
+			b.WriteByte(1)
+			b.WriteString(v.Value)
+		}
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	b.WriteByte(0)
+	return b.String()
+}
+
+// HasLabels reports whether the pod template carries every label of a
+// selector (a Service's spec.selector); an empty selector selects nothing
+// here, as a Service without one selects no pods by label.
+func (w *Workload) HasLabels(selector map[string]string) bool {
+	if len(selector) == 0 || w.podLabels == "" {
+		return false
+	}
+	for k, v := range selector {
+		if !strings.Contains(w.podLabels, "\x00"+k+"\x01"+v+"\x00") {
+			return false
+		}
+	}
+	return true
 }

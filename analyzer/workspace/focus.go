@@ -27,7 +27,7 @@ func (ws *Workspace) Focus(paths []string) *Workspace {
 	v := &Workspace{
 		Fset: ws.Fset, opts: ws.opts, scopes: ws.scopes, kustomized: ws.kustomized,
 		byName: ws.byName, byBase: ws.byBase, objects: ws.objects, workloads: ws.workloads,
-		resolved: ws.resolved, lazyKinds: ws.lazyKinds, kinds: ws.kinds, focused: true, shared: true,
+		resolved: ws.resolved, lazyKinds: ws.lazyKinds, kinds: ws.kinds, focused: true, shared: true, derived: ws.derived,
 	}
 	in := map[*manifest.File]bool{}
 	for _, p := range slices.Compact(slices.Sorted(slices.Values(paths))) {

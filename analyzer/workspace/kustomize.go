@@ -24,13 +24,7 @@ type kustomization struct {
 
 // IsKustomizationName reports whether a file name is one kustomize reads
 // as a kustomization.
-func IsKustomizationName(p string) bool {
-	switch filepath.Base(p) {
-	case "kustomization.yaml", "kustomization.yml", "Kustomization":
-		return true
-	}
-	return false
-}
+func IsKustomizationName(p string) bool { return manifest.IsKustomizationName(p) }
 
 func readKustomization(f *manifest.File) *kustomization {
 	if len(f.Docs) == 0 {
@@ -101,76 +95,123 @@ func cleanDir(p string) string {
 	return path.Dir(filepath.ToSlash(filepath.Clean(p)))
 }
 
-// scopes records which kustomization roots deploy each file.
+// scopes records which deployment roots deploy each file.
 type scopes struct {
-	// roots[file] lists the root kustomizations that deploy the file
-	// (directly or through included kustomizations), each with the
-	// namespace the outermost kustomization setting one gives it.
+	// roots[file] lists the roots that deploy the file (directly or
+	// through included kustomizations), each with the namespace it gives
+	// the file's objects.
 	roots   map[string][]rootRef
 	patches map[string]bool
+	// list holds every root, kustomize's and GitOps', in path order.
+	list []*Root
+	// gitops is set when a GitOps object declares a root: a file that
+	// comes or goes may then change the scopes (With).
+	gitops bool
 }
 
 type rootRef struct {
-	root      string // the root kustomization's file path
-	namespace string // "" when no kustomization on the way sets one
+	root *Root
+	// namespace is the one the root gives the file's objects; "" when it
+	// gives none. override is false for a namespace that only objects
+	// setting none take (an Argo CD destination namespace).
+	namespace string
+	override  bool
 }
 
-func buildScopes(files []*manifest.File) scopes {
+// add records that root deploys file, once per root and namespace.
+func (s *scopes) add(file string, ref rootRef) {
+	for _, r := range s.roots[file] {
+		if r == ref {
+			return
+		}
+	}
+	s.roots[file] = append(s.roots[file], ref)
+}
+
+// kustomizations indexes the kustomizations of a workspace by directory.
+type kustomizations struct {
+	byDir    map[string]*kustomization
+	all      []*kustomization
+	included map[*kustomization]bool
+	// reached are the kustomizations a GitOps root deploys: included
+	// in what it generates or builds, so not roots of their own.
+	reached   map[*kustomization]bool
+	filePaths map[string]bool
+}
+
+func buildScopes(files []*manifest.File, opts Options) scopes {
 	s := scopes{roots: map[string][]rootRef{}, patches: map[string]bool{}}
-	byDir := map[string]*kustomization{}
-	var all []*kustomization
+	ks := kustomizations{byDir: map[string]*kustomization{}, included: map[*kustomization]bool{}, reached: map[*kustomization]bool{}}
 	for _, f := range files {
 		if !IsKustomizationName(f.Path) {
 			continue
 		}
 		if k := readKustomization(f); k != nil {
-			byDir[k.dir] = k
-			all = append(all, k)
+			ks.byDir[k.dir] = k
+			ks.all = append(ks.all, k)
 		}
 	}
-	if len(all) == 0 {
-		return s
-	}
-	filePaths := make(map[string]bool, len(files))
-	for _, f := range files {
-		filePaths[f.SlashPath()] = true
-	}
-	included := map[*kustomization]bool{}
-	for _, k := range all {
+	for _, k := range ks.all {
 		for _, p := range k.includes {
-			if sub, ok := byDir[p]; ok {
-				included[sub] = true
+			if sub, ok := ks.byDir[p]; ok {
+				ks.included[sub] = true
 			}
 		}
 		for _, p := range k.patches {
 			s.patches[p] = true
 		}
 	}
-	sort.Slice(all, func(i, j int) bool { return all[i].file.Path < all[j].file.Path })
-	for _, root := range all {
-		if included[root] {
+	// A patch of a GitOps object (an overlay setting a Flux
+	// Kustomization's path) declares no root of its own.
+	decls := readGitOps(files, s.patches)
+	if len(ks.all) == 0 && len(decls) == 0 {
+		return s
+	}
+	ks.filePaths = make(map[string]bool, len(files))
+	for _, f := range files {
+		ks.filePaths[f.SlashPath()] = true
+	}
+	sort.Slice(ks.all, func(i, j int) bool { return ks.all[i].file.Path < ks.all[j].file.Path })
+	if len(decls) > 0 {
+		s.gitops = true
+		s.addGitOps(files, &ks, decls, opts)
+	}
+	for _, k := range ks.all {
+		if ks.included[k] || ks.reached[k] {
 			continue
 		}
-		rootPath := root.file.SlashPath()
-		seen := map[*kustomization]bool{}
-		var visit func(k *kustomization, ns string, depth int)
-		visit = func(k *kustomization, ns string, depth int) {
-			if seen[k] || depth > 64 {
-				return
-			}
-			seen[k] = true
-			if ns == "" {
-				ns = k.namespace // the outermost namespace wins
-			}
-			for _, p := range k.includes {
-				if sub, ok := byDir[p]; ok {
-					visit(sub, ns, depth+1)
-				} else if filePaths[p] {
-					s.roots[p] = append(s.roots[p], rootRef{rootPath, ns})
-				}
-			}
-		}
-		visit(root, "", 0)
+		r := &Root{Kind: KustomizeRoot, Path: k.file.SlashPath()}
+		s.list = append(s.list, r)
+		s.visit(&ks, k, r, "", false)
 	}
 	return s
+}
+
+// visit records root for every file a kustomization deploys, through the
+// kustomizations it includes. ns is the namespace given from outside (a
+// Flux targetNamespace, an including kustomization's); the outermost
+// namespace that overrides wins.
+func (s *scopes) visit(ks *kustomizations, k *kustomization, root *Root, ns string, override bool) {
+	seen := map[*kustomization]bool{}
+	var walk func(k *kustomization, ns string, override bool, depth int)
+	walk = func(k *kustomization, ns string, override bool, depth int) {
+		if seen[k] || depth > 64 {
+			return
+		}
+		seen[k] = true
+		if root.Kind != KustomizeRoot {
+			ks.reached[k] = true
+		}
+		if !override && k.namespace != "" {
+			ns, override = k.namespace, true
+		}
+		for _, p := range k.includes {
+			if sub, ok := ks.byDir[p]; ok {
+				walk(sub, ns, override, depth+1)
+			} else if ks.filePaths[p] {
+				s.add(p, rootRef{root, ns, override})
+			}
+		}
+	}
+	walk(k, ns, override, 0)
 }

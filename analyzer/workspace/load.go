@@ -1,10 +1,10 @@
 package workspace
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"go/token"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,6 +16,7 @@ import (
 
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
+	"github.com/scalelint/scalelint/analyzer/traffic"
 )
 
 // skipDirs are directories a walk never enters: version control, and
@@ -45,43 +46,123 @@ func (e *WalkError) Error() string { return fmt.Sprintf("%s: %v", e.Path, e.Err)
 // Walk expands files and directories into the manifest files to read,
 // sorted. Directories are read recursively; symbolic links to files are
 // read, links to directories are not followed (no loops); FIFOs, devices
-// and sockets are skipped. exclude, when set, drops paths found in
+// and sockets are skipped, and so are pseudo-filesystems (/proc, /sys,
+// /dev and their kind: PseudoFS). exclude, when set, drops paths found in
 // directories (files named explicitly are always read).
 func Walk(roots []string, exclude func(path string) bool) ([]string, []error) {
-	var out []string
-	var errs []error
+	r := WalkWith(context.Background(), roots, WalkOptions{Exclude: exclude})
+	return r.Paths, r.Errs
+}
+
+// WalkOptions tune WalkWith.
+type WalkOptions struct {
+	Exclude func(path string) bool
+	// MaxFiles, when positive, stops the walk at that many files
+	// (WalkResult.Capped): the language server's index of a workspace
+	// opened on a home directory or on "/". MaxBytes, when positive,
+	// stops it before the files found pass that many bytes in all (one
+	// lstat a file).
+	MaxFiles int
+	MaxBytes int64
+}
+
+// WalkResult is what WalkWith found.
+type WalkResult struct {
+	Paths []string // sorted
+	Errs  []error
+	// Capped is set when MaxFiles or MaxBytes stopped the walk: Paths
+	// are the first files found, in walk order, then sorted.
+	Capped bool
+	Bytes  int64 // the size of the files found, when MaxBytes is set
+	// Skipped are the pseudo-filesystem mount points not entered.
+	Skipped []string
+}
+
+// errCapped stops a walk at its file limit.
+var errCapped = errors.New("file limit reached")
+
+// WalkWith is Walk with a file limit, the pseudo-filesystems skipped
+// reported, and a context that stops it (its error then joins Errs).
+func WalkWith(ctx context.Context, roots []string, o WalkOptions) WalkResult {
+	var r WalkResult
+	exclude := o.Exclude
+	pseudo := PseudoFS()
 	seen := map[string]bool{}
-	add := func(p string) {
+	add := func(p string) error {
 		if !seen[p] {
+			if o.MaxFiles > 0 && len(r.Paths) >= o.MaxFiles {
+				r.Capped = true
+				return errCapped
+			}
+			if o.MaxBytes > 0 {
+				st, err := os.Stat(p)
+				if err != nil {
+					return nil // gone: nothing to read
+				}
+				if r.Bytes+st.Size() > o.MaxBytes {
+					r.Capped = true
+					return errCapped
+				}
+				r.Bytes += st.Size()
+			}
 			seen[p] = true
-			out = append(out, p)
+			r.Paths = append(r.Paths, p)
 		}
+		return nil
 	}
 	for _, root := range roots {
+		if r.Capped {
+			break
+		}
 		st, err := os.Stat(root)
 		if err != nil {
-			errs = append(errs, &WalkError{root, unwrapPathError(err)})
+			r.Errs = append(r.Errs, &WalkError{root, unwrapPathError(err)})
 			continue
 		}
 		if !st.IsDir() {
 			if st.Mode().IsRegular() {
 				add(root)
 			} else {
-				errs = append(errs, &WalkError{root, errors.New("not a regular file")})
+				r.Errs = append(r.Errs, &WalkError{root, ErrNotRegular})
 			}
 			continue
 		}
-		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		absRoot, _ := filepath.Abs(root)
+		if real, err := filepath.EvalSymlinks(absRoot); err == nil {
+			absRoot = real // a link to /proc is /proc
+		}
+		// A directory named on the command line is read even when the
+		// name is a symbolic link (links met below it are not followed):
+		// WalkDir reads a root link as a file, but through "link/" it
+		// reads the directory.
+		walkRoot := root
+		if lst, err := os.Lstat(root); err == nil && lst.Mode()&fs.ModeSymlink != 0 {
+			walkRoot = root + string(filepath.Separator)
+		}
+		err = filepath.WalkDir(walkRoot, func(p string, d fs.DirEntry, err error) error {
+			if cerr := ctx.Err(); cerr != nil {
+				return cerr
+			}
 			if err != nil {
-				errs = append(errs, &WalkError{p, unwrapPathError(err)})
+				r.Errs = append(r.Errs, &WalkError{p, unwrapPathError(err)})
 				if d != nil && d.IsDir() {
 					return fs.SkipDir
 				}
 				return nil
 			}
 			if d.IsDir() {
-				if p != root && (skipDirs[d.Name()] || (exclude != nil && exclude(p))) {
+				if p != root && p != walkRoot && (skipDirs[d.Name()] || (exclude != nil && exclude(p))) {
 					return fs.SkipDir
+				}
+				if len(pseudo) > 0 {
+					abs := absRoot
+					if p != root {
+						abs = filepath.Join(absRoot, strings.TrimPrefix(p, root))
+					}
+					if pseudo.holds(abs) {
+						r.Skipped = append(r.Skipped, p)
+						return fs.SkipDir
+					}
 				}
 				return nil
 			}
@@ -90,20 +171,20 @@ func Walk(roots []string, exclude func(path string) bool) ([]string, []error) {
 			}
 			switch t := d.Type(); {
 			case t.IsRegular():
-				add(p)
+				return add(p)
 			case t&fs.ModeSymlink != 0:
 				if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
-					add(p)
+					return add(p)
 				}
 			}
 			return nil
 		})
-		if err != nil {
-			errs = append(errs, &WalkError{root, err})
+		if err != nil && err != errCapped {
+			r.Errs = append(r.Errs, &WalkError{root, err})
 		}
 	}
-	sort.Strings(out)
-	return out, errs
+	sort.Strings(r.Paths)
+	return r
 }
 
 func unwrapPathError(err error) error {
@@ -140,6 +221,7 @@ func Prepare(f *manifest.File, release bool) {
 		for _, o := range d.Objects() {
 			scaling.FromObject(o)
 			scaling.WorkloadFromObject(o)
+			traffic.FromObject(o)
 		}
 	}
 	if release {
@@ -186,9 +268,11 @@ func load(fset *token.FileSet, paths []string, opts manifest.Options, release bo
 
 // loader reads and parses files one at a time (and, with release, builds
 // their views and drops their trees and text), each within the time
-// limit: a file that takes longer is refused with an input-limit problem
-// and the run goes on (the abandoned work finishes in the background;
-// every other limit bounds it).
+// limit: manifest.Parse stops at its next document once the file's time
+// is up (Options.Deadline) and refuses the rest with an input-limit
+// problem, so no parse goes on after it. The loader's own timer, half as
+// long again, is for a read that never returns (a file system that
+// hangs): that file is refused whole and its read abandoned.
 //
 // The work runs on a goroutine the loader keeps from file to file, not
 // one per file: a new goroutine's stack grows to what parsing and
@@ -237,7 +321,7 @@ func (l *loader) stop() { close(l.jobs) }
 func (l *loader) load(path string) (*manifest.File, error) {
 	done := make(chan loadResult, 1)
 	l.jobs <- loadJob{path, done}
-	l.timer.Reset(l.lim.Timeout)
+	l.timer.Reset(l.lim.Timeout + l.lim.Timeout/2)
 	select {
 	case r := <-done:
 		l.timer.Stop()
@@ -249,52 +333,29 @@ func (l *loader) load(path string) (*manifest.File, error) {
 		l.startWorker()
 		// No text: the read itself may be what hangs. The problem sits
 		// at the file's start.
-		return manifest.Refuse(l.fset, path, nil, l.opts, fmt.Sprintf("reading and parsing the file took longer than the time limit of %s; not linted", l.lim.Timeout)), nil
+		return manifest.Refuse(l.fset, path, nil, l.opts, fmt.Sprintf("reading the file took longer than the time limit of %s; not linted", l.lim.Timeout)), nil
 	}
 }
 
 // parse reads and parses one file (and, with release, builds its views
 // and drops its trees and text).
 func (l *loader) parse(path string) loadResult {
-	data, err := readLimited(path, int64(l.lim.MaxFileSize))
+	opts := l.opts
+	opts.Deadline = time.Now().Add(l.lim.Timeout)
+	data, err := ReadLimited(path, int64(l.lim.MaxFileSize))
 	if err != nil {
 		return loadResult{err: &WalkError{path, unwrapPathError(err)}}
 	}
-	f := manifest.Parse(l.fset, path, data, l.opts)
+	f := manifest.Parse(l.fset, path, data, opts)
 	if l.release {
 		Prepare(f, true)
 		// The line tables go too, but not an autoscaler's: the report
 		// gives the line of every autoscaler whose laws lack inputs,
 		// and its file is small.
 		maxSize := int64(l.lim.MaxFileSize)
-		f.DropText(func() ([]byte, error) { return readLimited(path, maxSize) }, !holdsAutoscaler(f))
+		f.DropText(func() ([]byte, error) { return ReadLimited(path, maxSize) }, !holdsAutoscaler(f))
 	}
 	return loadResult{f: f}
-}
-
-// readLimited reads a file, but at most limit+1 bytes: a file over the
-// limit is reported by the parser without being read in full. A regular
-// file is read into a buffer of its size, in one allocation.
-func readLimited(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	r := io.LimitReader(f, limit+1)
-	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() <= limit {
-		buf := make([]byte, st.Size(), st.Size()+1)
-		n, err := io.ReadFull(r, buf)
-		if err == io.ErrUnexpectedEOF || err == io.EOF {
-			return buf[:n], nil // it shrank since the stat
-		}
-		if err != nil {
-			return nil, err
-		}
-		rest, err := io.ReadAll(r) // it grew since the stat
-		return append(buf, rest...), err
-	}
-	return io.ReadAll(r)
 }
 
 // holdsAutoscaler reports whether a parsed document of f is an autoscaler.

@@ -18,6 +18,15 @@ type Resolution struct {
 	// Variants are every definition that matched, nearest first: the same
 	// object as defined by bases, overlays and per-environment folders.
 	Variants []*manifest.Object
+	// Apart are the definitions of the target that are not deployed with
+	// the autoscaler (DeployedTogether) but close to it: deployed by
+	// another root, or outside roots within twice TargetDistance
+	// directories of a common one (a definition in an unrelated project
+	// is not worth a mention). Never resolved to, but reported.
+	Apart []*manifest.Object
+	// OtherNamespace are the definitions of the name deployed with the
+	// autoscaler, in other namespaces.
+	OtherNamespace []*manifest.Object
 }
 
 // Target returns the resolution of an autoscaler's scale target.
@@ -42,14 +51,23 @@ func (ws *Workspace) resolve(a *scaling.Autoscaler) *Resolution {
 		if t.APIVersion != "" && canonicalGroup(o.Group, o.Kind) != group {
 			continue
 		}
-		if o == a.Object || !ws.namespaceCompatible(a.Object, o) {
+		if o == a.Object {
 			continue
 		}
-		if !ws.sharesRoot(a.Object, o) && !ws.near(a.Object.Doc.File, o.Doc.File) {
-			continue // in an unrelated part of the tree
+		together := ws.DeployedTogether(a.Object, o)
+		switch {
+		case together && ws.namespaceCompatible(a.Object, o):
+			cands = append(cands, o)
+		case together:
+			r.OtherNamespace = append(r.OtherNamespace, o)
+		case ws.namespaceCompatible(a.Object, o) && ws.nearApart(a.Object, o):
+			r.Apart = append(r.Apart, o)
 		}
-		cands = append(cands, o)
 	}
+	// In file order, whatever order the index holds them in (With
+	// appends what it adds).
+	sortObjects(r.Apart)
+	sortObjects(r.OtherNamespace)
 	if len(cands) == 0 {
 		return r
 	}
@@ -103,18 +121,35 @@ func (ws *Workspace) namespaceCompatible(a, b *manifest.Object) bool {
 	return false
 }
 
-// sharesRoot reports whether two objects are deployed by a common root
-// kustomization.
-func (ws *Workspace) sharesRoot(a, b *manifest.Object) bool {
-	if len(ws.scopes.roots) == 0 {
-		return false
+// nearApart reports whether a definition not deployed with an object is
+// still worth naming: both deployed by roots (different ones), or within
+// twice TargetDistance directories of a directory holding both.
+func (ws *Workspace) nearApart(a, b *manifest.Object) bool {
+	if len(ws.Roots(a)) > 0 && len(ws.Roots(b)) > 0 {
+		return true
 	}
-	for _, x := range ws.Roots(a) {
-		for _, y := range ws.Roots(b) {
-			if x == y {
-				return true
-			}
+	d := ws.opts.TargetDistance
+	if d < 0 {
+		return true
+	}
+	fa, fb := a.Doc.File, b.Doc.File
+	c := commonDirDepth(fa, fb)
+	return len(fa.DirParts())-c <= 2*d && len(fb.DirParts())-c <= 2*d
+}
+
+// sortObjects orders objects by file path, document and list item.
+func sortObjects(objs []*manifest.Object) {
+	if len(objs) < 2 {
+		return
+	}
+	sort.SliceStable(objs, func(i, j int) bool {
+		a, b := objs[i], objs[j]
+		if a.Doc.File.Path != b.Doc.File.Path {
+			return a.Doc.File.Path < b.Doc.File.Path
 		}
-	}
-	return false
+		if a.Doc.Index != b.Doc.Index {
+			return a.Doc.Index < b.Doc.Index
+		}
+		return a.ListItem < b.ListItem
+	})
 }

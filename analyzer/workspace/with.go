@@ -22,9 +22,9 @@ import (
 // once built.
 //
 // The second result is false when With built the workspace from scratch
-// (New) instead: when the change may move files between kustomization
-// scopes (a kustomization changed, or a file came or went while
-// kustomizations place files), or when a new file holds a skipped
+// (New) instead: when the change may move files between deployment roots
+// (a kustomization or a GitOps object changed, or a file came or went
+// while roots place files), or when a new file holds a skipped
 // document of a kind the base parsed for a scale target that no
 // autoscaler names any more (New would leave it unparsed). The caller
 // then cannot assume that unchanged files resolve as before.
@@ -47,6 +47,18 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 		if IsKustomizationName(p) {
 			return New(ws.Fset, files, ws.opts), false
 		}
+		// A GitOps object (a Flux Kustomization, an Argo CD Application)
+		// that comes, goes or changes may move every file's roots.
+		for _, f := range replace[p] {
+			if HoldsGitOps(f) {
+				return New(ws.Fset, files, ws.opts), false
+			}
+		}
+	}
+	for f := range gone {
+		if HoldsGitOps(f) {
+			return New(ws.Fset, files, ws.opts), false
+		}
 	}
 
 	nw := &Workspace{
@@ -57,6 +69,7 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 		lazyKinds: make(map[string][]*manifest.Document, len(ws.lazyKinds)),
 		kinds:     maps.Clone(ws.kinds),
 		shared:    true,
+		derived:   &derivedTable{},
 	}
 	for k, docs := range ws.lazyKinds {
 		if slices.ContainsFunc(docs, func(d *manifest.Document) bool { return changed(d.File) }) {
@@ -120,6 +133,10 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 	for _, a := range addedAs {
 		nw.parseKind(a.Target.Kind) // appends what it parses, as New does
 	}
+	needServices := nw.routesToServices()
+	if needServices {
+		nw.parseKind("Service")
+	}
 	for _, o := range append(added, nw.objects[before:]...) {
 		names[nameKey{o.Kind, o.Name}] = true
 	}
@@ -135,6 +152,7 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 		for _, a := range nw.autoscalers {
 			needed[a.Target.Kind] = true
 		}
+		needed["Service"] = needed["Service"] || needServices
 		for k := range skipped {
 			if nw.kinds[k] && !needed[k] {
 				return New(ws.Fset, files, ws.opts), false

@@ -23,7 +23,7 @@ func describeWS(ws *Workspace) string {
 	}
 	for _, a := range ws.Autoscalers() {
 		r := ws.Target(a)
-		fmt.Fprintf(&b, "autoscaler %p %s -> %p %p %v\n", a.Object, a.Object.Doc.File.Path, r.Object, r.Workload, r.Variants)
+		fmt.Fprintf(&b, "autoscaler %p %s -> %p %p %v apart %v other namespaces %v\n", a.Object, a.Object.Doc.File.Path, r.Object, r.Workload, r.Variants, r.Apart, r.OtherNamespace)
 	}
 	objs := map[*manifest.Object]bool{}
 	for _, o := range ws.Objects() {
@@ -33,7 +33,11 @@ func describeWS(ws *Workspace) string {
 		for _, d := range f.Docs {
 			if d.Parsed() {
 				for _, o := range d.Objects() {
-					fmt.Fprintf(&b, "object %p indexed %v workload %p\n", o, objs[o], ws.Workload(o))
+					var roots []string
+					for _, r := range ws.Roots(o) {
+						roots = append(roots, r.String())
+					}
+					fmt.Fprintf(&b, "object %p indexed %v workload %p roots %v namespaces %v\n", o, objs[o], ws.Workload(o), roots, ws.Namespaces(o))
 				}
 			}
 		}
@@ -55,6 +59,11 @@ func TestWithMatchesNew(t *testing.T) {
 		"apiVersion: example.com/v1\nkind: Custom\nmetadata:\n  name: web\n",
 		"apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: c\nspec:\n  scaleTargetRef: {apiVersion: example.com/v1, kind: Custom, name: web}\n",
 		"kind: Deployment\nmetadata:\n\tname: broken\n",
+		// A Service is parsed when a route may name it (New and With alike).
+		"apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector: {app: web}\n",
+		"apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: web\nspec:\n  http: [{route: [{destination: {host: web}}]}]\n",
+		// A Flux Kustomization deploys a/ together, in namespace flux.
+		"apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: apps\nspec:\n  path: ./a\n  targetNamespace: flux\n",
 	}
 	opts := Options{Kinds: []string{"LimitRange"}}
 	for seed := 0; seed < 50; seed++ {

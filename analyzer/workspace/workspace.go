@@ -2,21 +2,26 @@
 // an index of their objects and every autoscaler's scale target resolved.
 //
 // Data flow: []*manifest.File (parsed, each once; the LSP caches them by
-// content) -> New -> kustomization scopes (which root kustomizations deploy
-// which file, and the namespace they give it) -> index by group, kind and
-// name -> autoscalers read (scaling.FromObject) and their targets resolved:
-// the candidates with the target's group, kind, name and a compatible
-// namespace, nearest first (a shared kustomization root, then the longest
-// common directory with the autoscaler's file). Documents the parser
-// skipped are parsed only when a scale target names their kind (or
-// Options.Kinds does).
+// content) -> New -> deployment roots (kustomize.go, gitops.go: which root
+// kustomizations, Flux Kustomization paths and Argo CD Application sources
+// deploy which file, and the namespace they give it; GitOps paths resolved
+// against the repository root, repo.go) -> index by group, kind and name ->
+// autoscalers read (scaling.FromObject) and their targets resolved: the
+// candidates with the target's group, kind, name and a compatible
+// namespace that are deployed together with the autoscaler
+// (DeployedTogether, the one notion resolution, conflicts and links
+// between objects use), nearest first (a shared root, then the longest
+// common directory with the autoscaler's file); those deployed apart or in
+// other namespaces are kept to be reported. Documents the parser skipped
+// are parsed only when a scale target names their kind (or Options.Kinds
+// does).
 //
 // For a language server, which needs a workspace per edit:
 //
 //	base workspace + changed paths' files -> With -> the changed files
 //	    indexed, the others' entries shared (layered maps, copied lists);
 //	    only the autoscalers whose target key the change touched resolved
-//	    again; from scratch (New) when kustomize scopes may move
+//	    again; from scratch (New) when deployment roots may move
 //	workspace + paths -> Focus -> a view listing only what bears on those
 //	    files, for linting them again while lookups see everything
 package workspace
@@ -29,6 +34,7 @@ import (
 
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
+	"github.com/scalelint/scalelint/analyzer/traffic"
 )
 
 // Options tunes a workspace.
@@ -36,11 +42,26 @@ type Options struct {
 	// DefaultNamespace is the namespace of objects that set none and that
 	// no kustomization places; "default" when empty.
 	DefaultNamespace string
-	// TargetDistance is how many directories above an autoscaler's own a
-	// scale target outside every shared kustomization may live: 2 finds
-	// targets in sibling and parent directories (deploy/autoscaling/hpa.yaml
-	// -> deploy/app.yaml) but not in unrelated trees of a large repository.
-	// Negative means unlimited; 0 means the default, 2.
+	// NamespaceOf, when not nil, gives the default namespace of a file's
+	// objects instead (the configuration that governs the file); "" is
+	// DefaultNamespace.
+	NamespaceOf func(f *manifest.File) string
+	// RepositoryRoot is the absolute directory GitOps paths (a Flux
+	// Kustomization's spec.path, an Argo CD Application's source path)
+	// are relative to (FindRepositoryRoot). Empty: the deepest directory
+	// common to the files.
+	RepositoryRoot string
+	// RepositoryURLs are the repository's remote URLs, when known: an
+	// Argo CD Application whose repoURL is none of them deploys another
+	// repository.
+	RepositoryURLs []string
+	// TargetDistance bounds how far apart two objects outside a shared
+	// deployment root may live and still be deployed together
+	// (DeployedTogether): each within this many directories of the
+	// deepest directory holding both. 2 relates sibling and parent
+	// directories (deploy/autoscaling/hpa.yaml -> deploy/app.yaml) but not
+	// unrelated trees of a large repository. Negative means unlimited; 0
+	// means the default, 2.
 	TargetDistance int
 	// Release drops each document's node tree once its objects are
 	// indexed (manifest.File.Release): for a one-shot run over many files,
@@ -52,7 +73,35 @@ type Options struct {
 	// them the workspace never changes once built, so it may be read while
 	// With derives the next one from it.
 	Kinds []string
+	// Rendered says which files are linted through what renders them (a
+	// Helm chart, a kustomization that builds): see Rendering. The
+	// workspace indexes none of their objects. Nil: none.
+	Rendered func(path string) Rendering
+	// Generated marks a workspace of rendered output (one chart value set,
+	// one kustomization build): its comments are copies of the files
+	// users edit, whose suppression comments the rendering driver applies
+	// to the findings mapped back to them, so the engine reads none here.
+	Generated bool
 }
+
+// Rendering says how the per-file reading treats a file that a chart or a
+// kustomization renders. Its objects are linted as rendered, once per
+// value set or build, and the findings mapped back to the file: reading
+// them one by one as well would report each finding twice, and lint a
+// kustomize base without the overlay that changes it.
+type Rendering uint8
+
+const (
+	// NotRendered: a file read on its own.
+	NotRendered Rendering = iota
+	// RenderedYAML: a resource or patch of a kustomization that builds.
+	// Its objects are left to the build; the problems of its text
+	// (syntax, portability, limits) are still its own.
+	RenderedYAML
+	// RenderedChart: a file of a Helm chart (a template, a values file):
+	// not a manifest, nothing of it is read per file.
+	RenderedChart
+)
 
 // Workspace is an immutable set of files and what they hold.
 type Workspace struct {
@@ -64,8 +113,9 @@ type Workspace struct {
 
 	opts   Options
 	scopes scopes
-	// kustomized is set when a kustomization is among the files: adding
-	// or removing a file may then change the scopes (With).
+	// kustomized is set when a kustomization or a GitOps root is among
+	// the files: adding or removing a file may then change the scopes
+	// (With).
 	kustomized  bool
 	byName      layered[nameKey, []*manifest.Object] // lists are copied before they change once shared
 	byBase      []*manifest.File                     // every file, by token.File base (FileOf)
@@ -86,6 +136,9 @@ type Workspace struct {
 	// may be shared with the workspace it derives from: it copies a list
 	// before appending to it.
 	shared bool
+	// derived holds what other packages derive from the whole workspace
+	// (Derive); a view made by Focus shares its base's.
+	derived *derivedTable
 }
 
 // nameKey indexes objects by what a scaleTargetRef names; the group and
@@ -120,15 +173,20 @@ func New(fset *token.FileSet, files []*manifest.File, opts Options) *Workspace {
 		docs += len(f.Docs)
 	}
 	ws := &Workspace{
-		Fset: fset, Files: files, opts: opts,
+		Fset: fset, Files: files, opts: opts, derived: &derivedTable{},
 		byName:    newLayered[nameKey, []*manifest.Object](docs),
 		workloads: newLayered[*manifest.Object, *scaling.Workload](docs / 2),
 		lazyKinds: map[string][]*manifest.Document{},
 		kinds:     map[string]bool{},
 	}
-	ws.scopes = buildScopes(files)
+	if !opts.Generated {
+		// Rendered output is what the kustomizations deploy: a file of it
+		// is named after its kustomization, and is none.
+		ws.scopes = buildScopes(files, opts)
+		ws.kustomized = ws.scopes.gitops
+	}
 	for _, f := range files {
-		ws.kustomized = ws.kustomized || IsKustomizationName(f.Path)
+		ws.kustomized = ws.kustomized || ws.isKustomization(f)
 		ws.index(f)
 	}
 	for _, k := range opts.Kinds {
@@ -137,9 +195,12 @@ func New(fset *token.FileSet, files []*manifest.File, opts Options) *Workspace {
 	for _, a := range ws.autoscalers {
 		ws.parseKind(a.Target.Kind)
 	}
+	if ws.routesToServices() {
+		ws.parseKind("Service")
+	}
 	if opts.Release {
 		for _, f := range files {
-			if !IsKustomizationName(f.Path) {
+			if !ws.isKustomization(f) {
 				f.Release()
 			}
 			f.DropText(nil, false) // read again by a late parse: drop it again
@@ -156,10 +217,10 @@ func New(fset *token.FileSet, files []*manifest.File, opts Options) *Workspace {
 
 // index adds a file's objects to the index, and its skipped documents to
 // those parsed when their kind is asked for (at once when it already
-// was). Kustomizations, patches and templates hold no objects of their
-// own.
+// was). Kustomizations, patches, templates and rendered files hold no
+// objects of their own.
 func (ws *Workspace) index(f *manifest.File) {
-	if f.Template || IsKustomizationName(f.Path) || ws.scopes.patches[f.SlashPath()] {
+	if f.Template || ws.isKustomization(f) || ws.scopes.patches[f.SlashPath()] || ws.Rendering(f) != NotRendered {
 		return
 	}
 	for _, d := range f.Docs {
@@ -193,6 +254,9 @@ func (ws *Workspace) add(o *manifest.Object) {
 	if scaling.IsWorkload(o) {
 		ws.workloads.set(o, scaling.WorkloadFromObject(o))
 	}
+	if traffic.Is(o) {
+		traffic.FromObject(o) // while its tree is at hand
+	}
 }
 
 // parseKind parses the skipped documents of a kind and indexes their
@@ -216,6 +280,24 @@ func (ws *Workspace) parseKind(kind string) {
 	}
 }
 
+// isKustomization reports whether a file is a kustomization: one named so,
+// except in rendered output (Options.Generated).
+func (ws *Workspace) isKustomization(f *manifest.File) bool {
+	return !ws.opts.Generated && IsKustomizationName(f.Path)
+}
+
+// Rendering says how the per-file reading treats a file (Options.Rendered).
+func (ws *Workspace) Rendering(f *manifest.File) Rendering {
+	if ws.opts.Rendered == nil || f == nil {
+		return NotRendered
+	}
+	return ws.opts.Rendered(f.Path)
+}
+
+// Generated reports whether the workspace holds rendered output
+// (Options.Generated).
+func (ws *Workspace) Generated() bool { return ws.opts.Generated }
+
 // FileOf returns the file that holds pos. It searches the workspace's
 // own files, not Fset, which a workspace made by With shares with the one
 // it derives from.
@@ -232,6 +314,28 @@ func (ws *Workspace) FileOf(pos token.Pos) *manifest.File {
 		return f
 	}
 	return nil
+}
+
+// Unreadable returns the files, of the whole workspace (also from a view
+// made by Focus), that hold objects scalelint could not read: templates,
+// and files with a YAML syntax error. A rule that says where a missing
+// object may be defined looks there.
+func (ws *Workspace) Unreadable() []*manifest.File {
+	var out []*manifest.File
+	for _, f := range ws.byBase {
+		if f.Template {
+			out = append(out, f)
+			continue
+		}
+		for _, p := range f.Problems() {
+			if p.Rule == "yaml-syntax" {
+				out = append(out, f)
+				break
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
 }
 
 // Autoscalers returns every autoscaler, in file order.
@@ -266,9 +370,11 @@ func (ws *Workspace) Workload(o *manifest.Object) *scaling.Workload {
 	return w
 }
 
-// Namespaces returns the namespaces an object is deployed in: the one a
-// kustomization gives it in each root that deploys it, else its own, else
-// the default namespace.
+// Namespaces returns the namespaces an object is deployed in: in each
+// root that deploys it, the namespace the root gives it (a
+// kustomization's, a Flux targetNamespace; an Argo CD destination
+// namespace when the object sets none), else its own, else the default
+// namespace.
 func (ws *Workspace) Namespaces(o *manifest.Object) []string {
 	own := ws.ownNamespace(o)
 	refs := ws.scopes.roots[o.Doc.File.SlashPath()]
@@ -278,44 +384,106 @@ func (ws *Workspace) Namespaces(o *manifest.Object) []string {
 	var out []string
 	for _, r := range refs {
 		ns := r.namespace
-		if ns == "" {
+		if ns == "" || (!r.override && o.Namespace != "") {
 			ns = own
 		}
-		out = append(out, ns)
+		if !slices.Contains(out, ns) {
+			out = append(out, ns)
+		}
 	}
 	return out
 }
 
-// ownNamespace is the namespace an object sets, else the default.
+// ownNamespace is the namespace an object sets, else the default of its
+// file.
 func (ws *Workspace) ownNamespace(o *manifest.Object) string {
 	if o.Namespace != "" {
 		return o.Namespace
 	}
+	if ws.opts.NamespaceOf != nil {
+		if ns := ws.opts.NamespaceOf(o.Doc.File); ns != "" {
+			return ns
+		}
+	}
 	return ws.opts.DefaultNamespace
 }
 
-// Roots returns the root kustomizations that deploy an object's file.
-func (ws *Workspace) Roots(o *manifest.Object) []string {
-	var out []string
+// Roots returns the deployment roots that deploy an object's file: root
+// kustomizations and the roots GitOps objects declare (Root).
+func (ws *Workspace) Roots(o *manifest.Object) []*Root {
+	var out []*Root
 	for _, r := range ws.scopes.roots[o.Doc.File.SlashPath()] {
-		out = append(out, r.root)
+		if !slices.Contains(out, r.root) {
+			out = append(out, r.root)
+		}
 	}
 	return out
 }
 
-// DeployedTogether reports whether two objects can be deployed together:
-// when both belong to kustomizations they must share a root; objects
-// outside every kustomization are scoped by path, by the caller.
+// AllRoots returns every deployment root of the workspace, kustomize's
+// and those GitOps objects declare (charts included, for rendering), in
+// the order they were found.
+func (ws *Workspace) AllRoots() []*Root { return ws.scopes.list }
+
+// DeployedTogether reports whether two objects are deployed together:
+// the one notion scale target resolution, conflict detection and every
+// link between objects by name use.
+//
+//   - Both deployed by roots (a root kustomization, a Flux Kustomization's
+//     path, an Argo CD Application's path): together when a root deploys
+//     both, whatever kustomizations lie between.
+//   - Otherwise (plain directories of manifests, applied with kubectl
+//     apply -f DIR -R): together when both files lie within
+//     TargetDistance directories of the deepest directory that holds
+//     both: deploy/hpa.yaml and deploy/app/deployment.yaml, and the
+//     sibling components deploy/webapp/backend/ and deploy/webapp/frontend/;
+//     not a docs/ snippet and a tree three levels down, nor the
+//     directories of unrelated repositories linted together.
+//
+// An object is together with itself.
 func (ws *Workspace) DeployedTogether(a, b *manifest.Object) bool {
-	ra, rb := ws.Roots(a), ws.Roots(b)
-	if len(ra) == 0 || len(rb) == 0 {
+	if a == b {
 		return true
 	}
-	for _, x := range ra {
-		for _, y := range rb {
-			if x == y {
+	ra, rb := ws.Roots(a), ws.Roots(b)
+	if len(ra) > 0 && len(rb) > 0 {
+		for _, x := range ra {
+			if slices.Contains(rb, x) {
 				return true
 			}
+		}
+		return false
+	}
+	return ws.nearTree(a.Doc.File, b.Doc.File)
+}
+
+// oneTree reports whether one file's directory holds the other's, at most
+// TargetDistance levels apart.
+// TargetDistance is the distance DeployedTogether allows between the
+// directories of objects outside a shared root.
+func (ws *Workspace) TargetDistance() int { return ws.opts.TargetDistance }
+
+// nearTree reports whether two files lie within TargetDistance
+// directories of the deepest directory that holds both.
+func (ws *Workspace) nearTree(a, b *manifest.File) bool {
+	d := ws.opts.TargetDistance
+	if d < 0 {
+		return true
+	}
+	c := commonDirDepth(a, b)
+	return len(a.DirParts())-c <= d && len(b.DirParts())-c <= d
+}
+
+// sharesRoot reports whether a root deploys both objects.
+func (ws *Workspace) sharesRoot(a, b *manifest.Object) bool {
+	ra := ws.Roots(a)
+	if len(ra) == 0 {
+		return false
+	}
+	rb := ws.Roots(b)
+	for _, x := range ra {
+		if slices.Contains(rb, x) {
+			return true
 		}
 	}
 	return false
@@ -329,14 +497,4 @@ func commonDirDepth(a, b *manifest.File) int {
 		n++
 	}
 	return n
-}
-
-// near reports whether a target candidate's file is within the allowed
-// distance of the autoscaler's file: in the subtree of its directory's
-// TargetDistance-th ancestor.
-func (ws *Workspace) near(from, to *manifest.File) bool {
-	if ws.opts.TargetDistance < 0 {
-		return true
-	}
-	return commonDirDepth(from, to) >= len(from.DirParts())-ws.opts.TargetDistance
 }

@@ -21,11 +21,14 @@ timeout; and the inputs that are missing. The inputs are read and linted
 as 'scalelint check' reads them (same config, rules and suppressions).
 
 Rows are sorted worst first: by verdict (fail, warn, accepted = suppressed
-or rule off, pass, unknown = no law could be evaluated, n/a = no law
-applies), then by the smallest margin of the row's laws (most negative
-first; a law's margin is its distance from its boundary relative to the
-boundary, negative when it fails),
-then by the number of laws that could not be evaluated, then by file and line.
+or rule off, pass = every law that applies evaluated and holding, partial =
+some laws held or held only at a bound read from the manifests while others
+were not evaluated, unknown = no law could be evaluated, n/a = no law
+applies), then by the smallest margin of the row's evaluated laws (most
+negative first; a law's margin is its distance from its boundary relative
+to the boundary, negative when it fails; a law decided only at a bound has
+none), then by the number of laws that could not be evaluated, then by
+file and line.
 
 Formats: table (fits 100 columns), markdown (a pull-request comment),
 json, csv, html (one self-contained page with pictures).
@@ -40,12 +43,13 @@ func runAudit(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := newFlagSet("audit", stderr)
 	fs.StringVar(&format, "format", "table", "output format: table, markdown, json, csv or html")
 	fs.StringVar(&out, "output", "", "write to this file (atomically) instead of stdout")
-	fs.StringVar(&configPath, "config", "", "configuration file (default: .scalelint.yaml found from the working directory up to the repository root)")
+	fs.StringVar(&configPath, "config", "", "configuration file for every input (default: for each file, the nearest .scalelint.yaml above it, up to the repository root)")
 	fs.StringVar(&namespace, "namespace", "", "namespace of objects that set none (default: the config's, else \"default\")")
 	fs.StringVar(&failOnFlag, "fail-on", "none", "exit 1 when a law's verdict is at or above this: fail (error), warn (warning) or none")
 	fs.StringVar(&color, "color", "auto", "colour the table: auto (on a terminal, unless NO_COLOR is set), always or never")
 	fs.BoolVar(&simulate, "simulate", true, "html: embed the simulated deployed loop of each backlog consumer whose demand is annotated")
 	fs.BoolVar(&quiet, "quiet", false, "no summary on stderr")
+	values := valuesFlags(fs)
 	paths, err := parseCommand(fs, auditUsage, args, stderr)
 	if err != nil {
 		return err
@@ -66,12 +70,15 @@ func runAudit(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	default:
 		return fmt.Errorf("--fail-on must be fail, warn or none, not %q", failOnFlag)
 	}
-	in, ioErr := readInputs(paths, stdin, stderr, configPath, namespace, false)
+	in, ioErr := readInputs(paths, stdin, stderr, configPath, namespace, false, values)
 	if in == nil || in.NothingRead() {
 		return ioErr
 	}
-	a := audit.Run(in.Workspace, in.Config, in.Paths, audit.Options{Simulate: format == "html" && simulate})
-	if out == "" {
+	if err := output.GuardInputs([]output.Named{{Flag: "--output", Path: out}}, in.InputFiles()); err != nil {
+		return err
+	}
+	a := audit.Run(in, audit.Options{Simulate: format == "html" && simulate})
+	if output.IsStdout(out) {
 		w := bufio.NewWriterSize(stdout, 64<<10)
 		if err := render.Write(w, a, format, render.Options{Color: format == "table" && output.UseColor(color, stdout)}); err != nil {
 			return err
@@ -82,7 +89,7 @@ func runAudit(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	} else if err := output.WriteFile(out, func(w io.Writer) error { return render.Write(w, a, format, render.Options{}) }); err != nil {
 		return err
 	}
-	if !quiet && (out != "" || format != "table") {
+	if !quiet && (!output.IsStdout(out) || format != "table") {
 		fmt.Fprintln(stderr, a.SummaryLine())
 	}
 	if err := changed(in, stderr); err != nil {

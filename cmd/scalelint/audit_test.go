@@ -21,7 +21,7 @@ func TestAuditJSONRealworld(t *testing.T) {
 	var rep struct {
 		Version int `json:"version"`
 		Summary struct {
-			Files, Autoscalers, Fail, Warn, Accepted, Pass, Unknown, NotApplicable int
+			Files, Autoscalers, Fail, Warn, Accepted, Pass, Partial, Unknown, NotApplicable int
 		} `json:"summary"`
 		Autoscalers []map[string]any `json:"autoscalers"`
 	}
@@ -34,7 +34,7 @@ func TestAuditJSONRealworld(t *testing.T) {
 		t.Errorf("audit saw %d autoscalers in %d files (%d rows), check %d in %d", s.Autoscalers, s.Files, len(rep.Autoscalers),
 			chk.Summary.Autoscalers, chk.Summary.Files)
 	}
-	if s.Fail+s.Warn+s.Accepted+s.Pass+s.Unknown+s.NotApplicable != s.Autoscalers {
+	if s.Fail+s.Warn+s.Accepted+s.Pass+s.Partial+s.Unknown+s.NotApplicable != s.Autoscalers {
 		t.Errorf("verdict counts do not add up: %+v", s)
 	}
 	// Each error check reports on an autoscaler's law is a failing law.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -9,9 +10,10 @@ import (
 
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/fix"
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/load"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/output"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/report"
-	"github.com/scalelint/scalelint/rules"
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/term"
 )
 
 const checkUsage = `Usage: scalelint check [flags] [PATH...|-]
@@ -26,6 +28,7 @@ type checkOptions struct {
 	failOn, configPath, color string
 	namespace                 string
 	explainMissing, quiet     bool
+	verbose                   bool
 	baseline, writeBaseline   string
 	fix, diff                 bool
 	cpuProfile, memProfile    string
@@ -37,19 +40,26 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.Var(&o.formats, "format", "output format: text, json, sarif or github (repeatable, paired with --output)")
 	fs.Var(&o.outputs, "output", "write the matching --format to this file instead of stdout (repeatable)")
 	fs.StringVar(&o.failOn, "fail-on", "error", "exit 1 when a finding is at or above this severity: error, warning, info or none")
-	fs.StringVar(&o.configPath, "config", "", "configuration file (default: .scalelint.yaml found from the working directory up to the repository root)")
+	fs.StringVar(&o.configPath, "config", "", "configuration file for every input (default: for each file, the nearest .scalelint.yaml above it, up to the repository root)")
 	fs.StringVar(&o.namespace, "namespace", "", "namespace of objects that set none (default: the config's, else \"default\")")
 	fs.BoolVar(&o.explainMissing, "explain-missing", false, "list, per autoscaler, the laws that could not be evaluated and the annotations that would enable them")
 	fs.StringVar(&o.color, "color", "auto", "colour text output: auto (on a terminal, unless NO_COLOR is set), always or never")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress or summary on stderr")
+	fs.BoolVar(&o.verbose, "verbose", false, "say on stderr which configuration files govern the inputs, the deployment roots found, and each file set aside as not a Kubernetes manifest")
 	fs.StringVar(&o.baseline, "baseline", "", "report only findings not recorded in this baseline file")
 	fs.StringVar(&o.writeBaseline, "write-baseline", "", "record today's findings in this baseline file and exit 0 (2 when an input could not be read)")
 	fs.BoolVar(&o.fix, "fix", false, "apply the fixes marked safe to the files named on the command line, in place")
 	fs.BoolVar(&o.diff, "diff", false, "print the safe fixes as a unified diff instead of applying them")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file")
 	fs.StringVar(&o.memProfile, "memprofile", "", "write a heap profile at the end of the run to this file")
+	values := valuesFlags(fs)
 	paths, err := parseCommand(fs, checkUsage, args, stderr)
 	if err != nil {
+		return err
+	}
+	// The profiles are created before anything is read: at least not over
+	// a file named to be read.
+	if err := output.GuardInputs([]output.Named{{Flag: "--cpuprofile", Path: o.cpuProfile}, {Flag: "--memprofile", Path: o.memProfile}}, paths); err != nil {
 		return err
 	}
 	stop, err := startProfiles(o.cpuProfile, o.memProfile)
@@ -65,28 +75,61 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	in, ioErr := readInputs(paths, stdin, stderr, o.configPath, o.namespace, !o.quiet)
+	in, ioErr := readInputs(paths, stdin, stderr, o.configPath, o.namespace, !o.quiet, values)
 	if in == nil || in.NothingRead() {
 		return ioErr
 	}
-
-	shared := analyzer.NewShared()
-	diags := analyzer.RunWith(context.Background(), in.Workspace, rules.All(), in.Config, shared)
-	heapSnapshot()
-	rep := report.New(in.Workspace, diags, in.Config, shared)
-	if o.writeBaseline != "" {
-		if err := output.WriteFile(o.writeBaseline, rep.WriteBaseline); err != nil {
-			return err
-		}
-		fmt.Fprintf(stderr, "scalelint: recorded %s in %s\n", report.Plural(len(rep.Shown), "finding"), o.writeBaseline)
-		return ioErr
+	if o.verbose {
+		describeInputs(in, stderr)
 	}
-	if o.baseline != "" {
-		b, err := report.ReadBaseline(o.baseline)
-		if err != nil {
+
+	// No output may replace a file read.
+	var named []output.Named
+	for _, t := range outs {
+		named = append(named, output.Named{Flag: "--output", Path: t.Path})
+	}
+	inputs := in.InputFiles()
+	if o.writeBaseline != "" {
+		named = append(named, output.Named{Flag: "--write-baseline", Path: o.writeBaseline})
+	} else if o.baseline != "" {
+		inputs = append(inputs, o.baseline)
+	}
+	if err := output.GuardInputs(named, inputs); err != nil {
+		return err
+	}
+	var baseline *report.Baseline
+	if o.baseline != "" && o.writeBaseline == "" {
+		if baseline, err = report.ReadBaseline(o.baseline, int64(in.Config.Limits.WithDefaults().MaxFileSize)); err != nil {
+			return fmt.Errorf("--baseline: %w", err)
+		}
+	}
+	lint := func(in *load.Inputs) *report.Report {
+		shared := analyzer.NewShared()
+		diags := in.Lint(context.Background(), shared)
+		heapSnapshot()
+		rep := report.New(in.Workspace, diags, in.Config, shared)
+		rep.Inputs = reportInputs(in)
+		rep.SetInputs(in.Files, in.Rendered)
+		if baseline != nil {
+			rep.ApplyBaseline(baseline)
+		}
+		return rep
+	}
+	rep := lint(in)
+	if o.writeBaseline != "" {
+		if output.IsStdout(o.writeBaseline) {
+			w := bufio.NewWriter(stdout)
+			if err := rep.WriteBaseline(w); err != nil {
+				return err
+			}
+			if err := w.Flush(); err != nil {
+				return err
+			}
+		} else if err := output.WriteFile(o.writeBaseline, rep.WriteBaseline); err != nil {
 			return err
 		}
-		rep.ApplyBaseline(b)
+		fmt.Fprintf(stderr, "scalelint: recorded %s in %s\n", report.Plural(len(rep.Shown), "finding"), term.Clean(o.writeBaseline))
+		return ioErr
 	}
 	if o.diff {
 		n, err := fix.Diff(rep, in.Named, stdout)
@@ -106,10 +149,26 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "scalelint: fixed %s in %s\n", report.Plural(res.Findings, "finding"), report.Plural(res.Files, "file"))
 		}
 		for _, e := range res.Errs {
-			fmt.Fprintf(stderr, "scalelint: %v\n", e)
+			fmt.Fprintf(stderr, "scalelint: %s\n", term.Clean(e.Error()))
 		}
 		if len(res.Errs) > 0 {
 			ioErr = reported{errors.Join(append([]error{ioErr}, res.Errs...)...)}
+		}
+		if res.Files > 0 {
+			// The fixed files changed: what remains is found, and
+			// printed, in their new text (the old positions and
+			// snippets are gone with it).
+			again, err := in.Again()
+			if err != nil {
+				return err // the configuration no longer reads
+			}
+			for _, e := range again.Errs {
+				fmt.Fprintf(stderr, "scalelint: %s\n", term.Clean(e.Error()))
+			}
+			if len(again.Errs) > 0 {
+				ioErr = reported{errors.Join(append([]error{ioErr}, again.Errs...)...)}
+			}
+			in, rep = again, lint(again)
 		}
 	}
 	opts := output.Options{ExplainMissing: o.explainMissing, Version: versionString()}

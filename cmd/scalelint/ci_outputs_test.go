@@ -221,13 +221,15 @@ func TestConfigSchema(t *testing.T) {
 	}
 	example, _ := os.ReadFile(filepath.Join(repoRoot(t), "testdata", "examples", "shop", ".scalelint.yaml"))
 	for _, good := range []string{string(example),
-		"rules:\n  latency-floor: {severity: warning, margin: 0.2}\n  tolerance-trap: off\ndefaults:\n  retries: \"2,2\"\n  pod-rate: 10\noverrides:\n- paths: [legacy/**]\n  rules: {retry-trap: info}\n"} {
+		"rules:\n  latency-floor: {severity: warning, margin: 0.2}\n  tolerance-trap: off\ndefaults:\n  retries: \"2,2\"\n  pod-rate: 10\noverrides:\n- paths: [legacy/**]\n  rules: {retry-trap: info}\n",
+		"infer:\n  controllers: [ingress-nginx, contour]\n"} {
 		if err := validate(good); err != nil {
 			t.Errorf("schema refuses a valid config: %v\n%s", err, good)
 		}
 	}
 	for _, bad := range []string{"rulez: {}\n", "rules:\n  latency-floor: loud\n", "rules:\n  no-such-rule: error\n",
-		"rules:\n  latency-floor: {margn: 1}\n", "defaults:\n  deadtime: 90s\n", "overrides:\n- rules: {}\n"} {
+		"rules:\n  latency-floor: {margn: 1}\n", "defaults:\n  deadtime: 90s\n", "overrides:\n- rules: {}\n",
+		"infer:\n  controllers: [nginx]\n", "infer: {controler: [kong]}\n", "infer:\n  controllers: [kong, kong]\n"} {
 		if err := validate(bad); err == nil {
 			t.Errorf("schema accepts an invalid config:\n%s", bad)
 		}

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -42,7 +43,7 @@ func TestHostileInputs(t *testing.T) {
 			dir := hostileDir(t, c.file, data)
 			r := runBinary(t, dir, hangLimit, "check", "--format", "json", ".")
 			rep := r.checkOutcome(t, 0, 1)
-			bound := rssBound(data)
+			bound := rssBound(t, data)
 			if r.maxRSS > bound {
 				t.Errorf("peak RSS %d KiB, over the bound of %d KiB for %d bytes in %d documents", r.maxRSS, bound, len(data), documents(data))
 			}
@@ -75,13 +76,16 @@ func TestHostileInputs(t *testing.T) {
 			if c.parse {
 				checkParse(t, c, data)
 			}
+			if c.audit {
+				checkAudit(t, dir, bound)
+			}
 			row := fmt.Sprintf("%-26s %-44s exit %d  %7d KiB  %6.2fs", c.name, got, r.exit, r.maxRSS, r.wall.Seconds())
 			t.Log(row)
 			table = append(table, row)
 		})
 	}
-	t.Logf("hostile inputs (peak RSS bound: 64 MiB + 20 x size + 4 KiB x documents):\n%-26s %-44s %-7s  %11s  %7s\n%s",
-		"input", "outcome", "exit", "peak RSS", "wall", strings.Join(table, "\n"))
+	t.Logf("hostile inputs (peak RSS bound: the binary's own, %d KiB, + 32 MiB + 20 x size + 4 KiB x documents):\n%-26s %-44s %-7s  %11s  %7s\n%s",
+		baseRSS(t), "input", "outcome", "exit", "peak RSS", "wall", strings.Join(table, "\n"))
 }
 
 // hangLimit bounds every run: past it the run is a hang.
@@ -89,10 +93,32 @@ const hangLimit = 10 * time.Second
 
 // rssBound is the peak memory allowed for an input, in KiB: generous (a
 // detector of blow-ups, not a performance assertion) and linear in what
-// the input holds. Documents are counted apart because each costs a few
-// KiB whatever its size, and there are at most 10,000 of them.
-func rssBound(data []byte) int64 {
-	return 64<<10 + 20*int64(len(data))/1024 + 4*int64(documents(data))
+// the input holds, over the binary's own footprint measured in the same
+// run (baseRSS: it grows with the libraries linked, the Helm and
+// kustomize ones among them, and with how much of the binary the kernel
+// maps at once). Documents are counted apart because each costs a few KiB
+// whatever its size, and there are at most 10,000 of them.
+func rssBound(t *testing.T, data []byte) int64 {
+	return baseRSS(t) + 32<<10 + 20*int64(len(data))/1024 + 4*int64(documents(data))
+}
+
+var (
+	baseOnce sync.Once
+	base     int64
+)
+
+// baseRSS is the peak RSS of `scalelint version`, in KiB: the smallest of
+// three runs.
+func baseRSS(t *testing.T) int64 {
+	baseOnce.Do(func() {
+		for i := 0; i < 3; i++ {
+			r := runBinary(t, t.TempDir(), hangLimit, "version")
+			if base == 0 || r.maxRSS < base {
+				base = r.maxRSS
+			}
+		}
+	})
+	return base
 }
 
 func documents(data []byte) int {
@@ -130,6 +156,9 @@ type hostileCase struct {
 	// parse runs manifest.Parse on the input too and expects want among
 	// its problems (a rule the parser reports).
 	parse bool
+	// audit runs `audit --format json` and `audit --format html` on the
+	// input too, with the same bounds (checkAudit).
+	audit bool
 }
 
 // hostileHPA is a valid HPA whose only finding is that its target is not
@@ -178,6 +207,78 @@ func kedaWith(old, new string) func() []byte {
 	}
 	return func() []byte { return []byte(strings.Replace(hostileKEDA, old, new, 1)) }
 }
+
+// kedaWith2 is kedaWith with two replacements.
+func kedaWith2(old, new, old2, new2 string) func() []byte {
+	first := kedaWith(old, new)
+	if !strings.Contains(hostileKEDA, old2) {
+		panic("hostileKEDA has no " + old2)
+	}
+	return func() []byte { return bytes.Replace(first(), []byte(old2), []byte(new2), 1) }
+}
+
+// unboundedRate is a rate target of 1e300 over a pod rate of 1e-9 under
+// retries (A = 3): T/c overflows.
+const unboundedRate = `apiVersion: keda.sh/v1alpha1
+kind: ScaledObject
+metadata:
+  name: orders
+  namespace: shop
+  annotations:
+    scalelint.dev/signal: rate
+    scalelint.dev/pod-rate: "1e-9"
+    scalelint.dev/retries: "2"
+spec:
+  scaleTargetRef: {name: orders}
+  triggers:
+  - type: prometheus
+    metadata: {serverAddress: "http://p:9090", query: "sum(rate(x[1m]))", threshold: "1e300"}
+`
+
+// millionsOfRounds is a growth factor of 1 + 1e-7 (utilization
+// 1,000,000,100% against a target of 1,000,000,000%, tolerance 0): a 10×
+// overload needs ln(10/g)/ln(g) = 23,025,852 rounds.
+const millionsOfRounds = `apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: web
+  namespace: shop
+  annotations:
+    scalelint.dev/dead-time: "90s"
+    scalelint.dev/overload: "10"
+spec:
+  scaleTargetRef:
+    apiVersion: apps/v1
+    kind: Deployment
+    name: web
+  minReplicas: 2
+  maxReplicas: 10
+  behavior:
+    scaleUp:
+      tolerance: 0
+  metrics:
+  - type: Resource
+    resource:
+      name: cpu
+      target: {type: Utilization, averageUtilization: 1000000000}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: shop
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+      - name: app
+        image: x
+        resources:
+          requests: {cpu: "1m"}
+          limits: {cpu: "10000001m"}
+`
 
 func hpaWith(old, new string) func() []byte {
 	if !strings.Contains(hostileHPA, old) {
@@ -293,6 +394,22 @@ func hostileCases() []hostileCase {
 		// was: exit 2, "json: unsupported value: NaN", and no report.
 		{name: "huge-pod-rate", data: kedaWith(`pod-rate: "10"`, `pod-rate: "1e308"`),
 			want: expect{"invalid-annotation", 8, 29, `"1e308" is too large \(at most 1e\+15\)`}},
+		// Valid numbers whose arithmetic overflows. was: `audit --format
+		// json` exit 2, "json: unsupported value: +Inf", and no report.
+		// T/c = 1e300/1e-9 = +Inf: the standing delay and its margin.
+		{name: "unbounded-standing-delay", data: kedaWith2(`lagThreshold: "10"`, `lagThreshold: "1e300"`, `pod-rate: "10"`, `pod-rate: "1e-9"`),
+			want: expect{"unresolved-scale-target", 10, 26, "not among the inputs"}, audit: true},
+		// T/c = 1e299 is finite, its margin over a floor of a few ns is not.
+		{name: "overflowing-margin", data: kedaWith2(`lagThreshold: "10"`, `lagThreshold: "1e300"`, `dead-time: "90s"`, `dead-time: "1ns"`+"\n    scalelint.dev/sampling-delay: \"1ns\""),
+			want: expect{"unresolved-scale-target", 11, 26, "not among the inputs"}, audit: true},
+		// A rate target T/c = +Inf against 1/A = 1/3: the fact and the
+		// margin are unbounded.
+		{name: "unbounded-rate-target", data: text(unboundedRate), want: expect{"retry-trap", 14, 86, `rate target ∞% \(threshold 1\d+ / pod rate 1e-9\)`}, audit: true},
+		// was: the audit's staircase drew each of 23,025,852 rounds (g = 1 +
+		// 1e-7: a tolerance of 0, a target of 1e9 %, a limit 10,000,001
+		// times the request): 565 MB of HTML in 80 s.
+		{name: "millions-of-rounds", data: text(millionsOfRounds),
+			want: expect{"scale-up-rounds", 23, 55, `a 10x overload needs 23025852 rounds`}, audit: true},
 		// was: also "scaleTargetRef names no target" and "maxReplicas 0".
 		{name: "billion-laughs", data: hpaWith("spec:\n", "x:\n"+indent(aliasBomb(), "  ")+"spec:\n"),
 			want: expect{"input-limit", 15, 10, `alias expansion makes this object larger than 1000000 nodes`}, maxFindings: 1, parse: true},
@@ -337,6 +454,40 @@ func hostileCases() []hostileCase {
 		{name: "merge-key", data: hpaWith("    apiVersion: apps/v1\n", "    <<: {apiVersion: apps/v1}\n"), twin: hpa},
 		{name: "long-key-1000", data: hpaWith(`dead-time: "90s"`, `dead-time: "90s"`+"\n    example.com/"+strings.Repeat("k", 1000)+": v"),
 			twin: hpaWith(`dead-time: "90s"`, `dead-time: "90s"`+"\n    example.com/k: v")},
+		// Issue 15. was: the HPA after an empty document dropped, "0 autoscalers".
+		{name: "empty-doc-then-hpa", data: text("---\n---\n" + hostileHPA), twin: text("#\n#\n" + hostileHPA)},
+		// was: dropped too (cat a.yaml b.yaml, b.yaml starting with a BOM).
+		{name: "bom-after-marker", data: text("---\n\ufeff" + hostileHPA), twin: text("---\n" + hostileHPA)},
+		// was: the HPA after a "---" between lone CRs dropped.
+		{name: "lone-cr-two-docs", data: text(strings.ReplaceAll("a: 1\n---\n"+hostileHPA, "\n", "\r")), twin: text("a: 1\n---\n" + hostileHPA)},
+		{name: "bom-before-key", data: hpaWith("spec:\n", "\ufeffspec:\n"),
+			want: expect{"yaml-syntax", 8, 1, `byte order mark \(U\+FEFF\) at the start of a line`}, parse: true},
+		// was: 1.1 GB peak, 1.6 s, and 2.3 GB for six such files in a tree.
+		{name: "flat-flow-10MiB", data: func() []byte {
+			return []byte(hostileHPA + "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n  x: [" + strings.Repeat("1,", 5<<20-400) + "1]\n")
+		}, want: expect{"input-limit", 26, 3, `more than 2000000 YAML nodes \(keys, values and items, counted before they are built\)`}, maxFindings: 2, parse: true},
+		// was: "alias expansion" for a sequence without an alias. The count
+		// passes 2,000,000 at line 1,999,991: 15 for the document and the
+		// five lines of its head (fastyaml.NodeBound: 2 for the document,
+		// 3 for "apiVersion: v1" with its mapping, 2, 2 for an empty value,
+		// 3 with the nested mapping, 2 for "items:", 2 for the first entry
+		// with its sequence), then one an entry.
+		{name: "block-seq-2.6M", data: func() []byte {
+			return []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\nitems:\n" + strings.Repeat("- 1\n", 2600000))
+		}, want: expect{"input-limit", 1999991, 1, `more than 2000000 YAML nodes`}, maxFindings: 1, parse: true},
+		// was: silent (the rules skipped a value they could not read).
+		{name: "hex-integer", data: hpaWith("minReplicas: 2", "minReplicas: 0x28"),
+			want: expect{"replica-bounds", 13, 16, "minReplicas 40 is above maxReplicas 10"}},
+		{name: "null-integer", data: hpaWith("maxReplicas: 10", "maxReplicas: ~"),
+			want: expect{"replica-bounds", 14, 16, "maxReplicas is null"}},
+		// was: the object's JSON broken by a Go escape: no target, no metrics.
+		{name: "control-char-key", data: hpaWith(`dead-time: "90s"`, `dead-time: "90s"`+"\n    \"x\\x01y\": z"),
+			twin: hpaWith(`dead-time: "90s"`, `dead-time: "90s"`+"\n    xy: z")},
+		// was: not an HPA.
+		{name: "binary-kind", data: hpaWith("kind: HorizontalPodAutoscaler", "kind: !!binary SG9yaXpvbnRhbFBvZEF1dG9zY2FsZXI="), twin: hpa},
+		// was: "UTF-16".
+		{name: "utf32le-bom", data: func() []byte { return append([]byte{0xFF, 0xFE, 0, 0}, 'a', 0, 0, 0) },
+			want: expect{"yaml-syntax", 1, 1, "UTF-32"}, parse: true},
 		// was: "could not find expected ':'".
 		{name: "long-key-1MiB", data: func() []byte { return []byte(hostileHPA + strings.Repeat("k", 1<<20) + ": v\n") },
 			want: expect{"yaml-syntax", 20, 1, "key longer than 1024 characters"}, parse: true},
@@ -350,6 +501,72 @@ func hostileCases() []hostileCase {
 		}
 	}
 	return cases
+}
+
+// TestHostileTree: six files of ten megabytes of flat flow sequence in
+// one tree (2.3 GB peak before the node limit) stay within the peak
+// memory one of them is allowed: the node count refuses each before a
+// node exists, and four files at most are read at once.
+func TestHostileTree(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data := []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n  x: [" + strings.Repeat("1,", 5<<20-400) + "1]\n")
+	for i := 0; i < 6; i++ {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("flow%d.yaml", i)), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := runBinary(t, dir, hangLimit, "check", "--format", "json", ".")
+	rep := r.checkOutcome(t, 1)
+	if len(rep.Diagnostics) != 6 {
+		t.Errorf("%d findings, want one refusal a file:\n%s", len(rep.Diagnostics), findings(rep))
+	}
+	if bound := rssBound(t, data); r.maxRSS > bound {
+		t.Errorf("peak RSS %d KiB, over the bound of one such file, %d KiB", r.maxRSS, bound)
+	}
+	t.Logf("six 10 MiB flat sequences: %d KiB peak, %.2fs", r.maxRSS, r.wall.Seconds())
+}
+
+// TestHostileReads: what is read besides the files named goes through the
+// same limits: stdin from /dev/zero is read up to the size limit and
+// refused (it grew past 2.6 GB); --config and --baseline naming a device
+// or a FIFO are refused at once (850 MB for /dev/zero; a FIFO no one
+// writes hung).
+func TestHostileReads(t *testing.T) {
+	dir := hostileDir(t, "in.yaml", []byte(hostileHPA))
+	zero, err := os.Open("/dev/zero")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zero.Close()
+	r := runBinaryWith(t, dir, zero, hangLimit, "check", "--format", "json", "-")
+	rep := r.checkOutcome(t, 1)
+	if d, ok := (expect{"input-limit", 1, 1, "over the size limit of 10485760 bytes"}).find(rep); !ok || d.File != "<stdin>" {
+		t.Errorf("stdin from /dev/zero: %s", findings(rep))
+	}
+	if bound := rssBound(t, make([]byte, 10<<20)); r.maxRSS > bound {
+		t.Errorf("stdin from /dev/zero: peak RSS %d KiB, over %d KiB", r.maxRSS, bound)
+	}
+	t.Logf("stdin from /dev/zero: %d KiB peak, %.2fs", r.maxRSS, r.wall.Seconds())
+	fifo := filepath.Join(dir, "cfg.fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"check", "--config", "/dev/zero", "in.yaml"},
+		{"check", "--config", "cfg.fifo", "in.yaml"},
+		{"check", "--baseline", "/dev/zero", "in.yaml"},
+		{"check", "--baseline", "cfg.fifo", "in.yaml"},
+	} {
+		r := runBinary(t, dir, hangLimit, args...)
+		r.checkOutcome(t, 2)
+		if !strings.Contains(r.stderr, "not a regular file") || !strings.Contains(r.stderr, args[1]+":") {
+			t.Errorf("scalelint %s: %s", strings.Join(args, " "), r.stderr)
+		}
+		t.Logf("%s %s: %d KiB peak, %.2fs", args[1], args[2], r.maxRSS, r.wall.Seconds())
+	}
 }
 
 // findings lists a report's findings without their file, one a line.
@@ -407,6 +624,31 @@ func checkParse(t *testing.T, c hostileCase, data []byte) {
 	}
 }
 
+// checkAudit runs `audit --format json` and `audit --format html` in dir
+// under the bounds of check's run: no hang, no crash, exit 0 or 1 (a
+// failing law), the peak RSS under bound, and JSON that parses.
+func checkAudit(t *testing.T, dir string, bound int64) {
+	t.Helper()
+	for _, f := range []string{"json", "html"} {
+		r := runBinary(t, dir, hangLimit, "audit", "--format", f, ".")
+		cmdLine := "scalelint " + strings.Join(r.args, " ")
+		switch {
+		case r.timedOut:
+			t.Fatalf("%s: no result within %s (a hang)", cmdLine, hangLimit)
+		case r.exit != 0 && r.exit != 1 || strings.Contains(r.stderr, "panic:"):
+			t.Fatalf("%s: exit %d; stderr:\n%s", cmdLine, r.exit, r.stderr)
+		case r.maxRSS > bound:
+			t.Errorf("%s: peak RSS %d KiB, over the bound of %d KiB", cmdLine, r.maxRSS, bound)
+		}
+		if f == "json" && !json.Valid([]byte(r.stdout)) {
+			t.Errorf("%s: invalid JSON:\n%.2000s", cmdLine, r.stdout)
+		}
+		if f == "html" && !strings.HasSuffix(strings.TrimSpace(r.stdout), "</html>") {
+			t.Errorf("%s: the page is not whole (%d bytes)", cmdLine, len(r.stdout))
+		}
+	}
+}
+
 // binRun is one run of the binary.
 type binRun struct {
 	args           []string
@@ -430,6 +672,12 @@ const gnuTime = "/usr/bin/time"
 // process it started, is killed after limit.
 func runBinary(t *testing.T, dir string, limit time.Duration, args ...string) binRun {
 	t.Helper()
+	return runBinaryWith(t, dir, nil, limit, args...)
+}
+
+// runBinaryWith is runBinary with stdin read from a file (nil: none).
+func runBinaryWith(t *testing.T, dir string, stdin *os.File, limit time.Duration, args ...string) binRun {
+	t.Helper()
 	if _, err := os.Stat(gnuTime); err != nil {
 		t.Fatalf("%s is needed to measure peak memory (%v): install the Debian package \"time\"", gnuTime, err)
 	}
@@ -440,6 +688,9 @@ func runBinary(t *testing.T, dir string, limit time.Duration, args ...string) bi
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.Dir = dir
+	if stdin != nil {
+		cmd.Stdin = stdin
+	}
 	cmd.Env = append(os.Environ(), "NO_COLOR=1")
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

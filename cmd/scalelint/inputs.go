@@ -4,29 +4,38 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/load"
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/report"
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/term"
 )
 
 // readInputs reads what check, audit and simulate read (load.Read) and
 // prints, as they are found, the paths that could not be read and the
 // warnings. err is set when some path could not be read: the command goes
 // on with what it read, and ends with exit status 2.
-func readInputs(paths []string, stdin io.Reader, stderr io.Writer, configPath, namespace string, progress bool) (*load.Inputs, error) {
-	cfg, err := load.Config(configPath, namespace)
-	if err != nil {
-		return nil, err
+func readInputs(paths []string, stdin io.Reader, stderr io.Writer, configPath, namespace string, progress bool, values *load.Options) (*load.Inputs, error) {
+	for _, f := range values.Values {
+		if st, err := os.Stat(f); err != nil {
+			return nil, fmt.Errorf("--values: %v", err)
+		} else if !st.Mode().IsRegular() {
+			return nil, fmt.Errorf("--values %s: not a regular file", f)
+		}
 	}
 	var p io.Writer
 	if progress {
 		p = stderr
 	}
-	in := load.Read(paths, stdin, cfg, p)
+	in, err := load.Read(paths, stdin, load.Options{ConfigPath: configPath, Namespace: namespace, Progress: p, Values: values.Values, Set: values.Set})
+	if err != nil {
+		return nil, err
+	}
 	for _, e := range in.Errs {
-		fmt.Fprintf(stderr, "scalelint: %v\n", e)
+		fmt.Fprintf(stderr, "scalelint: %s\n", term.Clean(e.Error()))
 	}
 	for _, w := range in.Warnings {
-		fmt.Fprintf(stderr, "scalelint: warning: %s\n", w)
+		fmt.Fprintf(stderr, "scalelint: warning: %s\n", term.Clean(w))
 	}
 	if len(in.Errs) > 0 {
 		return in, reported{errors.Join(in.Errs...)}
@@ -39,10 +48,54 @@ func readInputs(paths []string, stdin io.Reader, stderr io.Writer, configPath, n
 func changed(in *load.Inputs, stderr io.Writer) error {
 	errs := in.Changed()
 	for _, e := range errs {
-		fmt.Fprintf(stderr, "scalelint: %v\n", e)
+		fmt.Fprintf(stderr, "scalelint: %s\n", term.Clean(e.Error()))
 	}
 	if len(errs) > 0 {
 		return reported{errors.Join(errs...)}
 	}
 	return nil
+}
+
+// reportInputs is what a report says of the inputs besides the findings.
+func reportInputs(in *load.Inputs) report.Inputs {
+	out := report.Inputs{ConfigFiles: in.ConfigFiles}
+	for _, s := range in.Skipped {
+		out.Skipped = append(out.Skipped, report.Skipped{Path: s.Path, Reason: s.Reason})
+	}
+	return out
+}
+
+// describeInputs prints, for --verbose, how the inputs were read: the
+// configuration files, the repository root and the deployment roots
+// GitOps paths were resolved against, and the files set aside.
+func describeInputs(in *load.Inputs, w io.Writer) {
+	if len(in.ConfigFiles) == 0 {
+		fmt.Fprintln(w, "scalelint: configuration: built-in (no .scalelint.yaml above the inputs)")
+	}
+	for _, c := range in.ConfigFiles {
+		fmt.Fprintf(w, "scalelint: configuration: %s\n", c)
+	}
+	roots := in.Workspace.AllRoots()
+	gitops := false
+	for _, r := range roots {
+		if r.Object != nil {
+			gitops = true
+		}
+	}
+	if gitops && in.Root.Dir != "" {
+		fmt.Fprintf(w, "scalelint: repository root (GitOps paths are relative to it): %s\n", in.Root)
+	}
+	for _, r := range roots {
+		what := "deploys"
+		switch {
+		case r.Helm:
+			what = "deploys a chart (rendered, not read)"
+		case r.Empty:
+			what = "deploys no input"
+		}
+		fmt.Fprintf(w, "scalelint: deployment root: %s %s\n", r, what)
+	}
+	for _, s := range in.Skipped {
+		fmt.Fprintf(w, "scalelint: skipped %s: %s\n", s.Path, s.Reason)
+	}
 }

@@ -28,6 +28,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/term"
 )
 
 // The exit status: 0 nothing at or above --fail-on, 1 findings at or above
@@ -71,7 +73,7 @@ func exitCode(err error, stderr io.Writer) int {
 	case errors.As(err, &r):
 		return exitError
 	}
-	fmt.Fprintf(stderr, "scalelint: %v\n", err)
+	fmt.Fprintf(stderr, "scalelint: %s\n", term.Clean(err.Error()))
 	return exitError
 }
 

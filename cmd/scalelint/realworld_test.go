@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -96,12 +97,74 @@ func TestRealworldRepositories(t *testing.T) {
 			t.Errorf("STATS.md lists %s (container %s in %s) without a CPU request: not reported", row.autoscalerFile, row.container, row.workloadFile)
 		}
 	}
+	// Every autoscaler written in an API version Kubernetes 1.35 (the
+	// default kubernetes-version) or KEDA 2 no longer serves is reported
+	// by removed-api, and only those: the count is taken from the
+	// corpus' text, each document whose top-level apiVersion and kind
+	// say so.
+	want := removedAutoscalers(t, filepath.Join(root, "real"))
+	if len(want) < 40 {
+		t.Fatalf("the corpus scan found %d removed autoscaler versions: the scan is broken", len(want))
+	}
+	got := map[string]bool{}
+	for _, d := range all {
+		if d.Rule == "removed-api" && (strings.Contains(d.Message, " HorizontalPodAutoscaler is not served since") ||
+			strings.Contains(d.Message, " ScaledObject is KEDA 1's API")) {
+			got[fmt.Sprintf("%s:%d", d.File, d.Line)] = true
+		}
+	}
+	for k := range want {
+		if !got[k] {
+			t.Errorf("%s: autoscaler in a removed API version not reported", k)
+		}
+	}
+	for k := range got {
+		if !want[k] {
+			t.Errorf("%s: removed-api reported on an autoscaler the corpus scan does not list", k)
+		}
+	}
 	// Every finding is positioned.
 	for _, d := range all {
 		if d.Line < 1 || d.Column < 1 || d.EndLine < d.Line {
 			t.Errorf("unpositioned finding %+v", d)
 		}
 	}
+}
+
+// removedAutoscalers scans the corpus' text for HorizontalPodAutoscalers
+// in autoscaling/v2beta1 or v2beta2 and ScaledObjects in
+// keda.k8s.io/v1alpha1 (one document each, its apiVersion and kind at the
+// top level), by "real/FILE:LINE" of the apiVersion line.
+func removedAutoscalers(t *testing.T, dir string) map[string]bool {
+	out := map[string]bool{}
+	apiRe := regexp.MustCompile(`^apiVersion:\s*["']?(autoscaling/v2beta[12]|keda\.k8s\.io/v1alpha1)["']?\s*$`)
+	filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() || !(strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml")) {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(filepath.Dir(dir), p)
+		rel = filepath.ToSlash(rel)
+		apiLine, api := 0, ""
+		for i, line := range strings.Split(string(data), "\n") {
+			line = strings.TrimRight(line, "\r")
+			if strings.HasPrefix(line, "---") {
+				apiLine, api = 0, ""
+			}
+			if m := apiRe.FindStringSubmatch(line); m != nil {
+				apiLine, api = i+1, m[1]
+			}
+			if apiLine > 0 && (line == "kind: HorizontalPodAutoscaler" && strings.HasPrefix(api, "autoscaling/") ||
+				line == "kind: ScaledObject" && strings.HasPrefix(api, "keda.k8s.io/")) {
+				out[fmt.Sprintf("%s:%d", rel, apiLine)] = true
+			}
+		}
+		return nil
+	})
+	return out
 }
 
 type statsRow struct{ autoscalerFile, workloadFile, container string }
@@ -150,12 +213,16 @@ func TestRealworldInvalidYAML(t *testing.T) {
 		// error, a field the YAML made the wrong type (a placeholder such
 		// as {name} is a flow mapping), or, for the one file that is valid
 		// YAML 1.2 and that PyYAML alone rejects (a tab before a comment),
-		// the portability warning.
+		// the portability warning; or, for the one file whose ${VAR}
+		// placeholders stand where YAML needs indented text (kedify's
+		// so-springboot-pull.yaml, written for envsubst), template-file.
 		found := false
 		for _, d := range rep.Diagnostics {
 			switch d.Rule {
 			case "yaml-syntax", "invalid-field", "yaml-portability":
 				found = found || d.Line >= 1
+			case "template-file":
+				found = found || (d.Line >= 1 && strings.Contains(d.Message, "${VAR} placeholders") && strings.HasSuffix(p, "so-springboot-pull.yaml"))
 			}
 		}
 		if !found {

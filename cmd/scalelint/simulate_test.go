@@ -184,7 +184,7 @@ func TestSimulateFalsificationCriteria(t *testing.T) {
 // sets a window, drops the recommendation exactly one window old and lands
 // lower at a one-minute window (rules/simulate TestBehaviourPathBoundaries).
 func TestSimulateFindBoundaryPublished(t *testing.T) {
-	published := map[string]float64{"60": 47, "120": 63, "300": 86, "600": 98}
+	published := map[string]format.Float{"60": 47, "120": 63, "300": 86, "600": 98}
 	for _, w := range []string{"60", "120", "300", "600"} {
 		t.Run("legacy window "+w+"s", func(t *testing.T) {
 			t.Parallel()
@@ -195,13 +195,13 @@ func TestSimulateFindBoundaryPublished(t *testing.T) {
 			}
 			t.Logf("deployed %vs (published %vs, %+.1f%%), law %vs, bracket [%v, %v]",
 				b.StandingDelay, published[w], 100*(b.StandingDelay/published[w]-1), out.Law.RequiredStandingDelay, b.Lo, b.Hi)
-			if math.Abs(b.StandingDelay/published[w]-1) > 0.08 {
+			if math.Abs(float64(b.StandingDelay/published[w]-1)) > 0.08 {
 				t.Errorf("boundary %vs is not within 8%% of the published %vs", b.StandingDelay, published[w])
 			}
-			if out.Inputs.Path != "legacy" || format.Num(out.Inputs.Window, 4) != w || out.Inputs.Need != 200 || out.Inputs.MaxReplicas != 2000 {
+			if out.Inputs.Path != "legacy" || format.Num(float64(out.Inputs.Window), 4) != w || out.Inputs.Need != 200 || out.Inputs.MaxReplicas != 2000 {
 				t.Errorf("inputs %+v", out.Inputs)
 			}
-			if b.Threshold != math.Ceil(b.StandingDelay*10-1e-9) || b.Lo >= b.StandingDelay || b.Hi < b.StandingDelay {
+			if b.Threshold != format.Float(math.Ceil(float64(b.StandingDelay)*10-1e-9)) || b.Lo >= b.StandingDelay || b.Hi < b.StandingDelay {
 				t.Errorf("boundary %+v is inconsistent", b)
 			}
 		})
@@ -218,7 +218,7 @@ func TestSimulateFindBoundaryPublished(t *testing.T) {
 			if w == "60" {
 				slack = 0.12 // one recommendation fewer in the window
 			}
-			if math.Abs(b.StandingDelay/published[w]-1) > slack {
+			if math.Abs(float64(b.StandingDelay/published[w]-1)) > slack {
 				t.Errorf("boundary %vs is not within %v%% of the published %vs", b.StandingDelay, 100*slack, published[w])
 			}
 			if out.Inputs.Path != "behavior" {
@@ -287,7 +287,7 @@ spec:
 		t.Errorf("autoscaler %+v, metric %+v", out.Autoscaler, out.Metric)
 	}
 	// τ = 60, W = 120, s = 10: τ_eff = 70, w = 130/70.
-	if out.Law.DeadTimeEff != 70 || out.Law.WindowEff != 130 || math.Abs(out.Law.W-130.0/70) > 1e-5 || !out.Law.Rests {
+	if out.Law.DeadTimeEff != 70 || out.Law.WindowEff != 130 || math.Abs(float64(out.Law.W)-130.0/70) > 1e-5 || !out.Law.Rests {
 		t.Errorf("law %+v", out.Law)
 	}
 	if out.LastHour == nil || out.LastHour.Hunts || out.Agrees == nil || !*out.Agrees {

@@ -41,7 +41,7 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/bin"
 # Built as the release builds it (.goreleaser.yaml), which also lets the
 # release snapshot and the VS Code packages reuse the compiled packages.
-(cd "$root" && CGO_ENABLED=0 go build -trimpath -o "$tmp/bin/scalelint" ./cmd/scalelint)
+(cd "$root" && CGO_ENABLED=0 go build -tags kustomize_disable_go_plugin_support -trimpath -o "$tmp/bin/scalelint" ./cmd/scalelint)
 export SCALELINT_BIN="$tmp/bin/scalelint"
 export PATH="$tmp/bin:$PATH"
 

@@ -14,7 +14,13 @@
 //
 // Non-finite values: +Inf is written "∞" (an unbounded time, a loop that
 // never recovers); -Inf and NaN are written as strconv writes them, "-Inf"
-// and "NaN", since they mean a bug upstream and must stay visible.
+// and "NaN", since they mean a bug upstream and must stay visible. In a
+// JSON document a number has the type Float, which writes them as strings.
+//
+// A nonzero value is never written "0" by Num or Sig, whatever the
+// decimals asked: one that rounds to zero keeps its first significant
+// digits (Num(0.0004, 3) = "0.0004", Sig(1e-9, 3) = "1e-9"), so a pod rate
+// of 1e-9 never reads as no rate at all.
 package format
 
 import (
@@ -31,13 +37,31 @@ const MaxDecimals = 6
 // trailing point: Num(89.46, 1) = "89.5", Num(90, 1) = "90",
 // Num(0.1234, 3) = "0.123". The rounding is strconv's, correct on the
 // binary value (Num(0.25, 1) = "0.2": 0.25 is a tie, broken to even); use
-// Num(Round(v, prec), prec) to round halves away from zero. A negative
-// value that rounds to zero keeps its sign ("-0"). +Inf is "∞".
+// Num(Round(v, prec), prec) to round halves away from zero. A nonzero
+// value that rounds to zero is written with one significant digit
+// instead (tiny): Num(0.04, 1) = "0.04", Num(-0.04, 1) = "-0.04",
+// Num(1e-9, 3) = "1e-9". +Inf is "∞".
 func Num(v float64, prec int) string {
 	if math.IsInf(v, 1) {
 		return "∞"
 	}
-	return trimZeros(strconv.FormatFloat(v, 'f', prec, 64))
+	s := trimZeros(strconv.FormatFloat(v, 'f', prec, 64))
+	if (s == "0" || s == "-0") && v != 0 {
+		return tiny(v, 1)
+	}
+	return s
+}
+
+// tiny writes a nonzero v that rounds to zero with digits significant
+// digits, as strconv's 'g' format does (a decimal from 0.0001 on, an
+// exponent below), the exponent without its leading zero as encoding/json
+// writes it: tiny(0.00049, 1) = "0.0005", tiny(4.9e-7, 3) = "4.9e-7".
+func tiny(v float64, digits int) string {
+	s := strconv.FormatFloat(v, 'g', digits, 64)
+	if i := strings.Index(s, "e-0"); i >= 0 {
+		s = s[:i+2] + s[i+3:]
+	}
+	return s
 }
 
 // Secs writes a number of seconds with at most one decimal, as messages
@@ -53,14 +77,40 @@ func Pct(v float64) string { return Num(100*v, 1) + "%" }
 // part and never writing more than MaxDecimals decimals, without trailing
 // zeros: Sig(1.0526, 4) = "1.053", Sig(89.46, 3) = "89.5",
 // Sig(1234.56, 3) = "1235", Sig(0.012345, 3) = "0.0123",
-// Sig(0.0000012345, 3) = "0.000001", Sig(0, 3) = "0". digits below 1
-// count as 1. The rounding is Num's.
+// Sig(0.0000012345, 3) = "0.000001", Sig(0, 3) = "0". A nonzero value
+// that rounds to zero at MaxDecimals is written with digits significant
+// digits in exponent form: Sig(0.00000049, 3) = "4.9e-7",
+// Sig(1e-9, 3) = "1e-9". digits below 1 count as 1. The rounding is
+// Num's.
 func Sig(v float64, digits int) string {
 	if v == 0 || math.IsInf(v, 0) || math.IsNaN(v) {
 		return Num(v, 0)
 	}
-	prec := max(digits, 1) - 1 - int(math.Floor(math.Log10(math.Abs(v))))
-	return Num(v, min(max(prec, 0), MaxDecimals))
+	digits = max(digits, 1)
+	prec := digits - 1 - int(math.Floor(math.Log10(math.Abs(v))))
+	s := trimZeros(strconv.FormatFloat(v, 'f', min(max(prec, 0), MaxDecimals), 64))
+	if s == "0" || s == "-0" {
+		return tiny(v, digits)
+	}
+	return s
+}
+
+// SigUp writes a positive v rounded up to digits significant digits
+// (never its whole part, at most MaxDecimals decimals), for an upper bound
+// a text states: "hunts unless each pod serves fewer than 0.68/s" stays
+// true for every rate at or above what it writes, where Sig's rounding to
+// nearest could write a rate below the bound. SigUp(0.67504, 2) = "0.68",
+// SigUp(14.814, 3) = "14.9", SigUp(3.375, 2) = "3.4", SigUp(1234.5, 3) =
+// "1235". Zero, negative and non-finite values are written as Sig writes
+// them.
+func SigUp(v float64, digits int) string {
+	if !(v > 0) || math.IsInf(v, 1) {
+		return Sig(v, digits)
+	}
+	prec := min(max(max(digits, 1)-1-int(math.Floor(math.Log10(v))), 0), MaxDecimals)
+	p := math.Pow(10, float64(prec))
+	up := math.Ceil(v*p*(1-1e-12)) / p // 1e-12: a value already on the grid stays
+	return Num(up, prec)
 }
 
 // Compact writes an axis label: whole numbers as they are up to 9,999,

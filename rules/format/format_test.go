@@ -2,6 +2,7 @@ package format
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -28,8 +29,17 @@ func TestNum(t *testing.T) {
 		{0.35, 1, "0.3"}, // 0.35 is 0.34999…: down
 		{985, 0, "985"},
 		{-1.25, 3, "-1.25"},
-		{-0.04, 1, "-0"}, // rounds to zero, keeps its sign
+		// A nonzero value that rounds to zero keeps one significant digit
+		// (was "-0", "0": a pod rate of 1e-9 read as none).
+		{-0.04, 1, "-0.04"},
+		{0.04, 0, "0.04"},
+		{0.00049, 3, "0.0005"}, // one digit: 4.9e-4 rounds up
+		{1e-9, 3, "1e-9"},      // below 1e-4 an exponent, without e-09's zero
+		{-2.5e-12, 1, "-2e-12"},
+		{5e-324, 3, "5e-324"}, // the smallest float: 4.94e-324 to one digit
+		{0.0005, 3, "0.001"},  // rounds to 0.001 at 3 decimals: not tiny
 		{0, 3, "0"},
+		{math.Copysign(0, -1), 1, "-0"},     // a zero keeps strconv's sign
 		{1e21, 0, "1000000000000000000000"}, // never an exponent
 		{math.Inf(1), 1, "∞"},
 		{math.Inf(-1), 1, "-Inf"},
@@ -45,7 +55,9 @@ func TestSecsPct(t *testing.T) {
 	for _, c := range []struct{ got, want string }{
 		{Secs(89.46), "89.5s"},
 		{Secs(300), "300s"},
-		{Secs(0.04), "0s"},
+		{Secs(0.04), "0.04s"}, // nonzero: never "0s"
+		{Secs(1e-9), "1e-9s"},
+		{Pct(1e-9), "1e-7%"},
 		{Secs(math.Inf(1)), "∞s"},
 		{Pct(1.0 / 3), "33.3%"},
 		{Pct(0.5), "50%"},
@@ -74,9 +86,12 @@ func TestSig(t *testing.T) {
 		{7, 3, "7"},
 		{-42.42, 3, "-42.4"},
 		{0.0000012345, 3, "0.000001"}, // MaxDecimals
-		{0.00000049, 3, "0"},          // below half of 10^-MaxDecimals
-		{9.996, 3, "10"},              // rounds up into the next decade
-		{5, 0, "5"},                   // digits below 1 count as 1
+		{0.00000049, 3, "4.9e-7"},     // rounds to 0 at MaxDecimals: an exponent, digits kept (was "0")
+		{1e-9, 3, "1e-9"},             // a pod rate of 1e-9 (was "0")
+		{-1.23456e-300, 3, "-1.23e-300"},
+		{0.0000005, 3, "5e-7"}, // stored as 4.99999999999999977e-7: below half of 10^-6, so tiny
+		{9.996, 3, "10"},       // rounds up into the next decade
+		{5, 0, "5"},            // digits below 1 count as 1
 		{0, 3, "0"},
 		{math.Inf(1), 3, "∞"},
 		{math.Inf(-1), 3, "-Inf"},
@@ -84,6 +99,35 @@ func TestSig(t *testing.T) {
 	} {
 		if got := Sig(c.v, c.digits); got != c.want {
 			t.Errorf("Sig(%v, %d) = %q, want %q", c.v, c.digits, got, c.want)
+		}
+	}
+}
+
+// TestSigUp: rounded up at the digit Sig would round to, so the written
+// value is never below v; a value already on that digit is written as is.
+func TestSigUp(t *testing.T) {
+	for _, c := range []struct {
+		v      float64
+		digits int
+		want   string
+	}{
+		{0.67504, 2, "0.68"}, // c* of rules/laws/README.md §10.1
+		{14.814, 3, "14.9"},
+		{3.375, 2, "3.4"},
+		{1234.5, 3, "1235"}, // the whole part: up to the next unit
+		{0.5, 3, "0.5"},
+		{7, 3, "7"},
+		{9.96, 2, "10"},
+		{0.0000012345, 3, "0.000002"}, // MaxDecimals
+		{0, 3, "0"},
+		{-1.25, 2, "-1.2"}, // not positive: as Sig
+		{math.Inf(1), 3, "∞"},
+	} {
+		if got := SigUp(c.v, c.digits); got != c.want {
+			t.Errorf("SigUp(%v, %d) = %q, want %q", c.v, c.digits, got, c.want)
+		}
+		if f, err := strconv.ParseFloat(SigUp(c.v, c.digits), 64); err == nil && c.v > 0 && f < c.v {
+			t.Errorf("SigUp(%v, %d) = %v is below v", c.v, c.digits, f)
 		}
 	}
 }

@@ -2,16 +2,13 @@ package laws
 
 import "math"
 
-// Defaults the tests use (rules/laws/README.md §8.1, §6); the rules read
+// Defaults the tests use (rules/laws/README.md §8.1, §6.1); the rules read
 // them from the annotations' defaults (analyzer/scaling).
 const (
 	// defaultTolerance is the HPA's scale-up tolerance (kube-controller-manager
 	// --horizontal-pod-autoscaler-tolerance; behavior.scaleUp.tolerance from
 	// Kubernetes 1.33).
 	defaultTolerance = 0.1
-	// defaultMetricWindow is the seconds each round adds to the dead time:
-	// a 15 s sync period plus 15 s of metrics resolution.
-	defaultMetricWindow = 30.0
 	// defaultSamplingDelay is the seconds the deployed loop adds to both its
 	// dead time and its window (rules/laws/README.md §6.1).
 	defaultSamplingDelay = 10.0

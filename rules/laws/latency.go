@@ -95,3 +95,19 @@ func WindowProofStandingDelay(deadTime, samplingDelay float64) float64 {
 func LatencyTargetHeld(target, required float64) bool {
 	return target >= required
 }
+
+// PodRateCeiling returns c* = T / required: the pod rate above which a loop
+// with per-pod threshold T hunts (README.md §10.1). A loop rests only if
+// D = T/c ≥ required, so it hunts whenever c > c*. required grows with the
+// dead time and the sampling delay (TestRequiredGrowsWithDelays), so c*
+// computed at lower bounds on them is an upper bound on the pod rates that
+// rest. +Inf when required is 0 (every pod rate rests); NaN unless T > 0.
+func PodRateCeiling(threshold, required float64) float64 {
+	if !(threshold > 0) || math.IsNaN(required) || required < 0 {
+		return math.NaN()
+	}
+	if required == 0 {
+		return math.Inf(1)
+	}
+	return threshold / required
+}

@@ -159,3 +159,65 @@ func TestLatencyTarget(t *testing.T) {
 		t.Errorf("τ = 60, W = 120 needs %g: 60 s must hold and 30 s fail", r)
 	}
 }
+
+// TestRequiredGrowsWithDelays: the required standing delay never falls as
+// the dead time or the sampling delay grows, at any window, so a rule that
+// evaluates it at lower bounds on τ and s finds a violation only where the
+// true loop has one (README.md §10.1). Checked on a grid from 0 to 1 hour
+// of dead time, 0 to 1 hour of window and 0 to 2 minutes of sampling
+// delay, against the package's own Phi (interpolation included).
+func TestRequiredGrowsWithDelays(t *testing.T) {
+	var taus []float64
+	for tau := 0.0; tau <= 3600; tau += 0.5 + tau/50 {
+		taus = append(taus, tau)
+	}
+	windows := []float64{0, 1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600}
+	samplings := []float64{0.5, 1, 5, 10, 15, 30, 45, 60, 120}
+	for _, W := range windows {
+		for _, s := range samplings {
+			prev := -1.0
+			for _, tau := range taus {
+				r, _, _ := RequiredStandingDelay(tau, W, s)
+				if r < prev*(1-1e-12) {
+					t.Fatalf("W=%g s=%g: required falls from %g to %g at τ=%g", W, s, prev, r, tau)
+				}
+				prev = r
+			}
+		}
+		for _, tau := range []float64{0, 10, 30, 90, 300} {
+			prev := -1.0
+			for s := 0.5; s <= 300; s += 0.5 {
+				r, _, _ := RequiredStandingDelay(tau, W, s)
+				if r < prev*(1-1e-12) {
+					t.Fatalf("W=%g τ=%g: required falls from %g to %g at s=%g", W, tau, prev, r, s)
+				}
+				prev = r
+			}
+		}
+	}
+}
+
+// TestPodRateCeiling: README.md §10.1's example, KEDA's Kafka default
+// T = 10 with no probe (τ ≥ 0, so τ_eff = s = 10 s) under the default
+// 300 s window: w = 310/10 = 31 and 10·Φ(31) from the package's Phi, so
+// c* = 10/(10·Φ(31)) ≈ 0.68 messages/s.
+func TestPodRateCeiling(t *testing.T) {
+	req, _, w := RequiredStandingDelay(0, 300, 10)
+	if w != 31 {
+		t.Fatalf("w = %g, want 31", w)
+	}
+	c := PodRateCeiling(10, req)
+	if want := 10 / (10 * Phi(31)); math.Abs(c-want) > 1e-12 {
+		t.Errorf("c* = %g, want %g", c, want)
+	}
+	if math.Abs(c-0.68) > 0.005 {
+		t.Errorf("c* = %g, want about 0.68 (README.md §10.1)", c)
+	}
+	// At c* the loop is exactly at its floor: D = T/c* = required.
+	if d := StandingDelay(10, c); math.Abs(d-req) > 1e-9 || !Rests(d, req) && math.Abs(d-req) > 1e-12 {
+		t.Errorf("D at c* = %g, required %g", d, req)
+	}
+	if !math.IsInf(PodRateCeiling(10, 0), 1) || !math.IsNaN(PodRateCeiling(0, 5)) {
+		t.Errorf("edges: %g %g", PodRateCeiling(10, 0), PodRateCeiling(0, 5))
+	}
+}

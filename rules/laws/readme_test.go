@@ -389,7 +389,7 @@ func TestReadmePhiTable(t *testing.T) {
 	}
 }
 
-// TestReadmeSections checks the numbering other files cite: §1 … §9 in
+// TestReadmeSections checks the numbering other files cite: §1 … §10 in
 // order, and every subsection under its section.
 func TestReadmeSections(t *testing.T) {
 	b, err := os.ReadFile("README.md")
@@ -398,7 +398,7 @@ func TestReadmeSections(t *testing.T) {
 	}
 	want := []string{"Tolerance trap and rounds", "Latency floor of a backlog loop", "Retry trap", "Ceiling band",
 		"Admission bound and client timeout", "The deployed loop", "Φ and the delay equation",
-		"Defaults from Kubernetes and KEDA", "References"}
+		"Defaults from Kubernetes and KEDA", "References", "Inputs read from the manifests"}
 	sec := regexp.MustCompile(`(?m)^## (\d+)\. (.+)$`)
 	var got []string
 	for i, m := range sec.FindAllStringSubmatch(string(b), -1) {

@@ -40,6 +40,11 @@
 // FootComment are always empty (scalelint reads comments from the source
 // text, not from nodes).
 //
+// NodeBound counts, without building anything, an upper bound on the nodes
+// any YAML parser builds for a document (exact on JSON, about a fifth above
+// on block YAML): manifest refuses a document over its budget before a
+// node exists.
+//
 // Memory: nodes and Content slices are carved out of a few slabs, and
 // scalar values without escapes are substrings of one copy of the
 // document, so a retained node keeps its document's text and slab alive.

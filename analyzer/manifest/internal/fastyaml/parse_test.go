@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"go/token"
 	"io/fs"
+	"math"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -89,6 +90,9 @@ func parse(src []byte) (*yaml.Node, bool) { return fastyaml.Parse(src, nil) }
 // checkFast runs Parse on src and, when it accepts, compares its tree
 // with yaml.v3's, comments cleared on both sides.
 func checkFast(src []byte) (accepted bool, err error) {
+	if err := checkBound(src); err != nil {
+		return false, err
+	}
 	got, ok := parse(src)
 	if !ok {
 		if got != nil {
@@ -109,6 +113,28 @@ func checkFast(src []byte) (accepted bool, err error) {
 		return true, errors.New("trees differ (reflect.DeepEqual)")
 	}
 	return true, nil
+}
+
+// checkBound checks that NodeBound is never below the nodes yaml.v3
+// builds for src (counted in its tree, an alias as one node).
+func checkBound(src []byte) error {
+	want, err := fastYAMLv3(src)
+	if err != nil {
+		return nil // yaml.v3 stops at the error; what it built before is counted too, but not checked here
+	}
+	n := countNodes(want)
+	if b, _ := fastyaml.NodeBound(src, math.MaxInt); b < n {
+		return fmt.Errorf("NodeBound %d, below the %d nodes yaml.v3 builds", b, n)
+	}
+	return nil
+}
+
+func countNodes(n *yaml.Node) int {
+	c := 1
+	for _, k := range n.Content {
+		c += countNodes(k)
+	}
+	return c
 }
 
 type fastDoc struct {

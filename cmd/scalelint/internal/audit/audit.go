@@ -11,10 +11,18 @@
 // configured severities, rules turned off and suppressions show as they do
 // in check.
 //
+// A row passes only when every law that applies to it was evaluated and
+// holds (rules.AllEvaluated); a row with laws that held, or held only at a
+// bound the manifests give, beside laws not evaluated is "partial", and
+// each law says which it is: pass, bounded (holds at an inferred bound
+// only: rules/laws/README.md §10), unknown (not evaluated). Margins come
+// only from laws evaluated with stated inputs.
+//
 // Ordering ("worst first"), documented in the command's help:
 //
 //  1. by verdict class: fail, warn, accepted (suppressed or rule off),
-//     pass, unknown (no law could be evaluated), n/a (no law applies);
+//     pass, partial, unknown (no law could be evaluated), n/a (no law
+//     applies);
 //  2. within a class, by the smallest margin of the row's evaluated laws,
 //     most negative first; rows without a margin after those with one;
 //  3. then by the number of laws that could not be evaluated, most first;
@@ -23,7 +31,9 @@ package audit
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"go/token"
 	"math"
 	"runtime"
 	"sort"
@@ -32,8 +42,9 @@ import (
 
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/render/lint"
 	"github.com/scalelint/scalelint/analyzer/scaling"
-	"github.com/scalelint/scalelint/analyzer/workspace"
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/load"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/report"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/simulation"
 	"github.com/scalelint/scalelint/rules"
@@ -49,11 +60,18 @@ const (
 	Warn
 	Accepted
 	Pass
+	// Partial is a row's verdict only: some law held or was bounded,
+	// others were not evaluated or hold only at a bound.
+	Partial
+	// Bounded is a law's verdict only: it holds at a bound the manifests
+	// give (a lower bound on τ or A, an upper bound on τ_out), which does
+	// not decide it.
+	Bounded
 	Unknown
 	NA
 )
 
-var verdictNames = [...]string{"fail", "warn", "accepted", "pass", "unknown", "n/a"}
+var verdictNames = [...]string{"fail", "warn", "accepted", "pass", "partial", "bounded", "unknown", "n/a"}
 
 func (v Verdict) String() string { return verdictNames[v] }
 
@@ -103,56 +121,63 @@ type LawHead struct {
 	// must stay below it (a target under 1/A, a ceiling under 0.8·N_max, a
 	// bound under the timeout, a time to capacity under its deadline);
 	// negative when the law fails.
-	MarginPercent *float64 `json:"marginPercent,omitempty"`
+	MarginPercent *format.Float `json:"marginPercent,omitempty"`
 	// Note says why a failing law is accepted, or what is not known.
 	Note string `json:"note,omitempty"`
+	// Bounded is set when an input of the law is a bound read from the
+	// manifests (the verdict is sound; a law that holds is then not
+	// decided, and has no margin).
+	Bounded bool `json:"bounded,omitempty"`
 }
 
 func (h *LawHead) Margin() float64 {
 	if h == nil || h.MarginPercent == nil {
 		return math.NaN()
 	}
-	return *h.MarginPercent
+	return float64(*h.MarginPercent)
 }
 
 type GrowthLaw struct {
 	LawHead
-	G                float64           `json:"g"`
-	Tolerance        float64           `json:"tolerance"`
-	Target           float64           `json:"target"` // utilization target, a fraction
-	Limit            float64           `json:"limit"`
-	Request          float64           `json:"request"`
+	G                format.Float      `json:"g"`
+	Tolerance        format.Float      `json:"tolerance"`
+	Target           format.Float      `json:"target"` // utilization target, a fraction
+	Limit            format.Float      `json:"limit"`
+	Request          format.Float      `json:"request"`
 	Trapped          bool              `json:"trapped"`
 	FixTarget        *int              `json:"fixTargetPercent,omitempty"` // largest target percent that escapes the trap
-	Overload         *float64          `json:"overload,omitempty"`
+	Overload         *format.Float     `json:"overload,omitempty"`
 	Rounds           *int              `json:"rounds,omitempty"` // absent when trapped (never) or the overload is unknown
-	DeadTime         *float64          `json:"deadTime,omitempty"`
-	MetricWindow     *float64          `json:"metricWindow,omitempty"`
-	TimeToCapacity   *float64          `json:"timeToCapacity,omitempty"`
-	CapacityDeadline *float64          `json:"capacityDeadline,omitempty"`
+	DeadTime         *format.Float     `json:"deadTime,omitempty"`
+	MetricWindow     *format.Float     `json:"metricWindow,omitempty"`
+	TimeToCapacity   *format.Float     `json:"timeToCapacity,omitempty"`
+	CapacityDeadline *format.Float     `json:"capacityDeadline,omitempty"`
 	Eval             *rules.GrowthEval `json:"-"`
 }
 
 type LatencyLaw struct {
 	LawHead
-	Metric                int                `json:"metric"` // index of the metric or trigger
-	Trigger               string             `json:"trigger"`
-	ThresholdKey          string             `json:"thresholdKey,omitempty"`
-	Threshold             float64            `json:"threshold"`
-	PodRate               *float64           `json:"podRate,omitempty"`
-	DeadTime              float64            `json:"deadTime"`
-	SamplingDelay         float64            `json:"samplingDelay"`
-	Window                float64            `json:"window"`
-	W                     float64            `json:"w"`
-	Phi                   float64            `json:"phi"`
-	StandingDelay         *float64           `json:"standingDelay,omitempty"`
-	RequiredStandingDelay float64            `json:"requiredStandingDelay"`
+	Metric        int           `json:"metric"` // index of the metric or trigger
+	Trigger       string        `json:"trigger"`
+	ThresholdKey  string        `json:"thresholdKey,omitempty"`
+	Threshold     format.Float  `json:"threshold"`
+	PodRate       *format.Float `json:"podRate,omitempty"`
+	DeadTime      format.Float  `json:"deadTime"`
+	SamplingDelay format.Float  `json:"samplingDelay"`
+	Window        format.Float  `json:"window"`
+	W             format.Float  `json:"w"`
+	Phi           format.Float  `json:"phi"`
+	StandingDelay *format.Float `json:"standingDelay,omitempty"`
+	// PodRateCeiling is c* without a pod rate: the loop hunts whenever
+	// one pod serves more (rules/laws/README.md §10.1).
+	PodRateCeiling        *format.Float      `json:"podRateCeiling,omitempty"`
+	RequiredStandingDelay format.Float       `json:"requiredStandingDelay"`
 	Rests                 *bool              `json:"rests,omitempty"`
-	FixThreshold          *float64           `json:"fixThreshold,omitempty"`
-	FixWindow             *float64           `json:"fixWindow,omitempty"` // longest window that rests at today's threshold
-	LatencyTarget         *float64           `json:"latencyTarget,omitempty"`
+	FixThreshold          *format.Float      `json:"fixThreshold,omitempty"`
+	FixWindow             *format.Float      `json:"fixWindow,omitempty"` // longest window that rests at today's threshold
+	LatencyTarget         *format.Float      `json:"latencyTarget,omitempty"`
 	LatencyHeld           *bool              `json:"latencyHeld,omitempty"`
-	WindowProof           float64            `json:"windowProofStandingDelay"`
+	WindowProof           format.Float       `json:"windowProofStandingDelay"`
 	Eval                  *rules.BacklogEval `json:"-"`
 	// Sim is the deployed loop simulated (Options.Simulate), or nil.
 	Sim *simulate.Result `json:"-"`
@@ -160,27 +185,27 @@ type LatencyLaw struct {
 
 type RetryLaw struct {
 	LawHead
-	Signal        string  `json:"signal"` // cpu or rate
-	Amplification float64 `json:"amplification"`
-	TrapTarget    float64 `json:"trapTarget"`
-	Target        float64 `json:"target"`
-	Protected     bool    `json:"protected"`
-	Trapped       bool    `json:"trapped"`
+	Signal        string       `json:"signal"` // cpu or rate
+	Amplification format.Float `json:"amplification"`
+	TrapTarget    format.Float `json:"trapTarget"`
+	Target        format.Float `json:"target"`
+	Protected     bool         `json:"protected"`
+	Trapped       bool         `json:"trapped"`
 	// FixTarget is the largest target below 1/A in the metric's unit: a
 	// percent for CPU, the per-pod threshold for a rate.
-	FixTarget *float64 `json:"fixTargetValue,omitempty"`
+	FixTarget *format.Float `json:"fixTargetValue,omitempty"`
 }
 
 type CeilingLaw struct {
 	LawHead
-	Ceiling       float64            `json:"ceiling"`
+	Ceiling       format.Float       `json:"ceiling"`
 	Defaulted     bool               `json:"ceilingDefaulted,omitempty"` // KEDA's default maxReplicaCount
-	CeilingFloor  *float64           `json:"ceilingFloor,omitempty"`     // M* = A·λ/c
-	CeilingTop    *float64           `json:"ceilingTop,omitempty"`       // 0.8·N_max
-	Peak          *float64           `json:"scalabilityPeak,omitempty"`
-	Amplification *float64           `json:"amplification,omitempty"`
-	Demand        *float64           `json:"demand,omitempty"`
-	PodRate       *float64           `json:"podRate,omitempty"`
+	CeilingFloor  *format.Float      `json:"ceilingFloor,omitempty"`     // M* = A·λ/c
+	CeilingTop    *format.Float      `json:"ceilingTop,omitempty"`       // 0.8·N_max
+	Peak          *format.Float      `json:"scalabilityPeak,omitempty"`
+	Amplification *format.Float      `json:"amplification,omitempty"`
+	Demand        *format.Float      `json:"demand,omitempty"`
+	PodRate       *format.Float      `json:"podRate,omitempty"`
 	Trapped       bool               `json:"trapped"`
 	BandEmpty     bool               `json:"bandEmpty"`
 	OverPeak      bool               `json:"overPeak"`
@@ -189,19 +214,19 @@ type CeilingLaw struct {
 
 type BoundLaw struct {
 	LawHead
-	AdmissionBound float64 `json:"admissionBound"`
-	ClientTimeout  float64 `json:"clientTimeout"`
+	AdmissionBound format.Float `json:"admissionBound"`
+	ClientTimeout  format.Float `json:"clientTimeout"`
 }
 
 // Signal is one metric or trigger of an autoscaler.
 type Signal struct {
-	Type         string   `json:"type"`   // cpu, backlog, rate or other
-	Metric       string   `json:"metric"` // HPA metric type or KEDA trigger type
-	Utilization  *float64 `json:"utilization,omitempty"`
-	ThresholdKey string   `json:"thresholdKey,omitempty"`
-	Threshold    *float64 `json:"threshold,omitempty"`
-	Defaulted    bool     `json:"thresholdDefaulted,omitempty"`
-	Mode         string   `json:"mode,omitempty"`
+	Type         string        `json:"type"`   // cpu, backlog, rate or other
+	Metric       string        `json:"metric"` // HPA metric type or KEDA trigger type
+	Utilization  *format.Float `json:"utilization,omitempty"`
+	ThresholdKey string        `json:"thresholdKey,omitempty"`
+	Threshold    *format.Float `json:"threshold,omitempty"`
+	Defaulted    bool          `json:"thresholdDefaulted,omitempty"`
+	Mode         string        `json:"mode,omitempty"`
 }
 
 type Target struct {
@@ -222,9 +247,33 @@ type Finding struct {
 }
 
 type Input struct {
-	Value  float64 `json:"value"`
-	Text   string  `json:"text"`
-	Origin string  `json:"origin"`
+	Value  format.Float `json:"value"`
+	Text   string       `json:"text"`
+	Origin string       `json:"origin"`
+	// Bound is exact, lower or upper: an inferred input is a bound, with
+	// what it was read from and where.
+	Bound  string        `json:"bound"`
+	Upper  *format.Float `json:"upperEnd,omitempty"`
+	Source string        `json:"source,omitempty"`
+	File   string        `json:"file,omitempty"`
+	Line   int           `json:"line,omitempty"`
+}
+
+// Rendered says which chart value sets or kustomization builds deploy a
+// row's autoscaler.
+type Rendered struct {
+	Kind           string   `json:"-"`
+	Root           string   `json:"-"`
+	ValueSets      []string `json:"valueSets,omitempty"`
+	Kustomizations []string `json:"kustomizations,omitempty"`
+}
+
+// Sets returns the value sets or builds.
+func (r *Rendered) Sets() []string {
+	if r == nil {
+		return nil
+	}
+	return append(r.ValueSets, r.Kustomizations...)
 }
 
 // Row is one autoscaler: what every output format shows.
@@ -232,11 +281,12 @@ type Row struct {
 	File          string              `json:"file"`
 	Line          int                 `json:"line"`
 	Object        *report.ObjectRef   `json:"object"`
+	Rendered      *Rendered           `json:"rendered,omitempty"`
 	Target        Target              `json:"scaleTarget"`
-	PodRate       *float64            `json:"podRate,omitempty"`
+	PodRate       *format.Float       `json:"podRate,omitempty"`
 	Signals       []Signal            `json:"signals"`
 	Verdict       Verdict             `json:"verdict"`
-	MarginPercent *float64            `json:"marginPercent,omitempty"`
+	MarginPercent *format.Float       `json:"marginPercent,omitempty"`
 	Growth        *GrowthLaw          `json:"growth,omitempty"`
 	Latency       []*LatencyLaw       `json:"latency,omitempty"`
 	Retry         *RetryLaw           `json:"retry,omitempty"`
@@ -378,31 +428,116 @@ type Options struct {
 	Simulate bool
 }
 
-// Run lints the workspace as check does and builds one row per
-// autoscaler, sorted worst first; inputs are the paths as given.
-func Run(ws *workspace.Workspace, cfg *analyzer.Config, inputs []string, opts Options) *Audit {
+// Run lints the inputs as check does and builds one row per autoscaler,
+// sorted worst first. An autoscaler a chart or kustomization deploys has a
+// row per value set or build whose numbers differ (the rows of those that
+// agree are one, naming them all), placed in the files users edit.
+func Run(in *load.Inputs, opts Options) *Audit {
+	ws, cfg := in.Workspace, in.Config
 	shared := analyzer.NewShared()
-	diags := analyzer.RunWith(context.Background(), ws, rules.All(), cfg, shared)
+	diags := in.Lint(context.Background(), shared)
 	rep := report.New(ws, diags, cfg, shared)
-	evals := rules.Evaluations(shared, cfg.Defaults)
-	a := &Audit{Files: len(ws.Files), Inputs: inputs}
+	rep.SetInputs(in.Files, in.Rendered)
+	evals := rules.Evaluations(shared, cfg)
+	a := &Audit{Files: rep.Files(), Inputs: in.Paths}
 
 	byObject := map[*manifest.Object][]analyzer.Diagnostic{}
+	var rendered []analyzer.Diagnostic
 	for _, d := range diags {
-		if d.Object != nil {
+		if d.Rendered != nil {
+			rendered = append(rendered, d)
+		} else if d.Object != nil {
 			byObject[d.Object] = append(byObject[d.Object], d)
 		}
 	}
 	loc := report.NewLocator(ws)
+	same := func(p, end token.Pos) (token.Pos, token.Pos) { return p, end }
 	for _, as := range ws.Autoscalers() {
-		a.Rows = append(a.Rows, buildRow(rep, loc, cfg, evals.Evaluate(ws, as), byObject))
+		a.Rows = append(a.Rows, buildRow(rep, loc, cfg, evals.Evaluate(ws, as), byObject, same))
 		loc.Release() // the texts read for the row's lines
+	}
+	if in.Rendered != nil {
+		a.Rows = append(a.Rows, renderedRows(rep, loc, in.Rendered, rendered)...)
 	}
 	sortRows(a.Rows)
 	if opts.Simulate {
 		simulateRows(a.Rows)
 	}
 	return a
+}
+
+// renderedRows builds the rows of the autoscalers the charts and
+// kustomizations deploy: one per unit, placed in the sources, with the
+// findings of its value set or build on it and its target; rows that
+// agree (a template the value sets render alike) are merged.
+func renderedRows(rep *report.Report, loc *report.Locator, res *lint.Result, diags []analyzer.Diagnostic) []*Row {
+	type placeKey struct {
+		pos token.Pos
+		set string
+	}
+	bySet := map[placeKey][]analyzer.Diagnostic{}
+	for _, d := range diags {
+		if d.Object == nil {
+			continue
+		}
+		p, ok := res.PlaceOf(d.Object)
+		if !ok {
+			continue
+		}
+		for _, set := range d.Rendered.Sets {
+			bySet[placeKey{p, set}] = append(bySet[placeKey{p, set}], d)
+		}
+	}
+	var rows []*Row
+	index := map[string]*Row{}
+	for _, u := range res.Units {
+		evals := rules.Evaluations(u.Shared, rep.Config)
+		place := func(p, end token.Pos) (token.Pos, token.Pos) {
+			if q, e, ok := res.Place(u, p, end); ok {
+				return q, e
+			}
+			return token.NoPos, token.NoPos
+		}
+		for _, as := range u.Workspace.Autoscalers() {
+			e := evals.Evaluate(u.Workspace, as)
+			byObject := map[*manifest.Object][]analyzer.Diagnostic{}
+			objs := []*manifest.Object{as.Object}
+			if e.Target != nil && e.Target.Object != nil {
+				objs = append(objs, e.Target.Object)
+			}
+			for _, o := range objs {
+				if p, ok := res.PlaceOf(o); ok {
+					byObject[o] = bySet[placeKey{p, u.Set}]
+				}
+			}
+			r := buildRow(rep, loc, rep.Config, e, byObject, place)
+			loc.Release()
+			key := rowKey(r)
+			if prev := index[key]; prev != nil {
+				prev.addSet(u.Set)
+				continue
+			}
+			r.Rendered = &Rendered{Kind: u.Kind, Root: u.Root}
+			r.addSet(u.Set)
+			index[key] = r
+			rows = append(rows, r)
+		}
+	}
+	return rows
+}
+
+// rowKey identifies a row by what it shows.
+func rowKey(r *Row) string {
+	b, _ := json.Marshal(r)
+	return string(b)
+}
+
+func (r *Row) addSet(set string) {
+	if r.Rendered.Kind == "kustomize" {
+		r.Rendered.Kustomizations = append(r.Rendered.Kustomizations, set)
+	} else {
+		r.Rendered.ValueSets = append(r.Rendered.ValueSets, set)
+	}
 }
 
 // sortRows orders rows worst first (see the comment at the top).
@@ -433,60 +568,68 @@ func rowMargin(r *Row) float64 {
 	if r.MarginPercent == nil {
 		return math.NaN()
 	}
-	return *r.MarginPercent
+	return float64(*r.MarginPercent)
 }
 
 func ptr[T any](v T) *T { return &v }
 
 // MarginAbove is the margin of a value that must stay above a boundary,
 // (v − boundary)/boundary in percent; marginBelow of one that must stay
-// under it, (boundary − v)/boundary. Both are negative when the law fails, and
-// nil when the boundary is not positive or either is not finite.
-func MarginAbove(v, boundary float64) *float64 {
-	if !(boundary > 0) || math.IsInf(v, 0) || math.IsNaN(v) || math.IsInf(boundary, 0) {
+// under it, (boundary − v)/boundary. Both are negative when the law fails,
+// and nil when the boundary is not positive and finite or v is NaN. An
+// unbounded value (a standing delay T/c that overflowed), or a quotient
+// that overflows (a huge value over a tiny boundary), makes an infinite
+// margin: +Inf or -Inf, which format.Float writes in JSON and amargin as
+// ∞.
+func MarginAbove[F ~float64](v, boundary F) *format.Float {
+	if !(boundary > 0) || math.IsNaN(float64(v)) || math.IsInf(float64(boundary), 0) {
 		return nil
 	}
-	return ptr(format.RoundSig((v-boundary)/boundary*100, 6))
+	return ptr(format.JSONSig(float64((v - boundary) / boundary * 100)))
 }
 
-func marginBelow(v, boundary float64) *float64 {
+func marginBelow(v, boundary float64) *format.Float {
 	m := MarginAbove(v, boundary)
 	if m != nil {
-		*m = format.RoundSig(-*m, 6)
+		*m = -*m
 	}
 	return m
 }
 
 // minMargin keeps the smaller of two margins.
-func minMargin(a, b *float64) *float64 {
+func minMargin(a, b *format.Float) *format.Float {
 	if a == nil || (b != nil && *b < *a) {
 		return b
 	}
 	return a
 }
 
-func finitePtr(v float64) *float64 {
+func finitePtr(v float64) *format.Float {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return nil
 	}
-	return ptr(format.RoundSig(v, 6))
+	return ptr(format.JSONSig(v))
 }
 
-func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *rules.Evaluation, byObject map[*manifest.Object][]analyzer.Diagnostic) *Row {
+// buildRow builds an autoscaler's row; place maps the positions of its
+// objects to those of the report's workspace (an autoscaler a chart or
+// kustomization deploys is placed in its sources).
+func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *rules.Evaluation, byObject map[*manifest.Object][]analyzer.Diagnostic,
+	place func(pos, end token.Pos) (token.Pos, token.Pos)) *Row {
 	as := e.Autoscaler
 	o := as.Object
-	l := loc.Locate(o.NameAt.Pos, o.NameAt.End)
+	l := loc.Locate(place(o.NameAt.Pos, o.NameAt.End))
 	r := &Row{File: l.File, Line: l.Line, Object: rep.ObjectRef(o), eval: e, Laws: map[string]Verdict{}}
 	r.Target = Target{Kind: as.Target.Kind, Name: as.Target.Name}
 	if as.Kind == scaling.ScaledJob {
 		r.Target = Target{Kind: "Job", Name: "(per trigger)"}
 	}
 	if t := e.Target; t != nil && t.Object != nil {
-		tl := loc.Locate(t.Object.NameAt.Pos, t.Object.NameAt.End)
+		tl := loc.Locate(place(t.Object.NameAt.Pos, t.Object.NameAt.End))
 		r.Target.Found, r.Target.File, r.Target.Line = true, tl.File, tl.Line
 	}
 	if c, ok := e.Inputs["pod-rate"]; ok {
-		r.PodRate = ptr(format.RoundSig(c.Value, 6))
+		r.PodRate = ptr(format.JSONSig(c.Value))
 	}
 	for _, m := range as.Metrics {
 		s := Signal{Type: m.Signal.String(), Metric: m.Type, Mode: m.Mode}
@@ -494,10 +637,10 @@ func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *
 			s.Metric = m.Type + " " + m.Resource
 		}
 		if m.Signal == scaling.SignalCPU && m.Utilization.V > 0 {
-			s.Utilization = ptr(m.Utilization.V)
+			s.Utilization = ptr(format.Float(m.Utilization.V))
 		}
 		if m.Signal == scaling.SignalBacklog || m.Signal == scaling.SignalRate {
-			s.ThresholdKey, s.Threshold, s.Defaulted = m.ThresholdKey, ptr(m.Threshold.V), !m.Threshold.Set
+			s.ThresholdKey, s.Threshold, s.Defaulted = m.ThresholdKey, ptr(format.Float(m.Threshold.V)), !m.Threshold.Set
 		}
 		r.Signals = append(r.Signals, s)
 	}
@@ -506,7 +649,15 @@ func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *
 		if in.Origin == scaling.FromBuiltin {
 			continue
 		}
-		r.Inputs[name] = Input{Value: format.RoundSig(in.Value, 6), Text: in.Text, Origin: in.Origin.String()}
+		x := Input{Value: format.JSONSig(in.Value), Text: in.Text, Origin: in.Origin.String(),
+			Bound: [...]string{"exact", "lower", "upper"}[in.Bound], Source: in.Source}
+		if in.Upper > in.Value {
+			x.Upper = ptr(format.JSONSig(in.Upper))
+		}
+		if in.Object != nil && in.At.IsValid() {
+			x.File, x.Line = in.Object.File().Path, in.LineOf()
+		}
+		r.Inputs[name] = x
 	}
 
 	// Findings check reports on the autoscaler and on its target.
@@ -531,28 +682,35 @@ func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *
 	}
 
 	if g := e.Growth; g != nil {
-		gl := &GrowthLaw{G: format.RoundSig(g.G, 6), Tolerance: g.Tolerance, Target: float64(g.TargetPercent) / 100, Limit: format.RoundSig(g.Limit, 6),
-			Request: format.RoundSig(g.Request, 6), Trapped: g.Trapped, Eval: g}
+		gl := &GrowthLaw{G: format.JSONSig(g.G), Tolerance: format.Float(g.Tolerance), Target: format.Float(g.TargetPercent) / 100, Limit: format.JSONSig(g.Limit),
+			Request: format.JSONSig(g.Request), Trapped: g.Trapped, Eval: g}
 		gl.Rule, gl.Verdict = "tolerance-trap", Pass
 		gl.MarginPercent = MarginAbove(g.G, 1+g.Tolerance)
 		if g.Trapped {
-			gl.Verdict, gl.Note = sev("tolerance-trap", Fail)
+			fallback := Fail
+			if len(g.Others) > 0 {
+				fallback = Warn // another metric may still scale up
+			}
+			gl.Verdict, gl.Note = sev("tolerance-trap", fallback)
 			if g.FixTarget >= 1 {
 				gl.FixTarget = ptr(g.FixTarget)
 			}
 		}
 		if g.HasOverload {
-			gl.Overload = ptr(g.Overload)
+			gl.Overload = ptr(format.Float(g.Overload))
 			if !g.Trapped {
 				gl.Rounds = ptr(g.Rounds)
 			}
 			if g.HasDeadTime {
-				gl.DeadTime, gl.MetricWindow = ptr(g.DeadTime), ptr(g.MetricWindow)
+				gl.DeadTime, gl.MetricWindow = ptr(format.Float(g.DeadTime)), ptr(format.Float(g.MetricWindow))
 				gl.TimeToCapacity = finitePtr(g.TimeToCapacity)
+				gl.Bounded = g.DeadTimeBounded
 				if g.HasDeadline {
-					gl.CapacityDeadline = ptr(g.Deadline)
+					gl.CapacityDeadline = ptr(format.Float(g.Deadline))
 					if !g.Trapped {
-						gl.MarginPercent = minMargin(gl.MarginPercent, marginBelow(g.TimeToCapacity, g.Deadline))
+						if !g.DeadTimeBounded {
+							gl.MarginPercent = minMargin(gl.MarginPercent, marginBelow(g.TimeToCapacity, g.Deadline))
+						}
 						if g.TimeToCapacity > g.Deadline {
 							gl.Rule = "scale-up-rounds"
 							gl.Verdict, gl.Note = sev("scale-up-rounds", Warn)
@@ -564,76 +722,109 @@ func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *
 		r.Growth = gl
 	}
 	for _, b := range e.Backlog {
-		ll := &LatencyLaw{Metric: b.Metric.Index, Trigger: b.Metric.Type, ThresholdKey: b.Metric.ThresholdKey, Threshold: format.RoundSig(b.Threshold, 6),
-			DeadTime: b.DeadTime, SamplingDelay: b.SamplingDelay, Window: b.Window, W: format.RoundSig(b.W, 6), Phi: format.RoundSig(b.Phi, 6),
-			RequiredStandingDelay: format.RoundSig(b.Required, 6), WindowProof: format.RoundSig(b.WindowProof, 6), Eval: b}
-		ll.Rule, ll.Verdict = "latency-floor", Pass
+		ll := &LatencyLaw{Metric: b.Metric.Index, Trigger: b.Metric.Type, ThresholdKey: b.Metric.ThresholdKey, Threshold: format.JSONSig(b.Threshold),
+			DeadTime: format.Float(b.DeadTime), SamplingDelay: format.Float(b.SamplingDelay), Window: format.Float(b.Window), W: format.JSONSig(b.W), Phi: format.JSONSig(b.Phi),
+			RequiredStandingDelay: format.JSONSig(b.Required), WindowProof: format.JSONSig(b.WindowProof), Eval: b}
+		ll.Rule, ll.Verdict, ll.Bounded = "latency-floor", Pass, b.Bounded
 		if b.HasPodRate {
-			ll.PodRate = ptr(format.RoundSig(b.PodRate, 6))
+			ll.PodRate = ptr(format.JSONSig(b.PodRate))
 		}
-		if b.HasPodRate && b.Threshold > 0 {
-			ll.StandingDelay = ptr(format.RoundSig(b.StandingDelay, 6))
+		switch {
+		case b.HasDelay && b.Threshold > 0:
+			ll.StandingDelay = ptr(format.JSONSig(b.StandingDelay))
 			ll.Rests = ptr(b.Rests)
-			ll.MarginPercent = MarginAbove(b.StandingDelay, b.Required)
+			if !b.Bounded {
+				ll.MarginPercent = MarginAbove(b.StandingDelay, b.Required)
+			}
 			ll.FixThreshold = finitePtr(b.FixThreshold(cfg.Option(rules.LatencyFloor, o.File().Path, "margin")))
 			if b.FixWindowOK && !b.FixWindowUnlimited {
-				ll.FixWindow = ptr(format.RoundSig(math.Floor(b.FixWindow), 6))
+				ll.FixWindow = ptr(format.JSONSig(math.Floor(b.FixWindow)))
 			}
-			if !b.Rests {
-				ll.Verdict, ll.Note = sev("latency-floor", Fail)
+			switch {
+			case !b.Rests:
+				fallback := Fail
+				if len(b.Others) > 0 {
+					fallback = Warn // another trigger may hold more pods
+				}
+				ll.Verdict, ll.Note = sev("latency-floor", fallback)
+			case b.Bounded:
+				ll.Verdict, ll.Note = Bounded, "rests at the lower bound on the dead time only; scalelint.dev/dead-time decides"
 			}
-		} else {
+		case b.HasPodRateCeiling:
+			ll.PodRateCeiling = finitePtr(b.PodRateCeiling)
+			ll.Verdict, ll.Note = sev("latency-floor", Warn)
+			if ll.Verdict == Pass {
+				ll.Verdict = Bounded // configured as info: still a bound, not a pass
+			}
+			if ll.Note == "" {
+				ll.Note = "hunts unless each pod serves fewer than " + format.SigUp(b.PodRateCeiling, 2) + "/s; needs scalelint.dev/pod-rate"
+			}
+		default:
 			ll.Verdict, ll.Note = Unknown, "needs scalelint.dev/pod-rate"
 		}
 		if b.HasLatencyTarget {
-			ll.LatencyTarget, ll.LatencyHeld = ptr(b.LatencyTarget), ptr(b.LatencyHeld)
-			ll.MarginPercent = minMargin(ll.MarginPercent, MarginAbove(b.LatencyTarget, b.Required))
+			ll.LatencyTarget, ll.LatencyHeld = ptr(format.Float(b.LatencyTarget)), ptr(b.LatencyHeld)
+			if !b.Bounded {
+				ll.MarginPercent = minMargin(ll.MarginPercent, MarginAbove(b.LatencyTarget, b.Required))
+			}
+			held := Pass
+			if b.Bounded {
+				held = Bounded
+			}
 			if !b.LatencyHeld {
 				v, note := sev("latency-target", Fail)
 				if v < ll.Verdict || ll.Verdict == Unknown {
 					ll.Rule, ll.Verdict, ll.Note = "latency-target", v, note
 				}
 			} else if ll.Verdict == Unknown {
-				ll.Rule, ll.Verdict, ll.Note = "latency-target", Pass, ""
+				ll.Rule, ll.Verdict, ll.Note = "latency-target", held, ""
 			}
 		}
 		r.Latency = append(r.Latency, ll)
 	}
 	if rt := e.Retry; rt != nil {
-		rl := &RetryLaw{Signal: rt.Signal.String(), Amplification: format.RoundSig(rt.Amplification, 6), TrapTarget: format.RoundSig(rt.TrapTarget, 6),
-			Target: format.RoundSig(rt.Target, 6), Protected: rt.Protected, Trapped: rt.Trapped}
-		rl.Rule, rl.Verdict = "retry-trap", Pass
+		rl := &RetryLaw{Signal: rt.Signal.String(), Amplification: format.JSONSig(rt.Amplification), TrapTarget: format.JSONSig(rt.TrapTarget),
+			Target: format.JSONSig(rt.Target), Protected: rt.Protected, Trapped: rt.Trapped}
+		rl.Rule, rl.Verdict, rl.Bounded = "retry-trap", Pass, rt.Bounded || rt.ProtectionUnknown
 		if rt.FixTarget > 0 {
-			rl.FixTarget = ptr(format.RoundSig(rt.FixTarget, 6))
+			rl.FixTarget = ptr(format.JSONSig(rt.FixTarget))
 		}
-		if rt.Protected {
+		switch {
+		case rt.Protected:
 			rl.Note = "an admission bound shorter than the client timeout removes the debt"
-		} else {
+		case !rl.Bounded:
 			rl.MarginPercent = marginBelow(rt.Target, rt.TrapTarget)
 		}
-		if rt.Trapped {
+		switch {
+		case rt.Trapped:
 			fallback := Fail
-			if rt.Signal == scaling.SignalCPU {
+			if rt.Signal == scaling.SignalCPU || len(rt.Others) > 0 || rt.Bounded {
 				fallback = Warn
 			}
 			rl.Verdict, rl.Note = sev("retry-trap", fallback)
+		case rt.ProtectionUnknown:
+			rl.Verdict, rl.Note = Bounded, "the admission bound is shorter than an upper bound on the client timeout only"
+		case rt.Bounded && !rt.Protected:
+			rl.Verdict, rl.Note = Bounded, "below 1/A at the lower bound on A only"
 		}
 		r.Retry = rl
 	}
 	if c := e.Ceiling; c != nil {
-		cl := &CeilingLaw{Ceiling: c.Ceiling, Defaulted: !as.Max.Set && as.Kind != scaling.HPA, Trapped: c.Trapped,
+		cl := &CeilingLaw{Ceiling: format.Float(c.Ceiling), Defaulted: !as.Max.Set && as.Kind != scaling.HPA, Trapped: c.Trapped,
 			BandEmpty: c.BandEmpty, OverPeak: c.OverPeak, Eval: c}
-		cl.Rule, cl.Verdict = "ceiling-trap", Pass
+		cl.Rule, cl.Verdict, cl.Bounded = "ceiling-trap", Pass, c.Bounded
 		if c.HasFloor {
-			cl.CeilingFloor, cl.Amplification = ptr(format.RoundSig(c.Floor, 6)), ptr(format.RoundSig(c.Amplification, 6))
-			cl.Demand, cl.PodRate = ptr(format.RoundSig(c.Demand, 6)), ptr(format.RoundSig(c.PodRate, 6))
-			cl.MarginPercent = MarginAbove(c.Ceiling, c.Floor)
+			cl.CeilingFloor, cl.Amplification = ptr(format.JSONSig(c.Floor)), ptr(format.JSONSig(c.Amplification))
+			cl.Demand, cl.PodRate = ptr(format.JSONSig(c.Demand)), ptr(format.JSONSig(c.PodRate))
+			if !c.Bounded {
+				cl.MarginPercent = MarginAbove(c.Ceiling, c.Floor)
+			}
 		}
 		if c.HasTop {
-			cl.CeilingTop = ptr(format.RoundSig(c.Top, 6))
-			cl.Peak = ptr(format.RoundSig(c.Top/0.8, 6))
+			cl.CeilingTop = ptr(format.JSONSig(c.Top))
+			cl.Peak = ptr(format.JSONSig(c.Top / 0.8))
 			if in, ok := e.Inputs["scalability-peak"]; ok {
-				cl.Peak = ptr(format.RoundSig(in.Value, 6))
+				cl.Peak = ptr(format.JSONSig(in.Value))
 			}
 			cl.MarginPercent = minMargin(cl.MarginPercent, marginBelow(c.Ceiling, c.Top))
 		}
@@ -643,9 +834,13 @@ func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *
 			rule     string
 			fallback Verdict
 		}
+		floorFallback := Fail
+		if c.Bounded {
+			floorFallback = Warn // an inferred A: the rules report a warning
+		}
 		for _, k := range []cand{
-			{c.HasFloor && c.Trapped, "ceiling-trap", Fail},
-			{c.HasFloor && c.HasTop && c.BandEmpty, "empty-ceiling-band", Fail},
+			{c.HasFloor && c.Trapped, "ceiling-trap", floorFallback},
+			{c.HasFloor && c.HasTop && c.BandEmpty, "empty-ceiling-band", floorFallback},
 			{c.HasTop && c.OverPeak, "ceiling-over-peak", Warn},
 		} {
 			if !k.fails {
@@ -659,14 +854,22 @@ func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *
 		if cl.Verdict == Pass && !c.HasFloor {
 			cl.Rule = "ceiling-over-peak"
 		}
+		if cl.Verdict == Pass && c.Bounded {
+			cl.Verdict, cl.Note = Bounded, "above the amplified need at the lower bound on A only"
+		}
 		r.Ceiling = cl
 	}
 	if b := e.Bound; b != nil {
-		bl := &BoundLaw{AdmissionBound: b.Bound, ClientTimeout: b.Timeout}
-		bl.Rule, bl.Verdict = "bound-exceeds-timeout", Pass
-		bl.MarginPercent = marginBelow(b.Bound, b.Timeout)
-		if !b.Shorter {
+		bl := &BoundLaw{AdmissionBound: format.Float(b.Bound), ClientTimeout: format.Float(b.Timeout)}
+		bl.Rule, bl.Verdict, bl.Bounded = "bound-exceeds-timeout", Pass, b.Bounded
+		if !b.Bounded {
+			bl.MarginPercent = marginBelow(b.Bound, b.Timeout)
+		}
+		switch {
+		case !b.Shorter:
 			bl.Verdict, bl.Note = sev("bound-exceeds-timeout", Fail)
+		case b.Bounded:
+			bl.Verdict, bl.Note = Bounded, "shorter than an upper bound on the client timeout only"
 		}
 		r.Bound = bl
 	}
@@ -691,25 +894,37 @@ func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *
 			r.Laws[law] = NA
 		}
 	}
-	// A law that holds but whose other half is unknown (rounds without an
-	// overload, a ceiling without its floor) still counts as evaluated.
+	// The row: its worst failing law; else pass only when every law that
+	// applies was evaluated and decided (no law bounded or unknown, no
+	// half of one missing); else partial when some law held or was
+	// bounded; else unknown, or n/a.
 	r.Verdict = NA
-	anyUnknown := false
+	held, anyUnknown := false, false
 	for _, law := range LawOrder {
-		v := r.Laws[law]
-		if v == Unknown {
+		switch v := r.Laws[law]; v {
+		case Unknown:
 			anyUnknown = true
-			continue
-		}
-		if v < r.Verdict {
-			r.Verdict = v
+		case Pass, Bounded:
+			held = true
+		case NA:
+		default:
+			if v < r.Verdict {
+				r.Verdict = v
+			}
 		}
 		if h := r.Law(law); h != nil && h.MarginPercent != nil {
 			r.MarginPercent = minMargin(r.MarginPercent, ptr(*h.MarginPercent))
 		}
 	}
-	if r.Verdict == NA && anyUnknown {
-		r.Verdict = Unknown
+	if r.Verdict == NA {
+		switch {
+		case held && e.Coverage() == rules.AllEvaluated:
+			r.Verdict = Pass
+		case held:
+			r.Verdict = Partial
+		case anyUnknown:
+			r.Verdict = Unknown
+		}
 	}
 	return r
 }
@@ -775,7 +990,7 @@ func simConfig(r *Row, l *LatencyLaw) (simulate.Config, bool) {
 	if _, ok := r.eval.Inputs["demand"]; !ok {
 		return simulate.Config{}, false
 	}
-	run, err := simulation.Setup(r.eval.Autoscaler, l.Eval.Metric, r.eval, simulation.Overrides{})
+	run, err := simulation.Setup(simulation.Candidate{Autoscaler: r.eval.Autoscaler, Place: simulation.OwnFile}, l.Eval.Metric, r.eval, simulation.Overrides{})
 	if err != nil {
 		return simulate.Config{}, false
 	}

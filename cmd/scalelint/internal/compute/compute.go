@@ -108,8 +108,10 @@ func Compute(in Inputs) Result {
 	// by A ≥ 1; and the two values that may be +Inf are written only when
 	// they are not: the time to capacity once g escapes the tolerance (so
 	// Rounds ≥ 0), the longest resting window when it is not unlimited.
+	// The JSON's numbers are format.Float, as every JSON writer's: should
+	// one be unbounded after all, the document is still written.
 	num := func(v float64) string { return format.Num(v, 4) }
-	round6 := func(v float64) float64 { return format.RoundSig(v, 6) }
+	round6 := format.JSONSig
 
 	// §1 growth factor, tolerance trap, rounds.
 	if g := e.Growth; g != nil {

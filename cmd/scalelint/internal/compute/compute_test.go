@@ -12,6 +12,7 @@ import (
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/workspace"
 	"github.com/scalelint/scalelint/rules"
+	"github.com/scalelint/scalelint/rules/format"
 )
 
 func ptr(v float64) *float64 { return &v }
@@ -24,7 +25,7 @@ func ptr(v float64) *float64 { return &v }
 func TestGrowthFactorAsTheController(t *testing.T) {
 	res := Compute(Inputs{Limit: ptr(1), Request: ptr(0.3), Target: ptr(0.7)})
 	want := math.Floor(100*1/0.3) / 70 // computed here, apart from rules/laws
-	if g, _ := res.Values["g"].(float64); math.Abs(g-want) > 1e-5 {
+	if g, ok := res.Values["g"].(format.Float); !ok || math.Abs(float64(g)-want) > 1e-5 {
 		t.Errorf("g = %v, want %v", res.Values["g"], want)
 	}
 }
@@ -61,8 +62,8 @@ spec:
 	}
 	res := Compute(Inputs{DeadTime: ptr(90), PodRate: ptr(10), Threshold: ptr(10), Window: ptr(120), Sampling: ptr(15)})
 	for _, k := range []string{"requiredStandingDelay", "phi", "w", "standingDelay"} {
-		got, _ := res.Values[k].(float64)
-		if want := floor.Facts[k]; math.Abs(got-want) > 1e-5*math.Max(1, want) {
+		got, ok := res.Values[k].(format.Float)
+		if want := floor.Facts[k]; !ok || math.Abs(float64(got)-want) > 1e-5*math.Max(1, want) {
 			t.Errorf("%s: compute %v, check %v", k, got, want)
 		}
 	}

@@ -46,7 +46,7 @@ func unifiedDiff(name string, src []byte, es []analyzer.FileEdit) string {
 		groups = append(groups, []analyzer.FileEdit{e})
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "--- a/%s\n+++ b/%s\n", name, name)
+	fmt.Fprintf(&b, "--- %s\n+++ %s\n", quotePath("a/"+name), quotePath("b/"+name))
 	for i, h := range hunks {
 		from := max(0, h.first-3)
 		to := min(len(lines)-1, h.last+3)
@@ -66,6 +66,55 @@ func unifiedDiff(name string, src []byte, es []analyzer.FileEdit) string {
 			b.WriteString(op.kind + withNewline(op.line))
 		}
 	}
+	return b.String()
+}
+
+// quotePath writes a diff header's path as git does: as it is, unless it
+// holds a control character, a double quote or a backslash; then in
+// double quotes with C escapes. A file name holding a line feed must not
+// end the header line: "--- a/x\n+++ b/other" would make patch(1) write
+// another file.
+func quotePath(p string) string {
+	needs := false
+	for i := 0; i < len(p); i++ {
+		if c := p[i]; c < 0x20 || c == 0x7f || c == '"' || c == '\\' {
+			needs = true
+			break
+		}
+	}
+	if !needs {
+		return p
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; c {
+		case '"', '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case '\a':
+			b.WriteString(`\a`)
+		case '\b':
+			b.WriteString(`\b`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\v':
+			b.WriteString(`\v`)
+		case '\f':
+			b.WriteString(`\f`)
+		case '\r':
+			b.WriteString(`\r`)
+		default:
+			if c < 0x20 || c == 0x7f {
+				fmt.Fprintf(&b, "\\%03o", c)
+			} else {
+				b.WriteByte(c)
+			}
+		}
+	}
+	b.WriteByte('"')
 	return b.String()
 }
 

@@ -4,11 +4,14 @@
 // tests' golden files are; this package decides which files may be
 // written and writes them.
 //
-// --fix writes in place and atomically (output.WriteFile), only to files
-// named on the command line (directly or inside a named directory), never
-// to stdin. A file that is read-only, or that changed since it was read,
-// is left alone with an error. --diff prints the same changes and writes
-// nothing.
+// --fix writes in place and atomically (output.WriteFile: through a
+// symbolic link to the file it names, in place for a file with other hard
+// links, the mode kept), only to files named on the command line
+// (directly or inside a named directory), never to stdin. A file that is
+// read-only, or that changed since it was read, is left alone with an
+// error. The command lints the fixed files again to report what is left
+// in their new text. --diff prints the same changes and writes nothing
+// (file names that could forge a header are quoted as git quotes them).
 package fix
 
 import (
@@ -21,6 +24,7 @@ import (
 
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/workspace"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/output"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/report"
 )
@@ -86,7 +90,7 @@ func write(f *manifest.File, content []byte) error {
 		return fmt.Errorf("%s: not fixed: %v", f.Path, unwrap(err))
 	}
 	w.Close()
-	now, err := os.ReadFile(f.Path)
+	now, err := workspace.ReadLimited(f.Path, int64(len(f.Text())))
 	if err != nil {
 		return fmt.Errorf("%s: not fixed: %v", f.Path, unwrap(err))
 	}

@@ -48,3 +48,26 @@ func TestUnifiedDiffSeparatesChanges(t *testing.T) {
 		t.Errorf("diff:\n%s\nwant:\n%s", d, want)
 	}
 }
+
+// TestDiffQuotesOddNames: a file name holding a line feed (or a quote, a
+// backslash, a control character) is quoted in the headers as git quotes
+// it, so the name cannot forge a header line; plain names are not.
+func TestDiffQuotesOddNames(t *testing.T) {
+	src := []byte("a\n")
+	edits := []analyzer.FileEdit{{Start: 0, End: 1, NewText: "b"}}
+	for name, want := range map[string]string{
+		"x.yaml":               "--- a/x.yaml\n+++ b/x.yaml\n",
+		"x\n+++ b/victim.yaml": "--- \"a/x\\n+++ b/victim.yaml\"\n+++ \"b/x\\n+++ b/victim.yaml\"\n",
+		`q"\.yaml`:             `--- "a/q\"\\.yaml"` + "\n" + `+++ "b/q\"\\.yaml"` + "\n",
+		"t\tab\x1b.yaml":       `--- "a/t\tab\033.yaml"` + "\n" + `+++ "b/t\tab\033.yaml"` + "\n",
+		"é.yaml":               "--- a/é.yaml\n+++ b/é.yaml\n",
+	} {
+		d := unifiedDiff(name, src, edits)
+		if !strings.HasPrefix(d, want) {
+			t.Errorf("%q: headers\n%s\nwant\n%s", name, d, want)
+		}
+		if strings.Count(d, "\n+++ ") != 1 {
+			t.Errorf("%q: the name forged a header:\n%s", name, d)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/report"
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/term"
 )
 
 // GitHub prints GitHub Actions workflow commands, one annotation per
@@ -28,7 +29,7 @@ func (GitHub) Print(w io.Writer, r *report.Report) error {
 			level = "warning"
 		}
 		_, err := fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d,endLine=%d,endColumn=%d,title=%s::%s\n", level,
-			escapeProperty(l.File), l.Line, l.Col, l.EndLine, l.EndCol, escapeProperty(d.Rule), escapeData(d.Message))
+			escapeProperty(l.File), l.Line, l.Col, l.EndLine, l.EndCol, escapeProperty(d.Rule), escapeData(term.Clean(d.Message)))
 		return err
 	})
 }

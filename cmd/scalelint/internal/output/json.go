@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"math"
 
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/report"
 	"github.com/scalelint/scalelint/rules/format"
@@ -16,28 +15,43 @@ type JSON struct{}
 
 // JSONDiagnostic is one finding of the JSON output.
 type JSONDiagnostic struct {
-	File      string             `json:"file"`
-	Line      int                `json:"line"`
-	Column    int                `json:"column"`
-	EndLine   int                `json:"endLine"`
-	EndColumn int                `json:"endColumn"`
-	Severity  string             `json:"severity"`
-	Rule      string             `json:"rule"`
-	Message   string             `json:"message"`
-	Object    *report.ObjectRef  `json:"object,omitempty"`
-	Facts     map[string]float64 `json:"facts,omitempty"`
-	Source    string             `json:"source,omitempty"`
+	File      string                  `json:"file"`
+	Line      int                     `json:"line"`
+	Column    int                     `json:"column"`
+	EndLine   int                     `json:"endLine"`
+	EndColumn int                     `json:"endColumn"`
+	Severity  string                  `json:"severity"`
+	Rule      string                  `json:"rule"`
+	Message   string                  `json:"message"`
+	Object    *report.ObjectRef       `json:"object,omitempty"`
+	Facts     map[string]format.Float `json:"facts,omitempty"`
+	// Sources say where the law inputs among Facts came from, by fact
+	// name: bound (exact, lower, upper), origin, what an inference read,
+	// file and line.
+	Sources map[string]report.Source `json:"sources,omitempty"`
+	Source  string                   `json:"source,omitempty"`
+	// A finding about what a chart or kustomization renders names the
+	// chart and its value sets, or the kustomization roots, whose render
+	// produced it.
+	Chart          string   `json:"chart,omitempty"`
+	ValueSets      []string `json:"valueSets,omitempty"`
+	Kustomizations []string `json:"kustomizations,omitempty"`
 }
 
 // JSONSummary counts what the run read and found.
 type JSONSummary struct {
-	Files       int              `json:"files"`
-	Objects     int              `json:"objects"`
-	Autoscalers int              `json:"autoscalers"`
-	Errors      int              `json:"errors"`
-	Warnings    int              `json:"warnings"`
-	Infos       int              `json:"infos"`
-	Missing     []report.Missing `json:"missing,omitempty"`
+	Files       int `json:"files"`
+	Objects     int `json:"objects"`
+	Autoscalers int `json:"autoscalers"`
+	Errors      int `json:"errors"`
+	Warnings    int `json:"warnings"`
+	Infos       int `json:"infos"`
+	// Skipped counts the files read and set aside: not Kubernetes
+	// manifests (--verbose lists them).
+	Skipped int `json:"skipped,omitempty"`
+	// Configs are the configuration files that governed the inputs.
+	Configs []string         `json:"configs,omitempty"`
+	Missing []report.Missing `json:"missing,omitempty"`
 }
 
 // Print writes the document {"version": 1, "diagnostics": [JSONDiagnostic
@@ -51,19 +65,27 @@ func (JSON) Print(w io.Writer, r *report.Report) error {
 	fmt.Fprintf(s.W, "{\n  \"version\": %d,\n  \"diagnostics\": [", 1)
 	err := r.Each(false, func(f *report.Finding) error {
 		d, l := f.Diagnostic, f.Location
-		return s.Element(JSONDiagnostic{
+		jd := JSONDiagnostic{
 			File: l.File, Line: l.Line, Column: l.Col, EndLine: l.EndLine, EndColumn: l.EndCol,
 			Severity: d.Severity.String(), Rule: d.Rule, Message: d.Message,
-			Object: f.Object, Facts: roundFacts(d.Facts), Source: l.Source,
-		}, "    ")
+			Object: f.Object, Facts: roundFacts(d.Facts), Sources: f.Sources, Source: l.Source,
+		}
+		if rd := d.Rendered; rd != nil {
+			if rd.Kind == "kustomize" {
+				jd.Kustomizations = rd.Sets
+			} else {
+				jd.Chart, jd.ValueSets = rd.Root, rd.Sets
+			}
+		}
+		return s.Element(jd, "    ")
 	})
 	if err != nil {
 		return err
 	}
 	s.EndList("    ")
 	c := r.Counts()
-	return writeSummary(s, JSONSummary{Files: len(r.Workspace.Files), Objects: r.ObjectCount(), Autoscalers: len(r.Workspace.Autoscalers()),
-		Errors: c.Errors, Warnings: c.Warnings, Infos: c.Infos}, r.Missing())
+	return writeSummary(s, JSONSummary{Files: r.Files(), Objects: r.ObjectCount(), Autoscalers: r.Autoscalers(),
+		Errors: c.Errors, Warnings: c.Warnings, Infos: c.Infos, Skipped: len(r.Inputs.Skipped), Configs: r.Inputs.ConfigFiles}, r.Missing())
 }
 
 // writeSummary ends the document with the summary, its missing inputs
@@ -92,17 +114,16 @@ func writeSummary(s *JSONStream, sum JSONSummary, missing []report.Missing) erro
 }
 
 // roundFacts keeps facts readable and stable across platforms: six
-// significant digits, and no infinity or NaN (JSON has none).
-func roundFacts(f map[string]float64) map[string]float64 {
+// significant digits. An unbounded fact (a standing delay T/c that
+// overflowed) is kept, written "Infinity" (format.Float): JSON has no
+// infinity, and dropping the fact hid the very number the message gives.
+func roundFacts(f map[string]float64) map[string]format.Float {
 	if len(f) == 0 {
 		return nil
 	}
-	out := make(map[string]float64, len(f))
+	out := make(map[string]format.Float, len(f))
 	for k, v := range f {
-		if math.IsInf(v, 0) || math.IsNaN(v) {
-			continue
-		}
-		out[k] = format.RoundSig(v, 6)
+		out[k] = format.JSONSig(v)
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/token"
+	"math"
 	"testing"
 
 	"github.com/scalelint/scalelint/analyzer"
@@ -93,7 +94,7 @@ func TestJSONMatchesEncoder(t *testing.T) {
 			d, l := f.Diagnostic, f.Location
 			whole.Diagnostics = append(whole.Diagnostics, JSONDiagnostic{File: l.File, Line: l.Line, Column: l.Col, EndLine: l.EndLine,
 				EndColumn: l.EndCol, Severity: d.Severity.String(), Rule: d.Rule, Message: d.Message, Object: f.Object,
-				Facts: roundFacts(d.Facts), Source: l.Source})
+				Facts: roundFacts(d.Facts), Sources: f.Sources, Source: l.Source})
 			return nil
 		})
 		for i := 1; i < len(whole.Diagnostics); i++ {
@@ -155,5 +156,18 @@ func TestJSONStreams(t *testing.T) {
 	}
 	if w.at >= reads/2 {
 		t.Errorf("the first bytes were written after %d of %d reads: the output was held until most findings were resolved", w.at, reads)
+	}
+}
+
+// An unbounded fact (a rate target T/c that overflowed) is written, as
+// "Infinity", not dropped: the message gives it ("rate target ∞%"). Was:
+// dropped, JSON having no infinity.
+func TestFactsKeepUnboundedValues(t *testing.T) {
+	b, err := json.Marshal(roundFacts(map[string]float64{"target": math.Inf(1), "trapTarget": 1.0 / 3}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"target":"Infinity","trapTarget":0.333333}`; string(b) != want {
+		t.Errorf("facts %s, want %s", b, want)
 	}
 }

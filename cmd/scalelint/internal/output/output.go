@@ -3,8 +3,9 @@
 // each behind the Printer interface, in the manner of golangci-lint's
 // printers. Printers receive resolved findings (report.Each) and never
 // read files. The package also holds what every command's outputs share:
-// the one atomic file writer (WriteFile), colours, and the streaming JSON
-// writer.
+// the one file writer (WriteFile: atomic, links and devices kept; and
+// GuardInputs, which keeps an output off the inputs), colours, and the
+// streaming JSON writer.
 package output
 
 import (

@@ -136,10 +136,16 @@ func sarifLevel(s analyzer.Severity) string {
 
 // sarifURI turns a file path into a URI reference: relative paths stay
 // relative to %SRCROOT% (the working directory), absolute ones become file
-// URIs; every segment is escaped.
+// URIs; the path is cleaned ("sub/../a.yaml" is "a.yaml"), and every
+// segment is escaped. A colon in the first segment of a relative
+// reference is escaped too: "C:evil.yaml" would read as a URI of scheme
+// "c" (RFC 3986 §4.2).
 func sarifURI(p string) sarifArtifactLoc {
-	slash := filepath.ToSlash(p)
+	slash := filepath.ToSlash(filepath.Clean(p))
 	if filepath.IsAbs(p) {
+		if !strings.HasPrefix(slash, "/") {
+			slash = "/" + slash // a drive letter: file:///C:/x
+		}
 		u := url.URL{Scheme: "file", Path: slash}
 		return sarifArtifactLoc{URI: u.String()}
 	}
@@ -147,6 +153,7 @@ func sarifURI(p string) sarifArtifactLoc {
 	for i, s := range parts {
 		parts[i] = url.PathEscape(s)
 	}
+	parts[0] = strings.ReplaceAll(parts[0], ":", "%3A")
 	return sarifArtifactLoc{URI: strings.Join(parts, "/"), URIBaseID: "%SRCROOT%"}
 }
 
@@ -234,6 +241,9 @@ func (p SARIF) Print(w io.Writer, r *report.Report) error {
 		props := map[string]any{}
 		if f := roundFacts(d.Facts); len(f) > 0 {
 			props["facts"] = f
+		}
+		if len(f.Sources) > 0 {
+			props["sources"] = f.Sources
 		}
 		if l.Source != "" {
 			props["source"] = l.Source

@@ -11,7 +11,7 @@ import (
 // Target is one --format/--output pair of check.
 type Target struct {
 	Format string
-	Path   string // "" = stdout
+	Path   string // "" = stdout ("-" is read as "")
 }
 
 // Targets pairs --format and --output flags in order. A format without an
@@ -30,7 +30,7 @@ func Targets(formats, paths []string) ([]Target, error) {
 			return nil, err
 		}
 		t := Target{Format: f}
-		if i < len(paths) {
+		if i < len(paths) && !IsStdout(paths[i]) {
 			t.Path = paths[i]
 		} else {
 			toStdout++

@@ -9,7 +9,10 @@ import (
 	"golang.org/x/text/width"
 
 	"github.com/scalelint/scalelint/analyzer"
+	"github.com/scalelint/scalelint/analyzer/scaling"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/report"
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/term"
+	"github.com/scalelint/scalelint/rules/format"
 )
 
 // Text prints findings in the style of compilers:
@@ -35,22 +38,24 @@ func (t Text) Print(w io.Writer, r *report.Report) error {
 		case analyzer.Warning:
 			sevColor = p.Yellow
 		}
-		where := fmt.Sprintf("%s:%d:%d", l.File, l.Line, l.Col)
+		// What comes from the inputs (names, messages quoting them, the
+		// line) is printed through term.Clean.
+		where := fmt.Sprintf("%s:%d:%d", term.Clean(l.File), l.Line, l.Col)
 		if l.Source != "" {
-			where += fmt.Sprintf(" (from %s)", l.Source)
+			where += fmt.Sprintf(" (from %s)", term.Clean(l.Source))
 		}
 		fmt.Fprintf(w, "%s%s%s: %s%s%s: %s%s%s %s[%s]%s\n", p.Bold, where, p.Reset, sevColor+p.Bold, d.Severity, p.Reset,
-			p.Bold, d.Message, p.Reset, p.Dim, d.Rule, p.Reset)
+			p.Bold, term.Clean(d.Message), p.Reset, p.Dim, d.Rule, p.Reset)
 		writeSnippet(w, f.SourceLine, l, p, sevColor)
 		for _, n := range f.Notes {
-			fmt.Fprintf(w, "  %snote%s: %s:%d:%d: %s\n", p.Blue+p.Bold, p.Reset, n.Location.File, n.Location.Line, n.Location.Col, n.Message)
+			fmt.Fprintf(w, "  %snote%s: %s:%d:%d: %s\n", p.Blue+p.Bold, p.Reset, term.Clean(n.Location.File), n.Location.Line, n.Location.Col, term.Clean(n.Message))
 		}
 		for _, fix := range f.Fixes {
 			safe := ""
 			if fix.Safe {
 				safe = " (safe: scalelint check --fix applies it)"
 			}
-			fmt.Fprintf(w, "  %sfix%s: %s%s\n", p.Blue+p.Bold, p.Reset, fix.Message, safe)
+			fmt.Fprintf(w, "  %sfix%s: %s%s\n", p.Blue+p.Bold, p.Reset, term.Clean(fix.Message), safe)
 		}
 		return nil
 	})
@@ -76,7 +81,7 @@ func writeSnippet(w io.Writer, line []byte, l report.Location, p Palette, sevCol
 	}
 	text := strings.TrimPrefix(string(line), "\ufeff")
 	gutter := fmt.Sprintf("%4d", l.Line)
-	fmt.Fprintf(w, "%s%s |%s %s\n", p.Dim, gutter, p.Reset, text)
+	fmt.Fprintf(w, "%s%s |%s %s\n", p.Dim, gutter, p.Reset, term.Clean(text))
 	runes := []rune(text)
 	start := l.Col - 1
 	end := len(runes)
@@ -107,8 +112,12 @@ func writeSnippet(w io.Writer, line []byte, l report.Location, p Palette, sevCol
 }
 
 // runeWidth is the terminal width of a rune: 2 for wide East Asian
-// characters and emoji, 1 otherwise.
+// characters and emoji, the width of its escape for a rune term.Clean
+// escapes, 1 otherwise.
 func runeWidth(c rune) int {
+	if e, ok := term.Escape(c); ok {
+		return len(e)
+	}
 	switch width.LookupRune(c).Kind() {
 	case width.EastAsianWide, width.EastAsianFullwidth:
 		return 2
@@ -119,21 +128,45 @@ func runeWidth(c rune) int {
 	return 1
 }
 
-// writeMissing lists the laws each autoscaler could not have evaluated.
+// writeMissing lists the laws each autoscaler could not have evaluated
+// or decided, and the inputs the manifests bound.
 func writeMissing(w io.Writer, ms []report.Missing) {
 	if len(ms) == 0 {
 		fmt.Fprintln(w, "\nevery law that applies could be evaluated")
 		return
 	}
-	fmt.Fprintf(w, "\nlaws not evaluated (%d autoscalers):\n", len(ms))
+	fmt.Fprintf(w, "\nlaws not evaluated or not decided (%d autoscalers):\n", len(ms))
 	for _, m := range ms {
-		fmt.Fprintf(w, "  %s:%d %s %s/%s\n", m.File, m.Line, m.Object.Kind, m.Object.Namespace, m.Object.Name)
+		fmt.Fprintf(w, "  %s:%d %s %s/%s\n", term.Clean(m.File), m.Line, term.Clean(m.Object.Kind), term.Clean(m.Object.Namespace), term.Clean(m.Object.Name))
 		for _, l := range m.Laws {
-			if len(l.Needs) > 0 {
+			switch {
+			case len(l.Needs) > 0 && l.Why != "":
+				fmt.Fprintf(w, "    %-22s needs %s: %s\n", l.Law, strings.Join(l.Needs, ", "), l.Why)
+			case len(l.Needs) > 0:
 				fmt.Fprintf(w, "    %-22s needs %s\n", l.Law, strings.Join(l.Needs, ", "))
-			} else {
+			default:
 				fmt.Fprintf(w, "    %-22s %s\n", l.Law, l.Why)
 			}
 		}
+		for _, b := range m.Bounds {
+			rel := map[string]string{"lower": "≥", "upper": "≤"}[b.Bound]
+			v := format.Num(b.Value, 4)
+			if b.Upper > b.Value {
+				v += " to " + format.Num(b.Upper, 4)
+			}
+			where := ""
+			if b.File != "" {
+				where = fmt.Sprintf(", %s:%d", b.File, b.Line)
+			}
+			fmt.Fprintf(w, "    %-22s %s %s %s%s (%s%s)\n", "read from manifests", b.Input, rel, v, unit(b.Input), b.Source, where)
+		}
 	}
+}
+
+// unit is the unit of an annotation's value in the text output.
+func unit(annotation string) string {
+	if spec, ok := scaling.SpecOf(strings.TrimPrefix(annotation, scaling.Prefix)); ok && spec.Kind == scaling.Duration {
+		return "s"
+	}
+	return ""
 }

@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 
 	"github.com/scalelint/scalelint/analyzer"
+	"github.com/scalelint/scalelint/analyzer/workspace"
 )
 
 // A baseline records today's findings so a large repository can adopt
@@ -33,8 +33,8 @@ type BaselineEntry struct {
 }
 
 // ReadBaseline reads a baseline file.
-func ReadBaseline(path string) (*Baseline, error) {
-	data, err := os.ReadFile(path)
+func ReadBaseline(path string, limit int64) (*Baseline, error) {
+	data, err := workspace.ReadWhole(path, limit)
 	if err != nil {
 		return nil, err
 	}

@@ -91,6 +91,19 @@ type Finding struct {
 	// SourceLine is the text of the line the finding starts on, for a
 	// snippet (nil when the finding is in no file).
 	SourceLine []byte
+	// Sources say where the law inputs among the facts came from, by fact
+	// name (analyzer.Diagnostic.Sources, with positions resolved).
+	Sources map[string]Source
+}
+
+// Source is where one input of a finding came from: its bound ("exact",
+// "lower", "upper"), origin, what an inference read, and where.
+type Source struct {
+	Bound  string `json:"bound"`
+	Origin string `json:"origin"`
+	Text   string `json:"source,omitempty"`
+	File   string `json:"file,omitempty"`
+	Line   int    `json:"line,omitempty"`
 }
 
 // Note is a related place.
@@ -139,6 +152,7 @@ func (r *Report) Each(all bool, fn func(*Finding) error) error {
 		for _, rel := range d.Related {
 			f.Notes = append(f.Notes, Note{Location: loc.Locate(rel.Pos, rel.End), Message: rel.Message})
 		}
+		f.Sources = r.sources(d)
 		for _, x := range d.SuggestedFixes {
 			fix := Fix{Message: x.Message, Safe: x.Safe}
 			for _, e := range x.Edits {
@@ -151,4 +165,25 @@ func (r *Report) Each(all bool, fn func(*Finding) error) error {
 		}
 	}
 	return nil
+}
+
+// sources resolves the positions of a finding's input sources, by line
+// alone (File.LineOf: a workload's file is not read into memory again for
+// the rest of the run).
+func (r *Report) sources(d analyzer.Diagnostic) map[string]Source {
+	if len(d.Sources) == 0 {
+		return nil
+	}
+	out := make(map[string]Source, len(d.Sources))
+	for k, fs := range d.Sources {
+		s := Source{Bound: fs.Bound, Origin: fs.Origin, Text: fs.Source}
+		if f := r.Workspace.FileOf(fs.Pos); f != nil && fs.Pos.IsValid() {
+			s.File, s.Line = f.Path, fs.Line
+			if s.Line == 0 {
+				s.Line = f.LineOf(fs.Pos)
+			}
+		}
+		out[k] = s
+	}
+	return out
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/scalelint/scalelint/analyzer/scaling"
 	"github.com/scalelint/scalelint/rules"
+	"github.com/scalelint/scalelint/rules/format"
 )
 
 // Missing lists, for one autoscaler, the laws that could not be evaluated
@@ -14,6 +15,39 @@ type Missing struct {
 	Line   int          `json:"line"`
 	Object *ObjectRef   `json:"object"`
 	Laws   []MissingLaw `json:"laws"`
+	// Bounds are the inputs read from the manifests as bounds, which the
+	// laws used only where sound (rules/laws/README.md §10).
+	Bounds []InputBound `json:"bounds,omitempty"`
+}
+
+// InputBound is one input the manifests bound: scalelint.dev/dead-time
+// ≥ 20 (readinessProbe of container api, deploy.yaml:31).
+type InputBound struct {
+	Input  string  `json:"input"` // the annotation that would state it, with the prefix
+	Bound  string  `json:"bound"` // lower or upper
+	Value  float64 `json:"value"` // seconds for durations
+	Upper  float64 `json:"upperEnd,omitempty"`
+	Source string  `json:"source"`
+	File   string  `json:"file,omitempty"`
+	Line   int     `json:"line,omitempty"`
+}
+
+// Bounds lists an evaluation's inferred inputs, by annotation name.
+func Bounds(e *rules.Evaluation) []InputBound {
+	var out []InputBound
+	for _, spec := range scaling.Annotations {
+		in, ok := e.Inputs[spec.Name]
+		if !ok || !in.IsBound() {
+			continue
+		}
+		b := InputBound{Input: scaling.Prefix + spec.Name, Bound: [...]string{"exact", "lower", "upper"}[in.Bound],
+			Value: format.RoundSig(in.Value, 6), Upper: format.RoundSig(in.Upper, 6), Source: in.Source}
+		if in.Object != nil && in.At.IsValid() {
+			b.File, b.Line = in.Object.File().Path, in.LineOf()
+		}
+		out = append(out, b)
+	}
+	return out
 }
 
 // MissingLaw is one law left unevaluated and what it needs.
@@ -44,7 +78,7 @@ func (r *Report) Missing() []Missing {
 		return *r.missing
 	}
 	var out []Missing
-	evals := rules.Evaluations(r.shared, r.Config.Defaults)
+	evals := rules.Evaluations(r.shared, r.Config)
 	for _, a := range r.Workspace.Autoscalers() {
 		e := evals.Evaluate(r.Workspace, a)
 		if len(e.Missing) == 0 {
@@ -54,20 +88,62 @@ func (r *Report) Missing() []Missing {
 		// autoscaler keeps (workspace.LoadReleased): a column would read
 		// the file's text again.
 		f := a.Object.File()
-		out = append(out, Missing{File: f.Path, Line: f.Tok.Line(a.Object.NameAt.Pos), Object: r.ObjectRef(a.Object), Laws: MissingLaws(e)})
+		out = append(out, Missing{File: f.Path, Line: f.Tok.Line(a.Object.NameAt.Pos), Object: r.ObjectRef(a.Object), Laws: MissingLaws(e),
+			Bounds: Bounds(e)})
+	}
+	if r.Rendered != nil {
+		for _, ra := range r.Rendered.Autoscalers() {
+			u := ra.Unit
+			e := rules.Evaluations(u.Shared, r.Config).Evaluate(u.Workspace, ra.Autoscaler)
+			if len(e.Missing) == 0 {
+				continue
+			}
+			m := Missing{Object: r.ObjectRef(ra.Autoscaler.Object), Laws: MissingLaws(e), Bounds: Bounds(e)}
+			if f := r.Workspace.FileOf(ra.Pos); f != nil {
+				m.File, m.Line = f.Path, f.Lines().Line(ra.Pos)
+			}
+			out = append(out, m)
+		}
 	}
 	r.missing = &out
 	return out
 }
 
-// MissingHint says how many autoscalers have laws left unevaluated for
-// want of inputs, and where to see which ("" when none): a clean run must
-// not read as "every law holds" when most were never computed.
+// Coverage counts the autoscalers by how much of their laws was decided
+// (rules.Coverage), from the run's evaluations; computed once.
+func (r *Report) Coverage() [rules.AllEvaluated + 1]int {
+	if r.coverage != nil {
+		return *r.coverage
+	}
+	var c [rules.AllEvaluated + 1]int
+	evals := rules.Evaluations(r.shared, r.Config)
+	for _, a := range r.Workspace.Autoscalers() {
+		c[evals.Evaluate(r.Workspace, a).Coverage()]++
+	}
+	if r.Rendered != nil {
+		for _, ra := range r.Rendered.Autoscalers() {
+			u := ra.Unit
+			c[rules.Evaluations(u.Shared, r.Config).Evaluate(u.Workspace, ra.Autoscaler).Coverage()]++
+		}
+	}
+	r.coverage = &c
+	return c
+}
+
+// MissingHint says, in one sentence, for how many autoscalers every law
+// that applies was evaluated, for how many some (the others bounded or
+// not evaluated) and for how many none, and where to see what they need
+// ("" when every law that applies was evaluated): a clean run must not
+// read as "every law holds" when most were never computed.
 func (r *Report) MissingHint() string {
-	n := len(r.Missing())
-	if n == 0 {
+	c := r.Coverage()
+	if c[rules.PartlyEvaluated]+c[rules.NoneEvaluated] == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%d of %s: laws not evaluated for want of inputs; --explain-missing lists them",
-		n, Plural(len(r.Workspace.Autoscalers()), "autoscaler"))
+	s := fmt.Sprintf("%s: laws evaluated in full for %d, in part for %d (the others only bounded or not evaluated), not at all for %d",
+		Plural(r.Autoscalers(), "autoscaler"), c[rules.AllEvaluated], c[rules.PartlyEvaluated], c[rules.NoneEvaluated])
+	if c[rules.NoLaw] > 0 {
+		s += fmt.Sprintf(", and no law applies to %d", c[rules.NoLaw])
+	}
+	return s + "; --explain-missing lists what each needs"
 }

@@ -58,35 +58,59 @@ func (o Overrides) Check() error {
 	return nil
 }
 
-// Problems returns the autoscaler's malformed annotations, each prefixed
-// with its file:line, for the command to warn about.
-func Problems(a *scaling.Autoscaler) []string {
-	var out []string
-	for _, p := range a.Problems {
-		out = append(out, posOf(a.Object, p.Pos)+": "+p.Message)
-	}
-	return out
+// Candidate is an autoscaler of the input, and how to name the places of
+// its workspace's objects.
+type Candidate struct {
+	Autoscaler *scaling.Autoscaler
+	Workspace  *workspace.Workspace
+	// Place writes file:line of a position of an object of the
+	// workspace (OwnFile for objects read from files; a chart's are
+	// placed in its templates and values files).
+	Place Placer
 }
 
-// posOf is file:line of a position in an object's file.
-func posOf(o *manifest.Object, pos token.Pos) string {
+// Placer writes file:line of a position of an object.
+type Placer func(o *manifest.Object, pos token.Pos) string
+
+// OwnFile is the Placer of objects read from files: their file and line.
+func OwnFile(o *manifest.Object, pos token.Pos) string {
 	f := o.File()
 	line, _ := f.Position(pos)
 	return fmt.Sprintf("%s:%d", f.Path, line)
 }
 
+// Candidates returns the autoscalers of a workspace of files.
+func Candidates(ws *workspace.Workspace) []Candidate {
+	var out []Candidate
+	for _, a := range ws.Autoscalers() {
+		out = append(out, Candidate{a, ws, OwnFile})
+	}
+	return out
+}
+
+// Problems returns the autoscaler's malformed annotations, each prefixed
+// with its file:line, for the command to warn about.
+func (c Candidate) Problems() []string {
+	var out []string
+	for _, p := range c.Autoscaler.Problems {
+		out = append(out, c.Place(c.Autoscaler.Object, p.Pos)+": "+p.Message)
+	}
+	return out
+}
+
 // fieldPos is file:line of a field of an object (the object when the
 // field has no position).
-func fieldPos(o *manifest.Object, f manifest.Field) string {
+func (c Candidate) fieldPos(o *manifest.Object, f manifest.Field) string {
 	if !f.IsValid() {
 		f = o.At
 	}
-	return posOf(o, f.Pos)
+	return c.Place(o, f.Pos)
 }
 
-// simName is how an autoscaler is named in messages: Kind namespace/name (file:line).
-func name(a *scaling.Autoscaler) string {
-	return fmt.Sprintf("%s (%s)", a.Object, fieldPos(a.Object, a.Object.At))
+// name is how an autoscaler is named in messages: Kind namespace/name (file:line).
+func (c Candidate) name() string {
+	a := c.Autoscaler
+	return fmt.Sprintf("%s (%s)", a.Object, c.fieldPos(a.Object, a.Object.At))
 }
 
 func backlogMetric(a *scaling.Autoscaler) *scaling.Metric {
@@ -115,49 +139,49 @@ func matches(a *scaling.Autoscaler, sel string) bool {
 	return strings.EqualFold(prefix, o.Kind) || prefix == o.Namespace
 }
 
-// Pick chooses the autoscaler to simulate and its backlog metric.
-func Pick(ws *workspace.Workspace, sel string) (*scaling.Autoscaler, *scaling.Metric, error) {
-	all := ws.Autoscalers()
-	list := func(as []*scaling.Autoscaler) string {
+// Pick chooses the autoscaler to simulate and its backlog metric, among
+// the input's (files: how many files were read, for a message).
+func Pick(all []Candidate, files int, sel string) (Candidate, *scaling.Metric, error) {
+	list := func(cs []Candidate) string {
 		var b strings.Builder
-		for _, a := range as {
-			b.WriteString("\n  " + name(a))
-			if backlogMetric(a) == nil {
+		for _, c := range cs {
+			b.WriteString("\n  " + c.name())
+			if backlogMetric(c.Autoscaler) == nil {
 				b.WriteString(": no backlog signal")
 			}
 		}
 		return b.String()
 	}
-	var cands []*scaling.Autoscaler
-	for _, a := range all {
-		if sel != "" && matches(a, sel) || sel == "" && backlogMetric(a) != nil {
-			cands = append(cands, a)
+	var cands []Candidate
+	for _, c := range all {
+		if sel != "" && matches(c.Autoscaler, sel) || sel == "" && backlogMetric(c.Autoscaler) != nil {
+			cands = append(cands, c)
 		}
 	}
 	const how = "a KEDA queue trigger, or an HPA External/Object AverageValue metric with the annotation scalelint.dev/signal: backlog"
 	switch {
 	case len(all) == 0:
-		return nil, nil, fmt.Errorf("no autoscaler in the input (%d files read)", len(ws.Files))
+		return Candidate{}, nil, fmt.Errorf("no autoscaler in the input (%d files read)", files)
 	case sel != "" && len(cands) == 0:
-		return nil, nil, fmt.Errorf("--object %s: no autoscaler of that name; the input holds:%s", sel, list(all))
+		return Candidate{}, nil, fmt.Errorf("--object %s: no autoscaler of that name; the input holds:%s", sel, list(all))
 	case sel == "" && len(cands) == 0:
-		return nil, nil, fmt.Errorf("no autoscaler with a backlog signal (%s); the input holds:%s", how, list(all))
+		return Candidate{}, nil, fmt.Errorf("no autoscaler with a backlog signal (%s); the input holds:%s", how, list(all))
 	case len(cands) > 1:
 		what := "several autoscalers with a backlog signal"
 		if sel != "" {
 			what = "--object " + sel + " matches several autoscalers"
 		}
-		return nil, nil, fmt.Errorf("%s; choose one with --object NAME (or Kind/NAME, namespace/NAME):%s", what, list(cands))
+		return Candidate{}, nil, fmt.Errorf("%s; choose one with --object NAME (or Kind/NAME, namespace/NAME):%s", what, list(cands))
 	}
-	a := cands[0]
-	m := backlogMetric(a)
+	c := cands[0]
+	m := backlogMetric(c.Autoscaler)
 	if m == nil {
-		if a.Kind == scaling.ScaledJob {
-			return nil, nil, fmt.Errorf("%s is a ScaledJob: it starts jobs per message and has no replica loop to simulate", name(a))
+		if c.Autoscaler.Kind == scaling.ScaledJob {
+			return Candidate{}, nil, fmt.Errorf("%s is a ScaledJob: it starts jobs per message and has no replica loop to simulate", c.name())
 		}
-		return nil, nil, fmt.Errorf("%s has no backlog signal (%s)", name(a), how)
+		return Candidate{}, nil, fmt.Errorf("%s has no backlog signal (%s)", c.name(), how)
 	}
-	return a, m, nil
+	return c, m, nil
 }
 
 // Run is one simulation's inputs, where they came from, and its results.
@@ -187,15 +211,25 @@ type Run struct {
 // Setup gathers the simulation's inputs: flags over annotations (the
 // autoscaler's, its target's, the configured defaults, merged by
 // rules.Evaluate) over the manifest.
-func Setup(a *scaling.Autoscaler, m *scaling.Metric, e *rules.Evaluation, o Overrides) (*Run, error) {
-	r := &Run{a: a, m: m, Where: name(a), sources: map[string]string{}}
+func Setup(c Candidate, m *scaling.Metric, e *rules.Evaluation, o Overrides) (*Run, error) {
+	a := c.Autoscaler
+	fieldPos := c.fieldPos
+	r := &Run{a: a, m: m, Where: c.name(), sources: map[string]string{}}
 	in := e.Inputs
+	bounds := map[string]string{}
 	annotated := func(name, flagName string, flagValue *float64) (float64, bool) {
 		if flagValue != nil {
 			r.sources[name] = "flag --" + flagName
 			return *flagValue, true
 		}
 		if v, ok := in[name]; ok {
+			if v.IsBound() {
+				// A bound read from the manifests is not a value to
+				// simulate with: the loop at a lower bound on τ may rest
+				// where the true one hunts.
+				bounds[name] = fmt.Sprintf("; the manifests give only %s %s%s (%s)", v.Bound.Relation(), format.Num(v.Value, 4), unitOf(name), v.From)
+				return 0, false
+			}
 			r.sources[name] = v.Origin.String()
 			if v.Object != nil && v.At.IsValid() {
 				r.sources[name] += ", " + fieldPos(v.Object, v.At)
@@ -207,7 +241,7 @@ func Setup(a *scaling.Autoscaler, m *scaling.Metric, e *rules.Evaluation, o Over
 	var missing []string
 	var ok bool
 	if r.deadTime, ok = annotated("dead-time", "dead-time", o.DeadTime); !ok {
-		missing = append(missing, "the dead time (annotation scalelint.dev/dead-time, or --dead-time)")
+		missing = append(missing, "the dead time (annotation scalelint.dev/dead-time, or --dead-time"+bounds["dead-time"]+")")
 	}
 	if r.podRate, ok = annotated("pod-rate", "pod-rate", o.PodRate); !ok {
 		missing = append(missing, "the pod rate (annotation scalelint.dev/pod-rate, or --pod-rate)")
@@ -219,7 +253,13 @@ func Setup(a *scaling.Autoscaler, m *scaling.Metric, e *rules.Evaluation, o Over
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("%s: cannot simulate without %s", r.Where, strings.Join(missing, ", "))
 	}
-	r.sampling, _ = annotated("sampling-delay", "", nil)
+	if r.sampling, ok = annotated("sampling-delay", "", nil); !ok {
+		// useCachedMetrics: simulate at the default, the range's low end.
+		spec, _ := scaling.SpecOf("sampling-delay")
+		if d, err := scaling.ParseValue(spec, spec.Default); err == nil {
+			r.sampling, r.sources["sampling-delay"] = d.Value, "the built-in default"
+		}
+	}
 	from := to / 4
 	r.sources["from"] = "a 4x step: demand/4"
 	if o.From != nil {
@@ -516,7 +556,17 @@ func sec(v float64) string { return tenth(v) + "s" }
 
 // tenth writes a number rounded to a tenth, halves away from zero (four
 // decimals, as sec says why).
-func tenth(v float64) string { return format.Num(format.Round(v, 1), 4) }
+func tenth(v float64) string { return rounded(v, 1, 4) }
+
+// rounded writes v rounded to decimals, halves away from zero, with Num's
+// prec; a nonzero v that rounds to zero is written as Num writes it (one
+// significant digit), never "0": Φ(3e-8) is not Φ(0).
+func rounded(v float64, decimals, prec int) string {
+	if r := format.Round(v, decimals); r != 0 || v == 0 {
+		return format.Num(r, prec)
+	}
+	return format.Num(v, decimals)
+}
 
 func (r *Run) writeHeader(w io.Writer) {
 	src := func(name string) string { return " (" + r.sources[name] + ")" }
@@ -544,7 +594,7 @@ func (r *Run) writeHeader(w io.Writer) {
 func (r *Run) lawText() string {
 	tEff := r.deadTime + r.sampling
 	return fmt.Sprintf("τ_eff·Φ(W_eff/τ_eff) = %s × Φ(%s) = %s × %s = %s",
-		sec(tEff), format.Num(format.Round(r.w, 3), 4), sec(tEff), format.Num(format.Round(r.phi, 3), 4), sec(r.required))
+		sec(tEff), rounded(r.w, 3, 4), sec(tEff), rounded(r.phi, 3, 4), sec(r.required))
 }
 
 func (r *Run) lawRests() bool { return laws.Rests(r.standingDelay(), r.required) }
@@ -576,7 +626,7 @@ func (r *Run) writeText(w io.Writer) error {
 		period = fmt.Sprintf(", repeating every %ss", format.Num(s.Period, 4))
 	}
 	fmt.Fprintf(w, "  swing %s of the need: %s (hunts above %s: rules/laws/README.md §6.1)%s\n",
-		format.Num(format.Round(s.Swing, 2), 4), verdict(s.Hunts), format.Num(simulate.HuntThreshold, 4), period)
+		rounded(s.Swing, 2, 4), verdict(s.Hunts), format.Num(simulate.HuntThreshold, 4), period)
 	rel := "at least"
 	if !r.lawRests() {
 		rel = "below"
@@ -647,60 +697,60 @@ type metricJSON struct {
 }
 
 type inputsJSON struct {
-	DeadTime      float64 `json:"deadTime"`
-	PodRate       float64 `json:"podRate"`
-	Threshold     float64 `json:"threshold"`
-	StandingDelay float64 `json:"standingDelay"`
-	DemandFrom    float64 `json:"demandFrom"`
-	DemandTo      float64 `json:"demandTo"`
-	Need          float64 `json:"need"`
-	MinReplicas   int     `json:"minReplicas"`
-	MaxReplicas   int     `json:"maxReplicas"`
-	Path          string  `json:"path"` // legacy or behavior
-	Window        float64 `json:"window"`
-	ToleranceUp   float64 `json:"toleranceUp"`
-	ToleranceDown float64 `json:"toleranceDown"`
-	SamplingDelay float64 `json:"samplingDelay"`
-	Hours         float64 `json:"hours"`
-	Noise         float64 `json:"noise"`
-	Seed          int64   `json:"seed"`
+	DeadTime      format.Float `json:"deadTime"`
+	PodRate       format.Float `json:"podRate"`
+	Threshold     format.Float `json:"threshold"`
+	StandingDelay format.Float `json:"standingDelay"`
+	DemandFrom    format.Float `json:"demandFrom"`
+	DemandTo      format.Float `json:"demandTo"`
+	Need          format.Float `json:"need"`
+	MinReplicas   int          `json:"minReplicas"`
+	MaxReplicas   int          `json:"maxReplicas"`
+	Path          string       `json:"path"` // legacy or behavior
+	Window        format.Float `json:"window"`
+	ToleranceUp   format.Float `json:"toleranceUp"`
+	ToleranceDown format.Float `json:"toleranceDown"`
+	SamplingDelay format.Float `json:"samplingDelay"`
+	Hours         format.Float `json:"hours"`
+	Noise         format.Float `json:"noise"`
+	Seed          int64        `json:"seed"`
 }
 
 type summaryJSON struct {
-	From        float64 `json:"from"`
-	To          float64 `json:"to"`
-	Min         int     `json:"min"`
-	P5          float64 `json:"p5"`
-	P95         float64 `json:"p95"`
-	Max         int     `json:"max"`
-	Mean        float64 `json:"mean"`
-	MeanBacklog float64 `json:"meanBacklog"`
-	Need        float64 `json:"need"`
-	Swing       float64 `json:"swing"`
-	Hunts       bool    `json:"hunts"`
-	Period      float64 `json:"period"`
+	From        format.Float `json:"from"`
+	To          format.Float `json:"to"`
+	Min         int          `json:"min"`
+	P5          format.Float `json:"p5"`
+	P95         format.Float `json:"p95"`
+	Max         int          `json:"max"`
+	Mean        format.Float `json:"mean"`
+	MeanBacklog format.Float `json:"meanBacklog"`
+	Need        format.Float `json:"need"`
+	Swing       format.Float `json:"swing"`
+	Hunts       bool         `json:"hunts"`
+	Period      format.Float `json:"period"`
 }
 
 type lawJSON struct {
-	DeadTimeEff           float64 `json:"deadTimeEff"`
-	WindowEff             float64 `json:"windowEff"`
-	W                     float64 `json:"w"`
-	Phi                   float64 `json:"phi"`
-	RequiredStandingDelay float64 `json:"requiredStandingDelay"`
-	StandingDelay         float64 `json:"standingDelay"`
-	Rests                 bool    `json:"rests"`
+	DeadTimeEff           format.Float `json:"deadTimeEff"`
+	WindowEff             format.Float `json:"windowEff"`
+	W                     format.Float `json:"w"`
+	Phi                   format.Float `json:"phi"`
+	RequiredStandingDelay format.Float `json:"requiredStandingDelay"`
+	StandingDelay         format.Float `json:"standingDelay"`
+	Rests                 bool         `json:"rests"`
 }
 
 type boundaryJSON struct {
-	Found         bool    `json:"found"`
-	StandingDelay float64 `json:"standingDelay,omitempty"`
-	Threshold     float64 `json:"threshold,omitempty"`
-	Resolution    float64 `json:"resolution,omitempty"`
-	Lo            float64 `json:"lo,omitempty"`
-	Hi            float64 `json:"hi,omitempty"`
+	Found         bool         `json:"found"`
+	StandingDelay format.Float `json:"standingDelay,omitempty"`
+	Threshold     format.Float `json:"threshold,omitempty"`
+	Resolution    format.Float `json:"resolution,omitempty"`
+	Lo            format.Float `json:"lo,omitempty"`
+	Hi            format.Float `json:"hi,omitempty"`
 	// Difference is the deployed boundary relative to the law's: 0.05 is 5% above.
-	Difference float64 `json:"difference,omitempty"`
-	Why        string  `json:"why,omitempty"`
+	Difference format.Float `json:"difference,omitempty"`
+	Why        string       `json:"why,omitempty"`
 }
 
 func (r *Run) json() JSON {
@@ -718,16 +768,16 @@ func (r *Run) json() JSON {
 		Autoscaler: objectJSON{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: ns, Name: o.Name, File: o.File().Path, Line: line},
 		Metric:     metricJSON{Index: r.m.Index, Type: r.m.Type, ThresholdKey: r.m.ThresholdKey},
 		Inputs: inputsJSON{
-			DeadTime: format.RoundSig(r.deadTime, 6), PodRate: format.RoundSig(r.podRate, 6), Threshold: format.RoundSig(r.threshold, 6),
-			StandingDelay: format.RoundSig(r.standingDelay(), 6), DemandFrom: format.RoundSig(r.Config.DemandFrom, 6), DemandTo: format.RoundSig(r.Config.DemandTo, 6),
-			Need: format.RoundSig(r.Config.DemandTo/r.podRate, 6), MinReplicas: r.Config.MinReplicas, MaxReplicas: r.Config.MaxReplicas,
-			Path: r.pathName(), Window: r.window, ToleranceUp: format.RoundSig(r.tolUp, 6), ToleranceDown: format.RoundSig(r.tolDown, 6),
-			SamplingDelay: format.RoundSig(r.sampling, 6), Hours: format.RoundSig(r.Config.Hours, 6), Noise: format.RoundSig(r.Config.Noise, 6), Seed: r.Config.Seed,
+			DeadTime: format.JSONSig(r.deadTime), PodRate: format.JSONSig(r.podRate), Threshold: format.JSONSig(r.threshold),
+			StandingDelay: format.JSONSig(r.standingDelay()), DemandFrom: format.JSONSig(r.Config.DemandFrom), DemandTo: format.JSONSig(r.Config.DemandTo),
+			Need: format.JSONSig(r.Config.DemandTo / r.podRate), MinReplicas: r.Config.MinReplicas, MaxReplicas: r.Config.MaxReplicas,
+			Path: r.pathName(), Window: format.Float(r.window), ToleranceUp: format.JSONSig(r.tolUp), ToleranceDown: format.JSONSig(r.tolDown),
+			SamplingDelay: format.JSONSig(r.sampling), Hours: format.JSONSig(r.Config.Hours), Noise: format.JSONSig(r.Config.Noise), Seed: r.Config.Seed,
 		},
 		Sources: map[string]string{},
 		Law: lawJSON{
-			DeadTimeEff: format.RoundSig(r.deadTime+r.sampling, 6), WindowEff: format.RoundSig(r.window+r.sampling, 6), W: format.RoundSig(r.w, 6),
-			Phi: format.RoundSig(r.phi, 6), RequiredStandingDelay: format.RoundSig(r.required, 6), StandingDelay: format.RoundSig(r.standingDelay(), 6), Rests: r.lawRests(),
+			DeadTimeEff: format.JSONSig(r.deadTime + r.sampling), WindowEff: format.JSONSig(r.window + r.sampling), W: format.JSONSig(r.w),
+			Phi: format.JSONSig(r.phi), RequiredStandingDelay: format.JSONSig(r.required), StandingDelay: format.JSONSig(r.standingDelay()), Rests: r.lawRests(),
 		},
 		Notes: r.Notes,
 	}
@@ -742,19 +792,19 @@ func (r *Run) json() JSON {
 	}
 	if r.result != nil {
 		s := r.result.Summary
-		out.LastHour = &summaryJSON{From: s.From, To: s.To, Min: s.Min, P5: format.RoundSig(s.P5, 6), P95: format.RoundSig(s.P95, 6), Max: s.Max,
-			Mean: format.RoundSig(s.Mean, 6), MeanBacklog: format.RoundSig(s.MeanBacklog, 6), Need: format.RoundSig(s.Need, 6), Swing: format.RoundSig(s.Swing, 6), Hunts: s.Hunts, Period: s.Period}
+		out.LastHour = &summaryJSON{From: format.Float(s.From), To: format.Float(s.To), Min: s.Min, P5: format.JSONSig(s.P5), P95: format.JSONSig(s.P95), Max: s.Max,
+			Mean: format.JSONSig(s.Mean), MeanBacklog: format.JSONSig(s.MeanBacklog), Need: format.JSONSig(s.Need), Swing: format.JSONSig(s.Swing), Hunts: s.Hunts, Period: format.Float(s.Period)}
 		agrees := s.Hunts == !r.lawRests()
 		out.Agrees = &agrees
 	}
 	if b := r.boundary; b != nil {
 		out.Boundary = &boundaryJSON{Found: b.found, Why: b.why}
 		if b.found {
-			out.Boundary.StandingDelay = format.RoundSig(b.d, 6)
-			out.Boundary.Threshold = math.Ceil(b.d*r.podRate - 1e-9)
+			out.Boundary.StandingDelay = format.JSONSig(b.d)
+			out.Boundary.Threshold = format.Float(math.Ceil(b.d*r.podRate - 1e-9))
 			out.Boundary.Resolution = simulate.BoundaryResolution
-			out.Boundary.Lo, out.Boundary.Hi = format.RoundSig(b.lo, 6), format.RoundSig(b.hi, 6)
-			out.Boundary.Difference = format.RoundSig(b.d/r.required-1, 6)
+			out.Boundary.Lo, out.Boundary.Hi = format.JSONSig(b.lo), format.JSONSig(b.hi)
+			out.Boundary.Difference = format.JSONSig(b.d/r.required - 1)
 		}
 	}
 	return out
@@ -764,4 +814,12 @@ func (r *Run) writeJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(r.json())
+}
+
+// unitOf is the unit an input's value is shown with.
+func unitOf(name string) string {
+	if spec, ok := scaling.SpecOf(name); ok && spec.Kind == scaling.Duration {
+		return "s"
+	}
+	return ""
 }

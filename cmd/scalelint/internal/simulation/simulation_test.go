@@ -36,3 +36,26 @@ func TestSimBehavior(t *testing.T) {
 }
 
 func simPtr32(v int32) *int32 { return &v }
+
+// TestRoundedNeverZero: the law's numbers are rounded halves away from
+// zero, and a nonzero one that rounds to zero keeps a significant digit
+// (a dead time of 292 years gave "Φ(0) = … × 0 = 625.2s").
+func TestRoundedNeverZero(t *testing.T) {
+	for _, c := range []struct {
+		v         float64
+		dec, prec int
+		want      string
+	}{
+		{3.25e-8, 3, 4, "3e-8"},
+		{-3.25e-8, 3, 4, "-3e-8"},
+		{0.4566, 3, 4, "0.457"},
+		{0.0005, 3, 4, "0.001"}, // a half, away from zero
+		{0, 3, 4, "0"},
+		{89.45, 1, 4, "89.5"},
+		{0.04, 1, 4, "0.04"},
+	} {
+		if got := rounded(c.v, c.dec, c.prec); got != c.want {
+			t.Errorf("rounded(%g, %d, %d) = %q, want %q", c.v, c.dec, c.prec, got, c.want)
+		}
+	}
+}

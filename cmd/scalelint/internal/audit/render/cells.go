@@ -171,13 +171,20 @@ func cell(r *audit.Row, law string, short bool) string {
 	case audit.Latency:
 		l := r.WorstLatency()
 		if l.StandingDelay == nil {
+			if l.PodRateCeiling != nil {
+				// Without a pod rate: hunts unless c < c* (a bound).
+				if short {
+					return "c<" + format.SigUp(float64(*l.PodRateCeiling), 2) + "/s"
+				}
+				return fmt.Sprintf("hunts unless c < %s/s (needs T/c ≥ %s)", format.SigUp(float64(*l.PodRateCeiling), 2), asecs(l.RequiredStandingDelay))
+			}
 			if l.LatencyTarget != nil {
 				rel := "≥"
 				if !*l.LatencyHeld {
 					rel = "<"
 				}
 				if short {
-					return fmt.Sprintf("ℓ %s%s%s", shortNum(*l.LatencyTarget), rel, asecs(format.RoundSig(l.RequiredStandingDelay, 3)))
+					return fmt.Sprintf("ℓ %s%s%s", shortNum(*l.LatencyTarget), rel, asecs(format.RoundSig(float64(l.RequiredStandingDelay), 3)))
 				}
 				return fmt.Sprintf("promise %s %s %s (%s)", asecs(*l.LatencyTarget), rel, asecs(l.RequiredStandingDelay), amargin(l.MarginPercent))
 			}
@@ -188,9 +195,12 @@ func cell(r *audit.Row, law string, short bool) string {
 			rel = "<"
 		}
 		if short {
-			return fmt.Sprintf("%s%s%s %s", shortNum(*l.StandingDelay), rel, asecs(format.RoundSig(l.RequiredStandingDelay, 3)), amargin(l.MarginPercent))
+			return fmt.Sprintf("%s%s%s %s", shortNum(*l.StandingDelay), rel, asecs(format.RoundSig(float64(l.RequiredStandingDelay), 3)), amargin(l.MarginPercent))
 		}
 		out := fmt.Sprintf("%s %s %s (%s)", asecs(*l.StandingDelay), rel, asecs(l.RequiredStandingDelay), amargin(l.MarginPercent))
+		if l.Bounded {
+			out = fmt.Sprintf("%s %s %s at the dead time's lower bound", asecs(*l.StandingDelay), rel, asecs(l.RequiredStandingDelay))
+		}
 		if l.LatencyTarget != nil && !*l.LatencyHeld {
 			out += fmt.Sprintf("; promise %s < %s", asecs(*l.LatencyTarget), asecs(l.RequiredStandingDelay))
 		}
@@ -212,9 +222,12 @@ func cell(r *audit.Row, law string, short bool) string {
 			if t.Protected && t.Target >= t.TrapTarget {
 				return "bounded"
 			}
-			return fmt.Sprintf("%s%%%s%s%%", whole(format.Round(100*t.Target, 0)), rel, whole(format.Round(100*t.TrapTarget, 0)))
+			return fmt.Sprintf("%s%%%s%s%%", whole(format.Round(100*float64(t.Target), 0)), rel, whole(format.Round(100*float64(t.TrapTarget), 0)))
 		}
 		out := fmt.Sprintf("%s %s %s (A = %s)", tgt, rel, apct(t.TrapTarget), anum(t.Amplification))
+		if t.Bounded {
+			out = fmt.Sprintf("%s %s %s (A ≥ %s)", tgt, rel, apct(t.TrapTarget), anum(t.Amplification))
+		}
 		if t.Protected {
 			out += " · bounded"
 		}
@@ -224,6 +237,9 @@ func cell(r *audit.Row, law string, short bool) string {
 		lo, hi := "?", "?"
 		if c.CeilingFloor != nil {
 			lo = anum(*c.CeilingFloor)
+			if c.Bounded {
+				lo = "≥" + lo
+			}
 		}
 		if c.CeilingTop != nil {
 			hi = anum(*c.CeilingTop)
@@ -246,19 +262,23 @@ func cell(r *audit.Row, law string, short bool) string {
 		if b.AdmissionBound >= b.ClientTimeout {
 			rel = "≥"
 		}
-		if short {
-			return fmt.Sprintf("%s%s%s", anum(b.AdmissionBound), rel, asecs(b.ClientTimeout))
+		timeout := asecs(b.ClientTimeout)
+		if b.Bounded {
+			timeout = "≤" + timeout // the client timeout is at most this
 		}
-		return fmt.Sprintf("%s %s %s", asecs(b.AdmissionBound), rel, asecs(b.ClientTimeout))
+		if short {
+			return fmt.Sprintf("%s%s%s", anum(b.AdmissionBound), rel, timeout)
+		}
+		return fmt.Sprintf("%s %s %s", asecs(b.AdmissionBound), rel, timeout)
 	}
 	return ""
 }
 
 // shortNum formats a number for a narrow cell: whole from 10 on, halves
 // away from zero.
-func shortNum(v float64) string {
-	if math.Abs(v) >= 10 {
-		return whole(format.Round(v, 0))
+func shortNum[F ~float64](v F) string {
+	if math.Abs(float64(v)) >= 10 {
+		return whole(format.Round(float64(v), 0))
 	}
 	return anum(v)
 }
@@ -280,6 +300,20 @@ func missingText(r *audit.Row) string {
 		}
 	}
 	return strings.Join(append(needs, whys...), ", ")
+}
+
+// whereText is a row's file:line, with the chart value sets or
+// kustomization builds that deploy it.
+func whereText(r *audit.Row) string {
+	s := fmt.Sprintf("%s:%d", r.File, r.Line)
+	if sets := r.Rendered.Sets(); len(sets) > 0 {
+		what := "values"
+		if len(r.Rendered.Kustomizations) > 0 {
+			what = "kustomization"
+		}
+		s += " [" + what + ": " + strings.Join(sets, ", ") + "]"
+	}
+	return s
 }
 
 func targetText(r *audit.Row) string {

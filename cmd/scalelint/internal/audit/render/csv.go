@@ -3,6 +3,7 @@ package render
 import (
 	"encoding/csv"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -29,11 +30,25 @@ func csvText(s string) string {
 }
 
 // fnum writes a cell every digit of a number holds, or nothing for none.
-func fnum(v *float64) string {
+func fnum(v *format.Float) string {
 	if v == nil {
 		return ""
 	}
-	return format.Exact(*v)
+	return exact(*v)
+}
+
+// exact is format.Exact but for an unbounded value, which it writes as
+// the JSON output does (format.Float): "Infinity" or "-Infinity", which
+// Python's float() and JavaScript's Number() read back, where strconv
+// writes "+Inf" (a cell a spreadsheet takes for a formula).
+func exact(v format.Float) string {
+	switch {
+	case math.IsInf(float64(v), 1):
+		return "Infinity"
+	case math.IsInf(float64(v), -1):
+		return "-Infinity"
+	}
+	return format.Exact(float64(v))
 }
 
 func writeCSV(w io.Writer, a *audit.Audit, _ Options) error {
@@ -53,24 +68,24 @@ func writeCSV(w io.Writer, a *audit.Audit, _ Options) error {
 			"missing":      csvText(missingText(r)), "rules": strings.Join(r.Rules(), " "),
 		}
 		if g := r.Growth; g != nil {
-			rec["g"], rec["tolerance"], rec["target"] = format.Exact(g.G), format.Exact(g.Tolerance), format.Exact(g.Target)
+			rec["g"], rec["tolerance"], rec["target"] = exact(g.G), exact(g.Tolerance), exact(g.Target)
 			rec["overload"], rec["timeToCapacity"] = fnum(g.Overload), fnum(g.TimeToCapacity)
 			if g.Rounds != nil {
 				rec["rounds"] = strconv.Itoa(*g.Rounds)
 			}
 		}
 		if l := r.WorstLatency(); l != nil {
-			rec["threshold"], rec["standingDelay"], rec["requiredStandingDelay"] = format.Exact(l.Threshold), fnum(l.StandingDelay), format.Exact(l.RequiredStandingDelay)
-			rec["phi"], rec["w"], rec["fixThreshold"], rec["fixWindow"] = format.Exact(l.Phi), format.Exact(l.W), fnum(l.FixThreshold), fnum(l.FixWindow)
+			rec["threshold"], rec["standingDelay"], rec["requiredStandingDelay"] = exact(l.Threshold), fnum(l.StandingDelay), exact(l.RequiredStandingDelay)
+			rec["phi"], rec["w"], rec["fixThreshold"], rec["fixWindow"] = exact(l.Phi), exact(l.W), fnum(l.FixThreshold), fnum(l.FixWindow)
 		}
 		if t := r.Retry; t != nil {
-			rec["amplification"], rec["trapTarget"], rec["target"] = format.Exact(t.Amplification), format.Exact(t.TrapTarget), format.Exact(t.Target)
+			rec["amplification"], rec["trapTarget"], rec["target"] = exact(t.Amplification), exact(t.TrapTarget), exact(t.Target)
 		}
 		if c := r.Ceiling; c != nil {
-			rec["ceiling"], rec["ceilingFloor"], rec["ceilingTop"] = format.Exact(c.Ceiling), fnum(c.CeilingFloor), fnum(c.CeilingTop)
+			rec["ceiling"], rec["ceilingFloor"], rec["ceilingTop"] = exact(c.Ceiling), fnum(c.CeilingFloor), fnum(c.CeilingTop)
 		}
 		if b := r.Bound; b != nil {
-			rec["admissionBound"], rec["clientTimeout"] = format.Exact(b.AdmissionBound), format.Exact(b.ClientTimeout)
+			rec["admissionBound"], rec["clientTimeout"] = exact(b.AdmissionBound), exact(b.ClientTimeout)
 		}
 		row := make([]string, len(csvColumns))
 		for i, c := range csvColumns {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/audit"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/report"
+	"github.com/scalelint/scalelint/rules/format"
 	"github.com/scalelint/scalelint/rules/simulate"
 )
 
@@ -165,8 +166,18 @@ func sentence(r *audit.Row, law string) []string {
 			s := fmt.Sprintf("%s: needs τ_eff·Φ(w) = %s × %s = %s (τ_eff = %s + %s, w = (%s + %s)/%s = %s)", name,
 				asecs(l.DeadTime+l.SamplingDelay), anum(l.Phi), asecs(l.RequiredStandingDelay), asecs(l.DeadTime), asecs(l.SamplingDelay),
 				asecs(l.Window), asecs(l.SamplingDelay), asecs(l.DeadTime+l.SamplingDelay), anum(l.W))
+			if l.Bounded {
+				s += " at the lower bound on the dead time, so at least that"
+			}
+			if l.PodRateCeiling != nil {
+				s += fmt.Sprintf("; without a pod rate it hunts unless each pod serves fewer than T/%s = %s per second", asecs(l.RequiredStandingDelay), format.SigUp(float64(*l.PodRateCeiling), 2))
+			}
 			if l.StandingDelay != nil {
-				s += fmt.Sprintf("; has D = T/c = %s/%s = %s", anum(l.Threshold), anum(*l.PodRate), asecs(*l.StandingDelay))
+				if l.PodRate != nil {
+					s += fmt.Sprintf("; has D = T/c = %s/%s = %s", anum(l.Threshold), anum(*l.PodRate), asecs(*l.StandingDelay))
+				} else {
+					s += fmt.Sprintf("; has D = %s (the threshold is the drain time)", asecs(*l.StandingDelay))
+				}
 				if *l.Rests {
 					s += fmt.Sprintf(": rests (%s)", amargin(audit.MarginAbove(*l.StandingDelay, l.RequiredStandingDelay)))
 				} else {
@@ -188,16 +199,23 @@ func sentence(r *audit.Row, law string) []string {
 				if !*l.LatencyHeld {
 					held = "cannot hold"
 				}
-				s += fmt.Sprintf("; the promised %s %s at rest (any promise ≥ e·τ_eff = %s is safe)", asecs(*l.LatencyTarget), held, asecs(l.WindowProof))
+				s += fmt.Sprintf("; the promised %s %s at rest", asecs(*l.LatencyTarget), held)
+				if !l.Bounded {
+					s += fmt.Sprintf(" (any promise ≥ e·τ_eff = %s is safe)", asecs(l.WindowProof))
+				}
 			}
 			out = append(out, note(&l.LawHead, s))
 		}
 		return out
 	case audit.Retry:
 		t := r.Retry
-		s := fmt.Sprintf("A = %s, 1/A = %s; target %s", anum(t.Amplification), apct(t.TrapTarget), apct(t.Target))
+		a, inv := "=", "="
+		if t.Bounded {
+			a, inv = "≥", "≤"
+		}
+		s := fmt.Sprintf("A %s %s, 1/A %s %s; target %s", a, anum(t.Amplification), inv, apct(t.TrapTarget), apct(t.Target))
 		if t.Signal == "rate" {
-			s = fmt.Sprintf("A = %s, 1/A = %s; rate target T/c = %s", anum(t.Amplification), apct(t.TrapTarget), apct(t.Target))
+			s = fmt.Sprintf("A %s %s, 1/A %s %s; rate target T/c = %s", a, anum(t.Amplification), inv, apct(t.TrapTarget), apct(t.Target))
 		}
 		switch {
 		case t.Protected:
@@ -273,7 +291,7 @@ func htmlRows(a *audit.Audit) []*htmlRow {
 		h := &htmlRow{Rank: i + 1, ID: fmt.Sprintf("card-%d", i+1), Verdict: r.Verdict.String(), VerdictN: int(r.Verdict),
 			Margin: amargin(r.MarginPercent), MarginKey: fnum(r.MarginPercent),
 			Kind: r.Object.Kind, KindShort: kindAbbrev(r.Object.Kind), Namespace: r.Object.Namespace, Name: r.Object.Name,
-			Where: fmt.Sprintf("%s:%d", r.File, r.Line), Target: targetText(r), Signal: signalLong(r),
+			Where: whereText(r), Target: targetText(r), Signal: signalLong(r),
 			Missing: missingText(r), MissingN: len(r.Unknown), Findings: r.Findings}
 		h.SignalTab, h.PodRate = signalCell(r)
 		h.RuleList = r.Rules()
@@ -342,7 +360,17 @@ func htmlRows(a *audit.Audit) []*htmlRow {
 		sort.Strings(names)
 		for _, n := range names {
 			in := r.Inputs[n]
-			h.Inputs = append(h.Inputs, htmlInput{Name: n, Text: in.Text, Origin: in.Origin})
+			text, origin := in.Text, in.Origin
+			if in.Bound != "exact" && in.Bound != "" {
+				// An inferred bound: its relation, what it was read from
+				// and where (rules/laws/README.md §10).
+				text = map[string]string{"lower": "≥ ", "upper": "≤ "}[in.Bound] + anum(in.Value)
+				origin = in.Source
+				if in.File != "" {
+					origin += fmt.Sprintf(" (%s:%d)", in.File, in.Line)
+				}
+			}
+			h.Inputs = append(h.Inputs, htmlInput{Name: n, Text: text, Origin: origin})
 		}
 		h.Open = r.Verdict <= audit.Warn && i < 50 || len(a.Rows) <= 12
 		out = append(out, h)
@@ -503,7 +531,7 @@ var auditTemplate = template.Must(template.New("audit").Parse(`<!DOCTYPE html>
 `))
 
 const auditCSS = `
-:root { --fail:#c62828; --warn:#d9730d; --acc:#6d4c9f; --pass:#2e7d32; --unk:#757575; --ink:#1d1d1f; --dim:#6b6b6b; --line:#e3e3e3; }
+:root { --fail:#c62828; --warn:#d9730d; --acc:#6d4c9f; --pass:#2e7d32; --part:#3b6db3; --unk:#757575; --ink:#1d1d1f; --dim:#6b6b6b; --line:#e3e3e3; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); background: #fafafa; }
 .top { padding: 14px 24px 8px; background: #fff; border-bottom: 1px solid var(--line); }
@@ -517,7 +545,7 @@ main { padding: 12px 24px 24px; }
 .tile { border: 1px solid var(--line); border-left: 6px solid var(--unk); background: #fff; border-radius: 6px; padding: 8px 12px; min-width: 86px; text-align: left; cursor: pointer; font: inherit; }
 .tile b { display: block; font-size: 24px; line-height: 1.1; }
 .tile.v-fail { border-left-color: var(--fail); } .tile.v-warn { border-left-color: var(--warn); }
-.tile.v-accepted { border-left-color: var(--acc); } .tile.v-pass { border-left-color: var(--pass); }
+.tile.v-accepted { border-left-color: var(--acc); } .tile.v-pass { border-left-color: var(--pass); } .tile.v-partial { border-left-color: var(--part); }
 .worst { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 10px 16px; flex: 1 1 480px; }
 .worst ol { margin: 0; padding-left: 22px; }
 .missing { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 10px 16px; }
@@ -527,6 +555,7 @@ td.law { min-width: 110px; }
 .badge { display: inline-block; min-width: 54px; text-align: center; border-radius: 10px; padding: 0 7px; font-size: 12px; color: #fff; background: var(--unk); }
 .badge.v-fail { background: var(--fail); } .badge.v-warn { background: var(--warn); }
 .badge.v-accepted { background: var(--acc); } .badge.v-pass { background: var(--pass); }
+.badge.v-partial, .badge.v-bounded { background: var(--part); }
 .badge.v-n\/a { background: #b0b0b0; }
 .more-rows { margin: 6px 0; }
 .filters { display: flex; flex-wrap: wrap; gap: 12px; align-items: center; margin: 8px 0; }
@@ -544,11 +573,11 @@ table#audit { border-collapse: collapse; width: 100%; font-size: 13px; }
 #audit td.who .dim { font-size: 12px; }
 .num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
 td.law.l-fail { color: var(--fail); font-weight: 600; } td.law.l-warn { color: var(--warn); }
-td.law.l-accepted { color: var(--acc); } td.law.l-unknown, td.law.l-n\/a { color: #999; }
+td.law.l-accepted { color: var(--acc); } td.law.l-bounded { color: var(--part); } td.law.l-unknown, td.law.l-n\/a { color: #999; }
 #cards { margin-top: 24px; }
 .card { background: #fff; border: 1px solid var(--line); border-left: 6px solid var(--unk); border-radius: 6px; margin: 10px 0; padding: 8px 14px; }
 .card.v-fail { border-left-color: var(--fail); } .card.v-warn { border-left-color: var(--warn); }
-.card.v-accepted { border-left-color: var(--acc); } .card.v-pass { border-left-color: var(--pass); }
+.card.v-accepted { border-left-color: var(--acc); } .card.v-pass { border-left-color: var(--pass); } .card.v-partial { border-left-color: var(--part); }
 .card summary { cursor: pointer; }
 .card:target { box-shadow: 0 0 0 3px #1f5fbf55; }
 .laws { list-style: none; padding: 0; margin: 8px 0; }

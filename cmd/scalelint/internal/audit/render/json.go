@@ -15,6 +15,7 @@ type jsonSummary struct {
 	Warn          int `json:"warn"`
 	Accepted      int `json:"accepted"`
 	Pass          int `json:"pass"`
+	Partial       int `json:"partial"`
 	Unknown       int `json:"unknown"`
 	NotApplicable int `json:"notApplicable"`
 }
@@ -28,7 +29,7 @@ type jsonRow struct {
 func summaryOf(a *audit.Audit) jsonSummary {
 	c := a.Counts()
 	return jsonSummary{Files: a.Files, Autoscalers: len(a.Rows), Fail: c[audit.Fail], Warn: c[audit.Warn], Accepted: c[audit.Accepted],
-		Pass: c[audit.Pass], Unknown: c[audit.Unknown], NotApplicable: c[audit.NA]}
+		Pass: c[audit.Pass], Partial: c[audit.Partial], Unknown: c[audit.Unknown], NotApplicable: c[audit.NA]}
 }
 
 // writeJSON writes the document {"version": 1, "summary": jsonSummary,

@@ -11,7 +11,10 @@ import (
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/report"
 )
 
-// mdEscape escapes text for a Markdown table cell.
+// mdEscape escapes text for a Markdown table cell of a pull-request
+// comment. An "@" is followed by a zero-width space: a name such as
+// "@org/team" in a manifest must not notify a team when the audit is
+// posted (GitHub links a mention in the rendered text, escaped or not).
 func mdEscape(s string) string {
 	var b strings.Builder
 	for _, r := range s {
@@ -27,6 +30,8 @@ func mdEscape(s string) string {
 			b.WriteString("&amp;")
 		case '\n', '\r':
 			b.WriteByte(' ')
+		case '@':
+			b.WriteString("@\u200b")
 		default:
 			b.WriteRune(r)
 		}
@@ -111,7 +116,7 @@ func writeMarkdown(w io.Writer, a *audit.Audit, _ Options) error {
 		}
 		b.WriteString("Annotations that would let more laws be evaluated: " + strings.Join(xs, ", ") + ".\n")
 	}
-	var bad, pass, unknown []*audit.Row
+	var bad, pass, partial, unknown []*audit.Row
 	na := 0
 	for _, r := range a.Rows {
 		switch {
@@ -119,6 +124,8 @@ func writeMarkdown(w io.Writer, a *audit.Audit, _ Options) error {
 			bad = append(bad, r)
 		case r.Verdict == audit.Pass:
 			pass = append(pass, r)
+		case r.Verdict == audit.Partial:
+			partial = append(partial, r)
 		case r.Verdict == audit.Unknown:
 			unknown = append(unknown, r)
 		default:
@@ -138,7 +145,7 @@ func writeMarkdown(w io.Writer, a *audit.Audit, _ Options) error {
 	}
 	where := func(r *audit.Row) string {
 		return fmt.Sprintf("%s %s<br>%s → %s", mdEscape(r.Object.Kind), mdEscape(r.Object.Namespace+"/"+r.Object.Name),
-			mdEscape(fmt.Sprintf("%s:%d", r.File, r.Line)), mdEscape(targetText(r)))
+			mdEscape(whereText(r)), mdEscape(targetText(r)))
 	}
 	head := "| verdict | margin | autoscaler | signal | g · rounds | standing delay vs floor | target vs 1/A | ceiling vs band | bound vs timeout | missing |\n" +
 		"|---|--:|---|---|---|---|---|---|---|---|\n"
@@ -154,7 +161,7 @@ func writeMarkdown(w io.Writer, a *audit.Audit, _ Options) error {
 		cells = append(cells, mdEscape(missingText(r)))
 		return "| " + strings.Join(cells, " | ") + " |\n"
 	}
-	b.WriteString("Worst first. The margin is the distance of the law nearest its boundary from it, relative to the boundary; ? marks a law whose inputs are missing, - one that does not apply.\n")
+	b.WriteString("Worst first. A row passes only when every law that applies was evaluated and holds; partial rows have laws not evaluated, or holding only at a bound read from the manifests (≥, ≤). The margin is the distance of the evaluated law nearest its boundary from it, relative to the boundary; ? marks a law whose inputs are missing, - one that does not apply.\n")
 	if len(bad) > 0 {
 		b.WriteString("\n" + head)
 		for _, r := range bad {
@@ -169,6 +176,14 @@ func writeMarkdown(w io.Writer, a *audit.Audit, _ Options) error {
 		fmt.Fprintf(&b, "\n<details><summary>%s</summary>\n\n", summary)
 		b.WriteString(head)
 		for _, r := range pass {
+			add(row(r))
+		}
+		b.WriteString("\n</details>\n")
+	}
+	if len(partial) > 0 && !full {
+		fmt.Fprintf(&b, "\n<details><summary>%s evaluated in part: what held, what held only at a bound, what is missing</summary>\n\n", report.Plural(len(partial), "autoscaler"))
+		b.WriteString(head)
+		for _, r := range partial {
 			add(row(r))
 		}
 		b.WriteString("\n</details>\n")

@@ -19,10 +19,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/scalelint/scalelint/analyzer"
-	"github.com/scalelint/scalelint/analyzer/workspace"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/audit"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/load"
-	"github.com/scalelint/scalelint/rules"
 	"github.com/scalelint/scalelint/rules/laws"
 )
 
@@ -50,11 +48,11 @@ func repoRoot(t testing.TB) string {
 func auditOf(t testing.TB, sim bool, paths ...string) *audit.Audit {
 	t.Helper()
 	cfg := analyzer.DefaultConfig()
-	in := load.Read(paths, strings.NewReader(""), cfg, nil)
+	in, _ := load.Read(paths, strings.NewReader(""), load.Options{Config: cfg})
 	if len(in.Errs) > 0 || in.Files == 0 {
 		t.Fatalf("loading %v: %d files, %v", paths, in.Files, in.Errs)
 	}
-	return audit.Run(in.Workspace, cfg, paths, audit.Options{Simulate: sim})
+	return audit.Run(in, audit.Options{Simulate: sim})
 }
 
 func auditFixture(t testing.TB, sim bool) *audit.Audit {
@@ -132,7 +130,7 @@ spec:
 `}))
 	kl := rowNamed(t, kit, "kit").Latency[0]
 	want, ok, _ := laws.LongestRestingWindow(60, 90, 10)
-	if !ok || kl.FixWindow == nil || *kl.FixWindow != math.Floor(want) {
+	if !ok || kl.FixWindow == nil || float64(*kl.FixWindow) != math.Floor(want) {
 		t.Fatalf("kit: fix window %v, want %v", kl.FixWindow, want)
 	}
 	phi = phiSVG(kl)
@@ -299,18 +297,18 @@ func BenchmarkAudit(b *testing.B) {
 	}
 	cfg := analyzer.DefaultConfig()
 	load := func() *auditWorkspace {
-		in := load.Read([]string{dir}, strings.NewReader(""), cfg, nil)
+		in, _ := load.Read([]string{dir}, strings.NewReader(""), load.Options{Config: cfg})
 		if in.Files == 0 {
 			b.Fatalf("no files in %s: %v", dir, in.Errs)
 		}
-		return &auditWorkspace{in.Workspace}
+		return &auditWorkspace{in}
 	}
 	b.Run("check", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			b.StopTimer()
 			w := load()
 			b.StartTimer()
-			analyzer.Run(context.Background(), w.ws, rules.All(), cfg)
+			w.in.Lint(context.Background(), nil)
 		}
 	})
 	for _, format := range []string{"table", "json", "html"} {
@@ -319,14 +317,14 @@ func BenchmarkAudit(b *testing.B) {
 				b.StopTimer()
 				w := load()
 				b.StartTimer()
-				a := audit.Run(w.ws, cfg, []string{dir}, audit.Options{Simulate: format == "html"})
+				a := audit.Run(w.in, audit.Options{Simulate: format == "html"})
 				Write(io.Discard, a, format, Options{})
 			}
 		})
 	}
 }
 
-type auditWorkspace struct{ ws *workspace.Workspace }
+type auditWorkspace struct{ in *load.Inputs }
 
 // TestAuditJSONStreamMatchesEncoder: the audit's JSON, written a row at a
 // time, is byte for byte what encoding/json (the independent reference)
@@ -336,7 +334,7 @@ func TestAuditJSONStreamMatchesEncoder(t *testing.T) {
 	for _, a := range []*audit.Audit{auditFixture(t, false), {Files: 3}} {
 		c := a.Counts()
 		whole := jsonDoc{Version: 1, Summary: jsonSummary{Files: a.Files, Autoscalers: len(a.Rows),
-			Fail: c[audit.Fail], Warn: c[audit.Warn], Accepted: c[audit.Accepted], Pass: c[audit.Pass], Unknown: c[audit.Unknown], NotApplicable: c[audit.NA]},
+			Fail: c[audit.Fail], Warn: c[audit.Warn], Accepted: c[audit.Accepted], Pass: c[audit.Pass], Partial: c[audit.Partial], Unknown: c[audit.Unknown], NotApplicable: c[audit.NA]},
 			Autoscalers: []jsonRow{}}
 		for _, r := range a.Rows {
 			whole.Autoscalers = append(whole.Autoscalers, jsonRow{Row: r, Rules: r.Rules()})
@@ -372,4 +370,29 @@ func encoderJSON(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return b.String()
+}
+
+// TestAuditNeutralisesMentionsAndEscapes: a name holding "@org/team" does
+// not mention the team in the Markdown comment, and one holding a
+// terminal escape sequence, a carriage return or a bidirectional
+// override reaches the terminal table escaped.
+func TestAuditNeutralisesMentionsAndEscapes(t *testing.T) {
+	src := "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: \"x@org/team\\e[2J\\rfake\\u202e\"\n" +
+		"spec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: \"@someone\\e]8;;http://evil\\a\"}\n  maxReplicas: 10\n"
+	a := auditOf(t, false, writeRepo(t, map[string]string{"m.yaml": src}))
+	var md, tb bytes.Buffer
+	writeMarkdown(&md, a, Options{})
+	if regexp.MustCompile(`@[A-Za-z0-9]`).MatchString(md.String()) {
+		t.Errorf("the markdown holds a live mention:\n%s", md.String())
+	}
+	mustContain(t, "the markdown", md.String(), "@\u200borg/team")
+	if err := writeTable(&tb, a, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"\x1b", "\r", "\a", "\u202e"} {
+		if strings.Contains(tb.String(), bad) {
+			t.Errorf("the table holds %q raw:\n%q", bad, tb.String())
+		}
+	}
+	mustContain(t, "the table", tb.String(), `\x1b`)
 }

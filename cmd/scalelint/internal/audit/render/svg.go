@@ -20,13 +20,16 @@ import (
 
 // anum writes a number for a picture or a cell: format.Sig with three
 // significant digits (whole numbers as they are, at most one decimal from
-// 10 on), and "?" for NaN, a value the law could not compute, as the
-// table's legend reads "?" (format.Sig writes "NaN").
-func anum(v float64) string {
-	if math.IsNaN(v) {
+// 10 on, a tiny nonzero value in exponent form, never "0": "1e-9"), "∞"
+// for an unbounded value (a standing delay T/c that overflowed), and "?"
+// for NaN, a value the law could not compute, as the table's legend reads
+// "?" (format.Sig writes "NaN"). The numbers of the audit's model are
+// format.Float, the pictures' float64: the helpers take either.
+func anum[F ~float64](v F) string {
+	if math.IsNaN(float64(v)) {
 		return "?"
 	}
-	return format.Sig(v, 3)
+	return format.Sig(float64(v), 3)
 }
 
 // gnum writes a growth factor with four significant digits: "1.053",
@@ -34,39 +37,33 @@ func anum(v float64) string {
 // format.MaxDecimals and would drop digits (0.000333 for 1/3000): a
 // growth factor that small is a manifest's own (a 300000% target on
 // pods at their limit: g = 0.0003333), and the audit writes it whole.
-func gnum(v float64) string {
-	if a := math.Abs(v); a > 0 && a < 0.001 {
-		return format.Num(v, 3-int(math.Floor(math.Log10(a))))
+func gnum[F ~float64](v F) string {
+	if a := math.Abs(float64(v)); a > 0 && a < 0.001 {
+		return format.Num(float64(v), 3-int(math.Floor(math.Log10(a))))
 	}
-	if math.IsNaN(v) {
+	if math.IsNaN(float64(v)) {
 		return anum(v)
 	}
-	return format.Sig(v, 4)
+	return format.Sig(float64(v), 4)
 }
 
 // asecs formats seconds as check's messages do: "89.6s".
-func asecs(v float64) string { return anum(v) + "s" }
+func asecs[F ~float64](v F) string { return anum(v) + "s" }
 
 // apct formats a fraction as a percentage: "33.3%".
-func apct(v float64) string { return anum(100*v) + "%" }
+func apct[F ~float64](v F) string { return anum(100*v) + "%" }
 
-// whole writes v without decimals, as format.Num(v, 0), but +Inf as
-// strconv writes it, "+Inf", not format's "∞": a standing delay T/c and
-// the margins divided by a tiny floor overflow to +Inf for an absurd
-// manifest (a threshold of 1e300), and the cells have always shown it so.
-func whole(v float64) string {
-	if math.IsInf(v, 1) {
-		return "+Inf"
-	}
-	return format.Num(v, 0)
-}
+// whole writes v without decimals: format.Num(v, 0), "∞" for +Inf.
+func whole[F ~float64](v F) string { return format.Num(float64(v), 0) }
 
-// amargin formats a margin in percent with its sign: "+12%", "−98.9%".
-func amargin(m *float64) string {
+// amargin formats a margin in percent with its sign: "+12%", "-98.9%",
+// and "+∞%" or "-∞%" for an unbounded one (a standing delay T/c that
+// overflowed, or a huge value over a tiny boundary).
+func amargin[F ~float64](m *F) string {
 	if m == nil {
 		return ""
 	}
-	v := *m
+	v := float64(*m)
 	s := anum(math.Abs(v))
 	if math.Abs(v) >= 10 {
 		s = whole(math.Abs(v))
@@ -219,14 +216,14 @@ func phiSVG(l *audit.LatencyLaw) string {
 
 	// The latency promise.
 	if l.LatencyTarget != nil {
-		y := ys(*l.LatencyTarget / te)
+		y := ys(float64(*l.LatencyTarget) / te)
 		s.raw(`<path d="M%s %s l5 5 l-5 5 l-5 -5 Z" fill="%s"/>`, f1(xw), f1(y-5), colWarn)
 		s.text(xw-8, y+4, "end", ` fill="`+colWarn+`"`, "promise "+asecs(*l.LatencyTarget))
 	}
 	if l.StandingDelay == nil {
 		return s.String()
 	}
-	d := *l.StandingDelay
+	d := float64(*l.StandingDelay)
 	yd := ys(d / te)
 	color := colPass
 	if !b.Rests {
@@ -235,7 +232,7 @@ func phiSVG(l *audit.LatencyLaw) string {
 	// Fixes first, so the point is drawn over their arrows.
 	if !b.Rests {
 		if l.FixThreshold != nil {
-			yf := ys(*l.FixThreshold / b.PodRate / te)
+			yf := ys(float64(*l.FixThreshold) / b.PodRate / te)
 			s.arrow(xw, yd-6, xw, yf+5, colFix)
 			s.circle(xw, yf, 4, colFix, "")
 			key := l.ThresholdKey
@@ -273,6 +270,13 @@ func hasText(l *audit.LatencyLaw) string {
 	}
 	return asecs(*l.StandingDelay)
 }
+
+// maxSteps bounds the steps the staircase draws. A growth factor just
+// above 1 (a tolerance of 0 and a target of billions of percent: g =
+// 1 + 1/u*) needs billions of rounds, and a step drawn per round hung the
+// report; past maxSteps each step drawn stands for several rounds, which
+// the subtitle says (500 pixels show no more than this anyway).
+const maxSteps = 120
 
 // stairsSVG draws the rounds of a design overload: the ready pods, as a
 // multiple of the count before it, against time; each round one dead time
@@ -351,14 +355,22 @@ func stairsSVG(g *audit.GrowthLaw) string {
 	s.text(x0+4, ykl, "start", ` fill="#666"`, fmt.Sprintf("overload k = %s×", anum(k)))
 	s.text(x0+4, ynl, "start", ` fill="`+colPass+`"`, fmt.Sprintf("capacity k·u*·r/ℓ = %s×", anum(need)))
 
-	// The staircase.
+	// The staircase: at most maxSteps steps, each standing for per rounds
+	// (the last for what is left), so its work is bounded whatever g.
+	per := max((shown+maxSteps-1)/maxSteps, 1)
+	steps := (shown + per - 1) / per
+	ready := func(step int) (rounds int, pods float64) {
+		rounds = min(step*per, shown)
+		return rounds, math.Pow(e.G, float64(rounds))
+	}
 	var d strings.Builder
 	fmt.Fprintf(&d, "M%s %s", f1(xs(0)), f1(ys(1)))
 	p := 1.0
-	for i := 1; i <= shown && !e.Trapped; i++ {
+	for j := 1; j <= steps && !e.Trapped; j++ {
+		i, next := ready(j)
 		t := float64(i) * round
 		fmt.Fprintf(&d, " L%s %s", f1(xs(t)), f1(ys(p)))
-		p *= e.G
+		p = next
 		fmt.Fprintf(&d, " L%s %s", f1(xs(t)), f1(ys(p)))
 	}
 	fmt.Fprintf(&d, " L%s %s", f1(xs(span)), f1(ys(p)))
@@ -368,11 +380,10 @@ func stairsSVG(g *audit.GrowthLaw) string {
 	}
 	s.raw(`<path d="%s" fill="none" stroke="%s" stroke-width="2.2"/>`, d.String(), color)
 	if !e.Trapped && shown > 0 {
-		every := (shown + 11) / 12
-		q := 1.0
-		for i := 1; i <= shown; i++ {
-			q *= e.G
-			if i%every == 0 || i == shown {
+		every := (steps + 11) / 12
+		for j := 1; j <= steps; j++ {
+			if j%every == 0 || j == steps {
+				i, q := ready(j)
 				s.text(xs(float64(i)*round)+3, ys(q)-4, "start", ` font-size="9" fill="`+colFix+`"`, strconv.Itoa(i))
 			}
 		}
@@ -406,6 +417,9 @@ func stairsSVG(g *audit.GrowthLaw) string {
 	default:
 		sub = fmt.Sprintf("%d rounds of one dead time + one metric window each (dead time unknown)", n)
 	}
+	if per > 1 && !e.Trapped {
+		sub += fmt.Sprintf("; a step drawn is %d rounds", per)
+	}
 	s.text(8, 32, "start", "", sub)
 	return s.String()
 }
@@ -435,7 +449,7 @@ func ceilingSVG(c *audit.CeilingLaw) string {
 	s := newSVG(W, H, "ceiling band")
 	peak := math.NaN()
 	if c.Peak != nil {
-		peak = *c.Peak
+		peak = float64(*c.Peak)
 	}
 	xmax := e.Ceiling
 	for _, v := range []float64{e.Floor, e.Top, peak} {

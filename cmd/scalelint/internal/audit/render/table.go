@@ -7,6 +7,7 @@ import (
 
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/audit"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/output"
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/term"
 )
 
 // auditColumns are the terminal table's columns: with one space between
@@ -21,7 +22,7 @@ var auditColumns = []struct {
 
 const auditTableWidth = 100
 
-var verdictShort = [...]string{"FAIL", "WARN", "acc", "ok", "?", "n/a"}
+var verdictShort = [...]string{"FAIL", "WARN", "acc", "ok", "part", "bnd", "?", "n/a"}
 
 // writeTable prints the terminal table: per autoscaler one line of
 // numbers and one dim line with its place, its target and what is missing.
@@ -36,7 +37,9 @@ func writeTable(w io.Writer, a *audit.Audit, o Options) error {
 		fmt.Fprintln(w, p.Bold+strings.TrimRight(strings.Join(head, " "), " ")+p.Reset)
 	}
 	for _, r := range a.Rows {
-		name := truncate(r.Object.Namespace+"/"+r.Object.Name, auditColumns[2].width, true)
+		// Names, paths and targets come from the inputs: through
+		// term.Clean, as the check's text output prints them.
+		name := truncate(term.Clean(r.Object.Namespace+"/"+r.Object.Name), auditColumns[2].width, true)
 		cells := []string{
 			verdictShort[r.Verdict],
 			padLeft(amargin(r.MarginPercent), auditColumns[1].width),
@@ -65,10 +68,11 @@ func writeTable(w io.Writer, a *audit.Audit, o Options) error {
 			text = vc + line[0] + p.Reset + text[len(line[0]):]
 		}
 		fmt.Fprintln(w, text)
-		detail := fmt.Sprintf("%s %s:%d → %s", kindAbbrev(r.Object.Kind), r.File, r.Line, targetText(r))
+		detail := fmt.Sprintf("%s %s → %s", kindAbbrev(r.Object.Kind), whereText(r), targetText(r))
 		if m := missingText(r); m != "" {
 			detail += " · needs " + m
 		}
+		detail = term.Clean(detail)
 		for _, l := range wrap(detail, auditTableWidth-5) {
 			fmt.Fprintln(w, p.Dim+"     "+l+p.Reset)
 		}
@@ -77,7 +81,8 @@ func writeTable(w io.Writer, a *audit.Audit, o Options) error {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, p.Dim+"G ROUNDS: growth factor g and rounds for the design overload; DELAY/FLOOR: standing delay"+p.Reset)
 		fmt.Fprintln(w, p.Dim+"against the floor τ_eff·Φ(w); U*/(1/A): target against 1/A; CEILING: M (M*, 0.8·N_max];"+p.Reset)
-		fmt.Fprintln(w, p.Dim+"BOUND: admission bound < client timeout; ? = inputs missing, - = does not apply."+p.Reset)
+		fmt.Fprintln(w, p.Dim+"BOUND: admission bound < client timeout; ? = inputs missing, - = does not apply; ≥/≤ = at a bound"+p.Reset)
+		fmt.Fprintln(w, p.Dim+"read from the manifests; part = some laws not evaluated or held at a bound only."+p.Reset)
 	}
 	fmt.Fprintln(w, a.SummaryLine())
 	return nil

@@ -1,0 +1,88 @@
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Every file scalelint reads (manifests, the configuration, a baseline,
+// a file --fix is about to write, the language server's index and watched
+// files) is read through ReadLimited or ReadWhole: opened without
+// blocking, read only when it is a regular file, and at most one byte
+// over a size limit. A FIFO, a device or a socket at a manifest's path
+// (one named on the command line, one a directory walk listed that was
+// replaced since, or one an editor reports as changed) would otherwise
+// block the read forever, or /dev/zero fill memory.
+
+// ErrNotRegular is returned for a path that is not a regular file.
+var ErrNotRegular = errors.New("not a regular file")
+
+// TooLargeError is returned by ReadWhole for a file over its limit.
+type TooLargeError struct{ Limit int64 }
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("over the size limit of %d bytes", e.Limit)
+}
+
+// ReadLimited reads a regular file, but at most limit+1 bytes: a file
+// over the limit is reported by the parser without being read in full. A
+// regular file is read into a buffer of its size, in one allocation.
+func ReadLimited(path string, limit int64) ([]byte, error) {
+	f, err := openRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r := io.LimitReader(f, limit+1)
+	if st, err := f.Stat(); err == nil && st.Size() <= limit {
+		buf := make([]byte, st.Size(), st.Size()+1)
+		n, err := io.ReadFull(r, buf)
+		if err == io.ErrUnexpectedEOF || err == io.EOF {
+			return buf[:n], nil // it shrank since the stat
+		}
+		if err != nil {
+			return nil, err
+		}
+		rest, err := io.ReadAll(r) // it grew since the stat
+		return append(buf, rest...), err
+	}
+	return io.ReadAll(r)
+}
+
+// ReadWhole reads a regular file of at most limit bytes (a configuration,
+// a baseline): a larger one is a *TooLargeError, read no further than
+// limit+1 bytes.
+func ReadWhole(path string, limit int64) ([]byte, error) {
+	data, err := ReadLimited(path, limit)
+	if err == nil && int64(len(data)) > limit {
+		return nil, &os.PathError{Op: "read", Path: path, Err: &TooLargeError{limit}}
+	}
+	return data, err
+}
+
+// ReadStdin reads at most limit+1 bytes of r (stdin, which may be
+// /dev/zero or a pipe that never ends): the parser refuses more.
+func ReadStdin(r io.Reader, limit int64) ([]byte, error) {
+	return io.ReadAll(io.LimitReader(r, limit+1))
+}
+
+// openRegular opens path for reading without waiting for a writer (a
+// FIFO) or a device, and returns it only when it is a regular file.
+func openRegular(path string) (*os.File, error) {
+	f, err := openNonBlocking(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, &os.PathError{Op: "open", Path: path, Err: ErrNotRegular}
+	}
+	return f, nil
+}
