@@ -35,7 +35,7 @@ type parseCache struct {
 	// whose handle changed, not at the whole workspace.
 	byPath  map[string][]cacheKey
 	touched map[string]bool
-	held    map[string]*fileHandle // the files of the last retain
+	held    fileSet // the files of the last retain
 }
 
 type cacheKey struct {
@@ -101,20 +101,19 @@ func (c *parseCache) get(path string, content []byte, release bool) *parsed {
 // retain drops every entry that the snapshot's files do not hold: old
 // versions of edited documents, deleted files. Only the paths parsed since
 // the last retain, or whose handle changed since, can hold such entries.
-func (c *parseCache) retain(files map[string]*fileHandle) {
+func (c *parseCache) retain(files fileSet) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	paths := c.touched
 	c.touched = map[string]bool{}
-	for p, h := range c.held {
-		if files[p] != h {
-			paths[p] = true
-		}
+	// Over the same disk index, only the open documents can differ.
+	for _, p := range changedFileSetPaths(c.held, files) {
+		paths[p] = true
 	}
 	c.held = files
 	for p := range paths {
 		keep := map[*parsed]bool{}
-		if h := files[p]; h != nil {
+		if h := files.get(p); h != nil {
 			for _, ch := range h.chunks {
 				keep[ch.parsed] = true
 			}
@@ -176,5 +175,5 @@ func (h *fileHandle) linted() bool {
 // newHandle parses a file's text into a handle.
 func (c *parseCache) newHandle(path string, u uri.URI, version int32, open bool, content []byte) *fileHandle {
 	return &fileHandle{path: path, uri: u, version: version, open: open, content: content,
-		mapper: NewMapper(content), chunks: c.chunks(path, content, !open)}
+		chunks: c.chunks(path, content, !open)}
 }

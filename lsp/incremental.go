@@ -33,20 +33,7 @@ import (
 // LimitRange) lints everything again.
 
 // changedPaths returns the paths whose file differs between base and s.
-func changedPaths(base, s *Snapshot) []string {
-	var out []string
-	for p, h := range s.files {
-		if base.files[p] != h {
-			out = append(out, p)
-		}
-	}
-	for p := range base.files {
-		if s.files[p] == nil {
-			out = append(out, p)
-		}
-	}
-	return out
-}
+func changedPaths(base, s *Snapshot) []string { return changedFileSetPaths(base.files, s.files) }
 
 // chunkFiles returns a handle's parsed documents (none for nil).
 func chunkFiles(h *fileHandle) []*manifest.File {
@@ -65,8 +52,8 @@ func (s *Snapshot) deriveWorkspace(b *Snapshot) {
 	replace := map[string][]*manifest.File{}
 	s.changedFiles = map[*manifest.File]bool{}
 	for _, p := range changedPaths(b, s) {
-		replace[p] = chunkFiles(s.files[p])
-		for _, f := range append(chunkFiles(b.files[p]), replace[p]...) {
+		replace[p] = chunkFiles(s.files.get(p))
+		for _, f := range append(chunkFiles(b.files.get(p)), replace[p]...) {
 			s.changedFiles[f] = true
 		}
 	}
@@ -84,9 +71,9 @@ func (s *Snapshot) deriveWorkspace(b *Snapshot) {
 // The second result is false when everything must be linted again: a
 // changed file holds a kind rules read across the workspace.
 func (s *Snapshot) relintPaths(b *Snapshot) (map[string]bool, bool) {
-	for _, h := range []map[string]*fileHandle{b.files, s.files} {
+	for _, h := range []fileSet{b.files, s.files} {
 		for p := range s.changed {
-			for _, f := range chunkFiles(h[p]) {
+			for _, f := range chunkFiles(h.get(p)) {
 				for _, d := range f.Docs {
 					if slices.Contains(ruleKinds, d.Kind) {
 						return nil, false

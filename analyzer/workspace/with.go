@@ -83,6 +83,7 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 	// Drop what the changed paths held. names collects the keys scale
 	// targets are looked up by whose candidates changed.
 	names := map[nameKey]bool{}
+	// (objects is not sorted by path: parseKind appends what it parses.)
 	objects := make([]*manifest.Object, 0, len(ws.objects))
 	for _, o := range ws.objects {
 		if !changed(o.Doc.File) {
@@ -99,14 +100,14 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 		}
 		nw.workloads.delete(o)
 	}
-	autoscalers := make([]*scaling.Autoscaler, 0, len(ws.autoscalers))
-	for _, a := range ws.autoscalers {
+	// Autoscalers are sorted by path: the changed paths' are found by
+	// binary search, not by a pass over the workspace.
+	autoscalers := slices.Clone(ws.autoscalers)
+	autoscalers = dropPaths(autoscalers, paths, func(a *scaling.Autoscaler) string { return a.Object.Doc.File.Path }, func(a *scaling.Autoscaler) {
 		if changed(a.Object.Doc.File) {
 			nw.resolved.delete(a)
-		} else {
-			autoscalers = append(autoscalers, a)
 		}
-	}
+	})
 
 	// Index the new files, then put what they hold where their paths
 	// sort, as New would have. skipped are the kinds of their documents
@@ -160,7 +161,7 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 		}
 	}
 
-	nw.byBase = withBases(ws.byBase, changed, replace, paths)
+	nw.byBase = withBases(ws.byBase, gone, replace, paths)
 	// Resolve the new autoscalers, and the others whose candidates
 	// changed; every other resolution is the base's.
 	for _, a := range nw.autoscalers {
@@ -222,25 +223,41 @@ func insertByPath[T any](list, add []T, path func(T) string) []T {
 	return append(out, list[i:]...)
 }
 
+// dropPaths removes from list (sorted by path) the elements of each of
+// paths (sorted), calling drop on each, by binary search: the cost is
+// that of the changed paths, and one copy.
+func dropPaths[T any](list []T, paths []string, path func(T) string, drop func(T)) []T {
+	for i := len(paths) - 1; i >= 0; i-- {
+		p := paths[i]
+		lo := sort.Search(len(list), func(k int) bool { return path(list[k]) >= p })
+		hi := lo
+		for hi < len(list) && path(list[hi]) == p {
+			drop(list[hi])
+			hi++
+		}
+		list = slices.Delete(list, lo, hi)
+	}
+	return list
+}
+
 // withBases returns the files by token.File base (FileOf's index) with
-// the changed paths' files replaced.
-func withBases(byBase []*manifest.File, changed func(*manifest.File) bool, replace map[string][]*manifest.File, paths []string) []*manifest.File {
-	var add []*manifest.File
+// the changed paths' files replaced: each found by binary search.
+func withBases(byBase []*manifest.File, gone map[*manifest.File]bool, replace map[string][]*manifest.File, paths []string) []*manifest.File {
+	out := slices.Clone(byBase)
+	base := func(k int) int { return out[k].Tok.Base() }
+	for f := range gone {
+		b := f.Tok.Base()
+		i := sort.Search(len(out), func(k int) bool { return base(k) >= b })
+		if i < len(out) && out[i] == f {
+			out = slices.Delete(out, i, i+1)
+		}
+	}
 	for _, p := range paths {
-		add = append(add, replace[p]...)
-	}
-	sort.Slice(add, func(i, j int) bool { return add[i].Tok.Base() < add[j].Tok.Base() })
-	out := make([]*manifest.File, 0, len(byBase)+len(add))
-	j := 0
-	for _, f := range byBase {
-		if changed(f) {
-			continue
+		for _, f := range replace[p] {
+			b := f.Tok.Base()
+			i := sort.Search(len(out), func(k int) bool { return base(k) >= b })
+			out = slices.Insert(out, i, f)
 		}
-		for j < len(add) && add[j].Tok.Base() < f.Tok.Base() {
-			out = append(out, add[j])
-			j++
-		}
-		out = append(out, f)
 	}
-	return append(out, add[j:]...)
+	return out
 }
