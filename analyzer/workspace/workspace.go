@@ -138,6 +138,7 @@ func New(fset *token.FileSet, files []*manifest.File, opts Options) *Workspace {
 	if opts.TargetDistance == 0 {
 		opts.TargetDistance = 2
 	}
+	indexStart := startTiming()
 	files = append([]*manifest.File(nil), files...)
 	sort.SliceStable(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	docs := 0
@@ -177,9 +178,12 @@ func New(fset *token.FileSet, files []*manifest.File, opts Options) *Workspace {
 	ws.byBase = append([]*manifest.File(nil), files...)
 	sort.Slice(ws.byBase, func(i, j int) bool { return ws.byBase[i].Tok.Base() < ws.byBase[j].Tok.Base() })
 	ws.resolved = newLayered[*scaling.Autoscaler, *Resolution](len(ws.autoscalers))
+	addTiming(&tIndex, indexStart)
+	resolveStart := startTiming()
 	for _, a := range ws.autoscalers {
 		ws.resolved.set(a, ws.resolve(a))
 	}
+	addTiming(&tResol, resolveStart)
 	return ws
 }
 

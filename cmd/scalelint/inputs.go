@@ -19,7 +19,7 @@ func readInputs(paths []string, stdin io.Reader, stderr io.Writer, configPath, n
 	if progress {
 		p = stderr
 	}
-	in, err := load.Read(paths, stdin, load.Options{ConfigPath: configPath, Namespace: namespace, Progress: p})
+	in, err := load.Read(paths, stdin, load.Options{ConfigPath: configPath, Namespace: namespace, Progress: p, Mark: phaseMark})
 	if err != nil {
 		return nil, err
 	}

@@ -46,6 +46,10 @@ type Options struct {
 	// Progress, when not nil, is told how many files were found and each
 	// one parsed (startProgress).
 	Progress io.Writer
+	// Mark, when not nil, is called with the name of each phase as it
+	// ends: "walk", "load" (read and parse), "index" (the workspace
+	// built, targets resolved): check's --stats.
+	Mark func(phase string)
 }
 
 // Inputs are the files a command reads, in one workspace.
@@ -151,6 +155,7 @@ func Read(paths []string, stdin io.Reader, o Options) (*Inputs, error) {
 	if len(diskPaths) > 0 {
 		found, errs := workspace.Walk(diskPaths, cfg.Excluded)
 		in.Errs = append(in.Errs, errs...)
+		o.mark("walk")
 		// Configuration files are never inputs; those found below the
 		// paths govern their directories.
 		var manifests, nested []string
@@ -189,6 +194,7 @@ func Read(paths []string, stdin io.Reader, o Options) (*Inputs, error) {
 			files = append(files, loaded...)
 		}
 		p.done()
+		o.mark("load")
 		for _, f := range files {
 			if f.Path != stdinName {
 				in.Named[f.Path] = true
@@ -219,7 +225,14 @@ func Read(paths []string, stdin io.Reader, o Options) (*Inputs, error) {
 		RepositoryURLs:   in.Root.URLs,
 		Release:          true,
 	})
+	o.mark("index")
 	return in, nil
+}
+
+func (o Options) mark(phase string) {
+	if o.Mark != nil {
+		o.Mark(phase)
+	}
 }
 
 // configSet parses each configuration file once, with the --namespace
