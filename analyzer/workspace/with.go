@@ -36,8 +36,14 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 	defer ws.lazyMu.Unlock()
 	paths := slices.Sorted(maps.Keys(replace))
 	files, gone, kept := spliceFiles(ws.Files, paths, replace, ws.kustomized)
-	// changed reports whether a file of the base is one replaced.
+	// changed reports whether a file of the base is one replaced: an edit
+	// replaces a few, and comparing with each is cheaper than hashing,
+	// once for every object of the workspace.
+	goneList := slices.Collect(maps.Keys(gone))
 	changed := func(f *manifest.File) bool { return gone[f] }
+	if len(goneList) <= 8 {
+		changed = func(f *manifest.File) bool { return slices.Contains(goneList, f) }
+	}
 	if !kept {
 		// A kustomization among the changes, or a file count change
 		// where kustomizations place files: the scopes may differ.
@@ -63,16 +69,26 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 
 	nw := &Workspace{
 		Fset: ws.Fset, Files: files, opts: ws.opts, scopes: ws.scopes, kustomized: ws.kustomized,
-		byName:    ws.byName.derive(),
-		workloads: ws.workloads.derive(),
-		resolved:  ws.resolved.derive(),
-		lazyKinds: make(map[string][]*manifest.Document, len(ws.lazyKinds)),
-		kinds:     maps.Clone(ws.kinds),
-		shared:    true,
-		derived:   &derivedTable{},
+		byName:        ws.byName.derive(),
+		workloads:     ws.workloads.derive(),
+		resolved:      ws.resolved.derive(),
+		byTarget:      ws.byTarget.derive(),
+		byTargetName:  ws.byTargetName.derive(),
+		derivedByWith: true,
+		lazyKinds:     make(map[string][]*manifest.Document, len(ws.lazyKinds)),
+		kinds:         maps.Clone(ws.kinds),
+		shared:        true,
+		derived:       &derivedTable{},
+	}
+	// Only the kinds of the replaced files' documents can lose one.
+	goneKinds := map[string]bool{}
+	for f := range gone {
+		for _, d := range f.Docs {
+			goneKinds[d.Kind] = true
+		}
 	}
 	for k, docs := range ws.lazyKinds {
-		if slices.ContainsFunc(docs, func(d *manifest.Document) bool { return changed(d.File) }) {
+		if goneKinds[k] && slices.ContainsFunc(docs, func(d *manifest.Document) bool { return changed(d.File) }) {
 			docs = slices.DeleteFunc(slices.Clone(docs), func(d *manifest.Document) bool { return changed(d.File) })
 		}
 		if len(docs) > 0 {
@@ -105,7 +121,15 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 	autoscalers := slices.Clone(ws.autoscalers)
 	autoscalers = dropPaths(autoscalers, paths, func(a *scaling.Autoscaler) string { return a.Object.Doc.File.Path }, func(a *scaling.Autoscaler) {
 		if changed(a.Object.Doc.File) {
+			nw.unindexTarget(a, ws.Target(a))
 			nw.resolved.delete(a)
+			k := nameKey{a.Target.Kind, a.Target.Name}
+			as, _ := nw.byTargetName.get(k)
+			if as = slices.DeleteFunc(slices.Clone(as), func(x *scaling.Autoscaler) bool { return x == a }); len(as) > 0 {
+				nw.byTargetName.set(k, as)
+			} else {
+				nw.byTargetName.delete(k)
+			}
 		}
 	})
 
@@ -164,9 +188,36 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 	nw.byBase = withBases(ws.byBase, gone, replace, paths)
 	// Resolve the new autoscalers, and the others whose candidates
 	// changed; every other resolution is the base's.
-	for _, a := range nw.autoscalers {
-		if _, ok := nw.resolved.get(a); !ok || names[nameKey{a.Target.Kind, a.Target.Name}] {
-			nw.resolved.set(a, nw.resolve(a))
+	// The autoscalers to resolve: the new ones, and those that name a
+	// key in names (byTargetName), not a pass over every autoscaler.
+	for _, a := range addedAs {
+		k := nameKey{a.Target.Kind, a.Target.Name}
+		as, _ := nw.byTargetName.get(k)
+		nw.byTargetName.set(k, append(slices.Clone(as), a))
+	}
+	seen := map[*scaling.Autoscaler]bool{}
+	var again []*scaling.Autoscaler
+	for _, a := range addedAs {
+		seen[a] = true
+		again = append(again, a)
+	}
+	for k := range names {
+		as, _ := nw.byTargetName.get(k)
+		for _, a := range as {
+			if !seen[a] {
+				seen[a] = true
+				again = append(again, a)
+			}
+		}
+	}
+	for _, a := range nw.inOrder(again) {
+		prev, ok := nw.resolved.get(a)
+		if !ok || names[nameKey{a.Target.Kind, a.Target.Name}] {
+			r := nw.resolve(a)
+			nw.unindexTarget(a, prev)
+			nw.resolved.set(a, r)
+			nw.indexTarget(a, r)
+			nw.reresolved = append(nw.reresolved, a)
 		}
 	}
 	return nw, true

@@ -95,6 +95,16 @@ type Workspace struct {
 	autoscalers []*scaling.Autoscaler
 	workloads   layered[*manifest.Object, *scaling.Workload]
 	resolved    layered[*scaling.Autoscaler, *Resolution]
+	// byTarget lists the autoscalers resolved to each target, in file
+	// order (AutoscalersOf).
+	byTarget layered[*manifest.Object, []*scaling.Autoscaler]
+	// byTargetName lists the autoscalers by the kind and name their
+	// scale target names (With resolves again those of a changed key).
+	byTargetName layered[nameKey, []*scaling.Autoscaler]
+	// reresolved are the autoscalers With resolved again (Reresolved);
+	// derivedByWith is set on a workspace With made.
+	reresolved    []*scaling.Autoscaler
+	derivedByWith bool
 	// lazyMu guards what parseKind changes: lazyKinds, kinds and the
 	// index it adds to.
 	lazyMu    sync.Mutex
@@ -180,8 +190,18 @@ func New(fset *token.FileSet, files []*manifest.File, opts Options) *Workspace {
 	ws.resolved = newLayered[*scaling.Autoscaler, *Resolution](len(ws.autoscalers))
 	addTiming(&tIndex, indexStart)
 	resolveStart := startTiming()
+	ws.byTarget = newLayered[*manifest.Object, []*scaling.Autoscaler](len(ws.autoscalers))
+	ws.byTargetName = newLayered[nameKey, []*scaling.Autoscaler](len(ws.autoscalers))
 	for _, a := range ws.autoscalers {
-		ws.resolved.set(a, ws.resolve(a))
+		k := nameKey{a.Target.Kind, a.Target.Name}
+		as, _ := ws.byTargetName.get(k)
+		ws.byTargetName.set(k, append(as, a))
+		r := ws.resolve(a)
+		ws.resolved.set(a, r)
+		if t := r.Object; t != nil {
+			as, _ := ws.byTarget.get(t)
+			ws.byTarget.set(t, append(as, a)) // in file order: autoscalers are
+		}
 	}
 	addTiming(&tResol, resolveStart)
 	return ws
