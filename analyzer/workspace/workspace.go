@@ -21,9 +21,14 @@
 //	base workspace + changed paths' files -> With -> the changed files
 //	    indexed, the others' entries shared (layered maps, copied lists);
 //	    only the autoscalers whose target key the change touched resolved
-//	    again; from scratch (New) when deployment roots may move
+//	    again (found by the index of target names, and listed: Reresolved);
+//	    from scratch (New) when deployment roots may move
 //	workspace + paths -> Focus -> a view listing only what bears on those
 //	    files, for linting them again while lookups see everything
+//
+// The reverse indexes (AutoscalersOf: the autoscalers of a target;
+// AutoscalersIn: those of a path) let With, Focus and the language
+// server find what an edit reaches without a pass over the workspace.
 package workspace
 
 import (
