@@ -23,7 +23,7 @@ func TestCheckStats(t *testing.T) {
 			rows = append(rows, f[0])
 		}
 	}
-	want := []string{"phase", "walk", "load", "read", "sniff", "parse", "decode", "views", "index", "index", "resolve", "rules", "report", "output", "total"}
+	want := []string{"phase", "walk", "render", "load", "read", "sniff", "parse", "decode", "views", "index", "index", "resolve", "rules", "report", "output", "total"}
 	if len(rows) < len(want) || strings.Join(rows[:len(want)], " ") != strings.Join(want, " ") {
 		t.Errorf("--stats rows %q, want %q first:\n%s", rows, want, errOut.String())
 	}
