@@ -1,6 +1,12 @@
 package lsp
 
-import "sort"
+import (
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/scalelint/scalelint/analyzer/render/lint"
+)
 
 // fileSet is a snapshot's files: the disk index, which snapshots share
 // (the server never writes a disk map a snapshot holds: it copies it
@@ -19,6 +25,28 @@ type fileSet struct {
 // snapshots over the same one.
 type diskIndex struct {
 	files map[string]*fileHandle
+
+	// Computed once per version: every snapshot over it shares them.
+	pathsOnce sync.Once
+	sorted    []string  // the paths, sorted
+	plan      lint.Plan // what renders: lint.Discover of sorted
+}
+
+// sortedPaths returns the disk index's paths, sorted, and their render
+// plan, computed once (callers must not change them).
+func (d *diskIndex) sortedPaths() ([]string, lint.Plan) {
+	if d == nil {
+		return nil, lint.Plan{}
+	}
+	d.pathsOnce.Do(func() {
+		d.sorted = make([]string, 0, len(d.files))
+		for p := range d.files {
+			d.sorted = append(d.sorted, p)
+		}
+		sort.Strings(d.sorted)
+		d.plan = lint.Discover(d.sorted)
+	})
+	return d.sorted[:len(d.sorted):len(d.sorted)], d.plan
 }
 
 // get returns the handle of a path, or nil.
@@ -74,12 +102,35 @@ func (d *diskIndex) get(p string) (*fileHandle, bool) {
 	return h, ok
 }
 
-// paths returns every path, sorted.
-func (fs fileSet) paths() []string {
-	var out []string
-	fs.each(func(p string, _ *fileHandle) { out = append(out, p) })
-	sort.Strings(out)
-	return out
+// paths returns every path, sorted (callers must not change the slice),
+// and their render plan (lint.Discover): the disk index's, computed once
+// for every snapshot over it, unless the open documents add or hide a
+// path.
+func (fs fileSet) paths() ([]string, lint.Plan) {
+	base, plan := fs.disk.sortedPaths()
+	var add []string
+	hide := map[string]bool{}
+	for p, h := range fs.over {
+		_, onDisk := fs.disk.get(p)
+		switch {
+		case h != nil && !onDisk:
+			add = append(add, p)
+		case h == nil && onDisk:
+			hide[p] = true
+		}
+	}
+	if len(add) == 0 && len(hide) == 0 {
+		return base, plan
+	}
+	out := make([]string, 0, len(base)+len(add))
+	for _, p := range base {
+		if !hide[p] {
+			out = append(out, p)
+		}
+	}
+	out = append(out, add...)
+	slices.Sort(out)
+	return out, lint.Discover(out)
 }
 
 // changedPaths returns the paths whose handle differs between a and b.

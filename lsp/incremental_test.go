@@ -121,7 +121,7 @@ func fileDiagnosticsOf(t *testing.T, snap *Snapshot) map[string][]protocol.Diagn
 		t.Fatal(err)
 	}
 	out := map[string][]protocol.Diagnostic{}
-	for _, p := range snap.files.paths() {
+	for _, p := range snap.paths() {
 		out[p] = protocolFor(snap, fds, p)
 	}
 	return out

@@ -98,8 +98,7 @@ func (s *Snapshot) renders() []*renderGroup {
 		if s.renderCache == nil {
 			return
 		}
-		paths := s.paths()
-		plan := lint.Discover(paths)
+		paths, plan := s.files.paths()
 		if plan.Empty() {
 			return
 		}
@@ -112,6 +111,10 @@ func (s *Snapshot) renders() []*renderGroup {
 				h.Write([]byte{0})
 				for _, ch := range s.files.get(p).chunks {
 					h.Write(ch.hash[:])
+					// The group's findings hold positions in these very
+					// parses: an open document and the disk file of the
+					// same text are parsed apart (cacheKey.released).
+					fmt.Fprintf(h, "%p", ch.file)
 				}
 			}
 			return hex.EncodeToString(h.Sum(nil))

@@ -373,4 +373,7 @@ func (s *Snapshot) objectAt(h *fileHandle, off int) (*manifest.Object, int) {
 }
 
 // paths returns the snapshot's paths, sorted.
-func (s *Snapshot) paths() []string { return s.files.paths() }
+func (s *Snapshot) paths() []string {
+	p, _ := s.files.paths()
+	return p
+}
