@@ -120,7 +120,7 @@ for p in "${programs[@]}"; do
   echo
   echo "costliest package initialisations of $p (GODEBUG=inittrace=1, one run of version):"
   GODEBUG=inittrace=1 "$work/$p" version 2>"$work/inittrace.txt" >/dev/null || true
-  grep '^init' "$work/inittrace.txt" | sort -k5 -n -r | head -n 8
+  grep '^init' "$work/inittrace.txt" | sort -k5 -n -r | head -n 8 || true # head closes the pipe early
   awk '/^init/ { t+=$5; b+=$8; n++ } END { printf "total: %d packages, %.1f ms, %.1f MiB allocated\n", n, t, b/1048576 }' "$work/inittrace.txt"
 done
 
