@@ -108,6 +108,18 @@ func (res *Result) traffic(idx *index, w *manifest.Object) {
 		res.Notes = append(res.Notes, Note{Law: "retry-trap", Object: l.view.Object, At: l.view.Object.KindAt,
 			Text: fmt.Sprintf("%s: a ServiceProfile for Service %s overrides Linkerd's retry and timeout annotations", routeName(l), l.via.Name)})
 	}
+	for _, l := range idx.unprovided[w] {
+		if l.route.Retry == nil && len(l.route.Timeouts) == 0 {
+			continue
+		}
+		law := "retry-trap"
+		if l.route.Retry == nil {
+			law = "bound-exceeds-timeout"
+		}
+		res.Notes = append(res.Notes, Note{Law: law, Object: l.view.Object, At: l.view.Object.KindAt,
+			Text: fmt.Sprintf("Canary %s names no spec.provider: Flagger's -mesh-provider flag, which the manifests do not show, decides what its spec.service.retries and timeout become (infer.controllers: [%s] reads them as the default provider %s writes them)",
+				l.view.Object.Name, flaggerDefault, traffic.DefaultProvider)})
+	}
 	if len(links) == 0 {
 		return
 	}
