@@ -87,11 +87,18 @@ func (res *Result) cachedMetrics(a *scaling.Autoscaler) {
 		if err != nil {
 			return
 		}
-		poll := a.PollingInterval.V
-		res.Inputs["sampling-delay"] = scaling.Input{Name: "sampling-delay", Value: base.Value, Upper: base.Value + poll,
-			Bound: scaling.AtLeast, Origin: scaling.FromInference, Object: a.Object, At: m.At, Text: spec.Default, From: "useCachedMetrics",
-			Source: fmt.Sprintf("trigger %s sets useCachedMetrics: the HPA reads values up to pollingInterval %gs old, so the sampling delay is between %gs and %gs",
-				m.Type, poll, base.Value, base.Value+poll)}
+		in := scaling.Input{Name: "sampling-delay", Value: base.Value, Bound: scaling.AtLeast, Origin: scaling.FromInference,
+			Object: a.Object, At: m.At, Text: spec.Default, From: "useCachedMetrics"}
+		if poll := a.PollingInterval; poll.Invalid {
+			// Not an int32 (invalid-field): the upper end is not known.
+			in.Source = fmt.Sprintf("trigger %s sets useCachedMetrics: the HPA reads values up to one pollingInterval old, and spec.pollingInterval is not an integer KEDA accepts: the sampling delay is at least %gs",
+				m.Type, base.Value)
+		} else {
+			in.Upper = base.Value + poll.V
+			in.Source = fmt.Sprintf("trigger %s sets useCachedMetrics: the HPA reads values up to pollingInterval %gs old, so the sampling delay is between %gs and %gs",
+				m.Type, poll.V, base.Value, base.Value+poll.V)
+		}
+		res.Inputs["sampling-delay"] = in
 		return
 	}
 }
