@@ -43,13 +43,15 @@ var ToleranceTrap = &analyzer.Analyzer{
 				Facts: map[string]float64{"g": g.G, "tolerance": g.Tolerance, "limit": g.Limit, "request": g.Request,
 					"target": float64(g.TargetPercent) / 100},
 			}
-			if g.FixTarget >= 1 && g.Metric.Utilization.Set {
+			// Each fix satisfies the law and does what it says, or is not
+			// offered (laws.EscapeTarget, laws.EscapeLimit).
+			if g.FixTarget >= 1 && g.FixTarget < g.TargetPercent && g.Metric.Utilization.Set {
 				d.SuggestedFixes = append(d.SuggestedFixes, analyzer.SuggestedFix{
 					Message: fmt.Sprintf("Lower the target to %d%%", g.FixTarget),
 					Edits:   []analyzer.TextEdit{replaceScalar(g.Metric.Utilization.At, fmt.Sprint(g.FixTarget))},
 				})
 			}
-			if cs := e.Target.Workload.Counted(g.Metric.Container); len(cs) == 1 && cs[0].CPULimit.Set && cs[0].CPULimit.At.IsValid() {
+			if cs := e.Target.Workload.Counted(g.Metric.Container); g.FixLimit > g.Limit && len(cs) == 1 && cs[0].CPULimit.Set && cs[0].CPULimit.At.IsValid() {
 				c := cs[0]
 				value := fmt.Sprintf("%dm", int64(g.FixLimit*1000+0.5))
 				d.SuggestedFixes = append(d.SuggestedFixes, analyzer.SuggestedFix{
