@@ -37,7 +37,7 @@ func lawTable(snap *Snapshot, e *rules.Evaluation) string {
 	var rows [][3]string
 	if g := e.Growth; g != nil {
 		numbers := fmt.Sprintf("g = %s (limit %s / request %s at %d%%) vs 1 + tolerance = %s",
-			format.Num(g.G, 3), format.Num(g.Limit, 3), format.Num(g.Request, 3), g.TargetPercent, format.Num(1+g.Tolerance, 3))
+			format.Apart(g.G, 1+g.Tolerance, 3), format.Num(g.Limit, 3), format.Num(g.Request, 3), g.TargetPercent, format.Exact(1+g.Tolerance))
 		verdict := "grows"
 		if g.Trapped {
 			verdict = "**trapped**" + escapes(g)

@@ -23,8 +23,9 @@ var ToleranceTrap = &analyzer.Analyzer{
 			}
 			a := e.Autoscaler
 			r := analyzer.FieldSpan(a.Object, metricField(a, g.Metric))
+			gText, tolText := GrowthText(g)
 			msg := fmt.Sprintf("CPU target %d%% with limit %s and request %s cores gives g = %s ≤ 1 + tolerance %s: on a saturated metric the controller never scales up",
-				g.TargetPercent, format.Num(g.Limit, 3), format.Num(g.Request, 3), format.Num(g.G, 4), format.Num(g.Tolerance, 3))
+				g.TargetPercent, format.Num(g.Limit, 3), format.Num(g.Request, 3), gText, tolText)
 			var sev analyzer.Severity
 			if len(g.Others) > 0 {
 				// The HPA scales to the largest recommendation of its
@@ -34,7 +35,7 @@ var ToleranceTrap = &analyzer.Analyzer{
 					names = append(names, metricLabel(a, o))
 				}
 				msg = fmt.Sprintf("CPU target %d%% with limit %s and request %s cores gives g = %s ≤ 1 + tolerance %s: on saturated pods this target never asks for more, so only %s can scale this workload up",
-					g.TargetPercent, format.Num(g.Limit, 3), format.Num(g.Request, 3), format.Num(g.G, 4), format.Num(g.Tolerance, 3), strings.Join(names, ", "))
+					g.TargetPercent, format.Num(g.Limit, 3), format.Num(g.Request, 3), gText, tolText, strings.Join(names, ", "))
 				sev = analyzer.Warning
 			}
 			d := analyzer.Diagnostic{

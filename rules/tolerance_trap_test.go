@@ -4,6 +4,7 @@ import (
 	"context"
 	"go/token"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/scalelint/scalelint/analyzer"
@@ -100,6 +101,30 @@ func TestToleranceTrapFixes(t *testing.T) {
 		}
 		if !slices.Equal(fixes, c.fixes) {
 			t.Errorf("%s: fixes %q, want %q (%s)", c.name, fixes, c.fixes, msg)
+		}
+	}
+}
+
+// TestGrowthFactorBesideTolerance: g is written with the digits it takes
+// not to round onto or across 1 + tolerance (rules/format: Apart). With a
+// tolerance of 0, a target of 1,000,000,000% and U = 999,999,900
+// (ℓ = 9999999m, r = 1m), g = 0.9999999: Num(g, 4) wrote "1", which reads
+// as the bound itself.
+func TestGrowthFactorBesideTolerance(t *testing.T) {
+	for _, c := range []struct {
+		request, limit, target, tol string
+		want                        string
+	}{
+		{"1m", "9999999m", "1000000000", "0", "gives g = 0.9999999 ≤ 1 + tolerance 0:"},
+		// g = 104/95 = 1.0947 against 1.1: four decimals suffice.
+		{"\"1\"", "1040m", "95", "", "gives g = 1.0947 ≤ 1 + tolerance 0.1:"},
+		// U = 100 × 1099999 / 10 = 10,999,990 at 10,000,000%: g = 1.099999,
+		// written "1.1" before.
+		{"10m", "1099999m", "10000000", "", "gives g = 1.099999 ≤ 1 + tolerance 0.1:"},
+	} {
+		msg, _ := toleranceTrapOf(t, c.request, c.limit, c.target, c.tol)
+		if !strings.Contains(msg, c.want) {
+			t.Errorf("%s/%s at %s%% (tolerance %q): %q does not contain %q", c.limit, c.request, c.target, c.tol, msg, c.want)
 		}
 	}
 }

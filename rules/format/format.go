@@ -28,6 +28,10 @@
 // "2000000000"), Sig(0.0000012345, 3) = "1.23e-6". A value a manifest
 // field is set to (a fix's edit) is written by Plain, never in exponent
 // form, since an integer field does not read one.
+//
+// A number written beside a bound it is compared with is written by
+// Apart, with as many digits as it takes not to round onto or across the
+// bound ("g = 1.0999 ≤ 1.1", never "g = 1.1 ≤ 1.1").
 package format
 
 import (
@@ -145,6 +149,46 @@ func Sig(v float64, digits int) string {
 	}
 	prec := digits - 1 - int(math.Floor(math.Log10(math.Abs(v))))
 	return Num(v, min(max(prec, 0), MaxDecimals))
+}
+
+// Apart writes v as Num(v, prec) does, with more decimals (up to every
+// digit v holds) when fewer would write a value that does not compare
+// with ref as v does: written beside a bound it is measured against, a
+// number never rounds onto or across it. With ref 1.1, Apart(1.0999, 3)
+// = "1.0999" (Num writes "1.1"), Apart(1.1004, 3) = "1.1004",
+// Apart(1.04, 3) = "1.04"; with ref 1, Apart(1.0000001, 4) = "1.0000001"
+// (Num writes "1"). A v within a relative 1e-9 of ref, which the laws
+// judge equal to it (rules/laws: ToleranceTrapped), is written as ref is:
+// Apart(1.1+5e-10, 1.1, 3) = "1.1". Write ref itself with Exact, or
+// enough digits that it is not rounded.
+func Apart(v, ref float64, prec int) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) || math.IsNaN(ref) || math.IsInf(ref, 0) {
+		return Num(v, prec)
+	}
+	if math.Abs(v-ref) <= 1e-9*math.Max(1, math.Abs(ref)) {
+		v = ref
+	}
+	want := cmp(v, ref)
+	for d := max(prec, 0); d <= max(prec, 0)+20; d++ {
+		s := Num(v, d)
+		if x, err := strconv.ParseFloat(s, 64); err == nil && cmp(x, ref) == want {
+			return s
+		}
+	}
+	if v != 0 && outsideDecimal(v) {
+		return exponent(v)
+	}
+	return Exact(v)
+}
+
+func cmp(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
 
 // SigUp writes a positive v rounded up to digits significant digits

@@ -282,3 +282,49 @@ func TestPlain(t *testing.T) {
 		}
 	}
 }
+
+// TestApart: the written value compares with ref as v does, with Num's
+// decimals when they suffice (the expected strings are v's decimal digits
+// up to the first that separates it from ref).
+func TestApart(t *testing.T) {
+	for _, c := range []struct {
+		v, ref float64
+		prec   int
+		want   string
+	}{
+		{1.0999, 1.1, 3, "1.0999"}, // Num: "1.1", onto the bound
+		{1.1004, 1.1, 3, "1.1004"}, // Num: "1.1"
+		{1.04, 1.1, 3, "1.04"},     // far enough: Num's decimals
+		{1.0526315789, 1.1, 4, "1.0526"},
+		{1.04, 1, 0, "1.04"},           // Num: "1", onto a tolerance of 0
+		{1.0000001, 1, 4, "1.0000001"}, // never "1" for a g above 1
+		{0.9996, 1, 3, "0.9996"},       // nor for one below
+		{1.1 + 5e-10, 1.1, 3, "1.1"},   // equal to the laws (1e-9)
+		{1.1 - 5e-10, 1.1, 3, "1.1"},
+		{1.1, 1.1, 3, "1.1"},
+		{1.100000002, 1.1, 3, "1.100000002"},
+		{5e-8, 1.1, 4, "5e-8"},
+		{2.2e9, 1.1, 3, "2.2e+9"},
+		{math.Inf(1), 1.1, 3, "∞"},
+	} {
+		got := Apart(c.v, c.ref, c.prec)
+		if got != c.want {
+			t.Errorf("Apart(%v, %v, %d) = %q, want %q", c.v, c.ref, c.prec, got, c.want)
+		}
+	}
+	// Whatever v, the written value never lands on or across ref unless v
+	// is within the laws' 1e-9 of it.
+	for _, ref := range []float64{1, 1.1, 1.05, 1.123456789, 2.2e9} {
+		for i := -2000; i <= 2000; i++ {
+			v := ref + float64(i)*1e-7*ref
+			if math.Abs(v-ref) <= 1e-9*math.Max(1, ref) {
+				continue
+			}
+			s := Apart(v, ref, 3)
+			x, err := strconv.ParseFloat(s, 64)
+			if err != nil || cmp(x, ref) != cmp(v, ref) {
+				t.Fatalf("Apart(%v, %v, 3) = %q: not on v's side of ref", v, ref, s)
+			}
+		}
+	}
+}
