@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/scalelint/scalelint/analyzer/infer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/render"
 	"github.com/scalelint/scalelint/analyzer/scaling"
 	"github.com/scalelint/scalelint/analyzer/suggest"
 	"github.com/scalelint/scalelint/analyzer/workspace"
@@ -38,6 +40,12 @@ type Config struct {
 	Overrides []Override
 	// Limits bound what one input file may cost (zero fields: defaults).
 	Limits manifest.Limits
+	// RenderLimits bound what rendering one chart value set or building
+	// one kustomization may cost (zero fields: defaults).
+	RenderLimits render.Limits
+	// Charts are the charts configured under helm.charts: the value sets
+	// they are rendered with beyond their own.
+	Charts []ChartConfig
 	// KubernetesVersion is the version of the clusters the manifests are
 	// applied to (kubernetes-version), against which removed-api judges
 	// API versions; DefaultKubernetesVersion when the file sets none.
@@ -52,6 +60,73 @@ type Config struct {
 	absDir  string      // Dir made absolute, for For
 	forMu   *sync.Mutex // guards forMemo; shared by the copies Scoped makes
 	forMemo map[string]*Config
+}
+
+// ChartConfig is one entry of helm.charts: a chart and how to render it,
+// as helm template's flags would say.
+type ChartConfig struct {
+	Path        string // the chart directory, as written (relative to Dir)
+	ReleaseName string
+	Namespace   string
+	// Values are values files (relative to Dir), layered in order over the
+	// chart's defaults, and Set are helm --set assignments (key=value)
+	// applied over them: one value set. None: the chart's own sets only,
+	// with this release name and namespace.
+	Values []string
+	Set    []string
+	// Line and Col are where the entry is written, for messages.
+	Line, Col int
+}
+
+// CheckCharts reports the first entry of helm.charts whose chart directory
+// holds no Chart.yaml or one of whose values files is not a readable
+// file, as a configuration error at the entry.
+func (c *Config) CheckCharts() error {
+	for _, ch := range c.Charts {
+		at := func(format string, args ...any) error {
+			return &ConfigError{Path: c.Path, Line: ch.Line, Col: ch.Col, Msg: fmt.Sprintf(format, args...)}
+		}
+		if st, err := os.Stat(filepath.Join(c.ChartDir(ch), "Chart.yaml")); err != nil || !st.Mode().IsRegular() {
+			return at("helm.charts: %s holds no Chart.yaml", ch.Path)
+		}
+		for i, v := range c.ValuesFiles(ch) {
+			if st, err := os.Stat(v); err != nil {
+				return at("helm.charts: values file %s: %v", ch.Values[i], unwrapPath(err))
+			} else if !st.Mode().IsRegular() {
+				return at("helm.charts: values file %s is not a regular file", ch.Values[i])
+			}
+		}
+	}
+	return nil
+}
+
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// ChartDir returns the chart directory of an entry, as a path on disk.
+func (c *Config) ChartDir(ch ChartConfig) string { return c.resolve(ch.Path) }
+
+// ValuesFiles returns an entry's values files as paths on disk.
+func (c *Config) ValuesFiles(ch ChartConfig) []string {
+	var out []string
+	for _, v := range ch.Values {
+		out = append(out, c.resolve(v))
+	}
+	return out
+}
+
+// resolve returns a path of the configuration (relative to its directory)
+// as a path on disk.
+func (c *Config) resolve(p string) string {
+	if filepath.IsAbs(p) || c.Dir == "" {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(c.Dir, filepath.FromSlash(p))
 }
 
 // RuleConfig is the configuration of one rule.
@@ -226,7 +301,9 @@ func ParseConfig(file string, data []byte, analyzers []*Analyzer) (*Config, erro
 		case "overrides":
 			c.Overrides, err = p.overrides(v)
 		case "limits":
-			c.Limits, err = p.limits(v)
+			c.Limits, c.RenderLimits, err = p.limits(v)
+		case "helm":
+			c.Charts, err = p.helm(v)
 		case "kubernetes-version":
 			c.KubernetesVersion, err = p.kubernetesVersion(v)
 		case "infer":
@@ -242,7 +319,7 @@ func ParseConfig(file string, data []byte, analyzers []*Analyzer) (*Config, erro
 }
 
 // ConfigKeys are the top-level keys of .scalelint.yaml.
-var ConfigKeys = []string{"rules", "defaults", "exclude", "namespace", "overrides", "limits", "kubernetes-version", "infer"}
+var ConfigKeys = []string{"rules", "defaults", "exclude", "namespace", "overrides", "limits", "kubernetes-version", "infer", "helm"}
 
 // infer reads {controllers: [name, ...]}: the data-plane controllers whose
 // defaults apply where the manifests leave a value to them.
@@ -290,12 +367,17 @@ func (p *configParser) kubernetesVersion(n *yaml.Node) (KubernetesVersion, error
 	return v, nil
 }
 
+// limitKeys are the keys of the limits mapping.
+var limitKeys = []string{"maxFileSize", "maxDocuments", "maxDepth", "maxNodes", "maxAliasNodes", "timeout",
+	"renderTimeout", "maxRenderOutput", "maxRenderInput", "maxRenderFiles"}
+
 // limits reads the limits mapping: sizes as byte counts or Kubernetes
-// quantities (10Mi), counts as positive integers, the time as a duration.
-func (p *configParser) limits(n *yaml.Node) (manifest.Limits, error) {
+// quantities (10Mi), counts as positive integers, times as durations.
+func (p *configParser) limits(n *yaml.Node) (manifest.Limits, render.Limits, error) {
 	var l manifest.Limits
+	var r render.Limits
 	if err := p.mapping(n, "limits"); err != nil {
-		return l, err
+		return l, r, err
 	}
 	positive := func(v *yaml.Node, what string) (int, error) {
 		i, err := strconv.Atoi(v.Value)
@@ -304,17 +386,26 @@ func (p *configParser) limits(n *yaml.Node) (manifest.Limits, error) {
 		}
 		return i, nil
 	}
+	size := func(v *yaml.Node, what string, example int) (int, error) {
+		q, err := resource.ParseQuantity(v.Value)
+		if v.Kind != yaml.ScalarNode || err != nil || q.Sign() <= 0 || q.Value() > math.MaxInt32 {
+			return 0, p.errf(v, "%s must be a size in bytes (%d) or a quantity (%dMi) up to 2Gi, not %q", what, example, example>>20, v.Value)
+		}
+		return int(q.Value()), nil
+	}
+	duration := func(v *yaml.Node, what string) (time.Duration, error) {
+		d, err := time.ParseDuration(v.Value)
+		if v.Kind != yaml.ScalarNode || err != nil || d <= 0 {
+			return 0, p.errf(v, "%s must be a duration such as 10s, not %q", what, v.Value)
+		}
+		return d, nil
+	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		var err error
 		switch k.Value {
 		case "maxFileSize":
-			var q resource.Quantity
-			q, err = resource.ParseQuantity(v.Value)
-			if v.Kind != yaml.ScalarNode || err != nil || q.Sign() <= 0 || q.Value() > math.MaxInt32 {
-				return l, p.errf(v, "maxFileSize must be a size in bytes (10485760) or a quantity (10Mi) up to 2Gi, not %q", v.Value)
-			}
-			l.MaxFileSize = int(q.Value())
+			l.MaxFileSize, err = size(v, "maxFileSize", manifest.DefaultMaxFileSize)
 		case "maxDocuments":
 			l.MaxDocuments, err = positive(v, "maxDocuments")
 		case "maxDepth":
@@ -324,19 +415,90 @@ func (p *configParser) limits(n *yaml.Node) (manifest.Limits, error) {
 		case "maxNodes":
 			l.MaxFileNodes, err = positive(v, "maxNodes")
 		case "timeout":
-			d, derr := time.ParseDuration(v.Value)
-			if v.Kind != yaml.ScalarNode || derr != nil || d <= 0 {
-				return l, p.errf(v, "timeout must be a duration such as 10s, not %q", v.Value)
-			}
-			l.Timeout = d
+			l.Timeout, err = duration(v, "timeout")
+		case "renderTimeout":
+			r.Timeout, err = duration(v, "renderTimeout")
+		case "maxRenderOutput":
+			r.MaxOutput, err = size(v, "maxRenderOutput", render.DefaultMaxOutput)
+		case "maxRenderInput":
+			r.MaxInput, err = size(v, "maxRenderInput", render.DefaultMaxInput)
+		case "maxRenderFiles":
+			r.MaxFiles, err = positive(v, "maxRenderFiles")
 		default:
-			err = p.unknown(k, []string{"maxFileSize", "maxDocuments", "maxDepth", "maxNodes", "maxAliasNodes", "timeout"})
+			err = p.unknown(k, limitKeys)
 		}
 		if err != nil {
-			return l, err
+			return l, r, err
 		}
 	}
-	return l, nil
+	return l, r, nil
+}
+
+// helm reads the helm mapping: {charts: [{path, releaseName, namespace,
+// values: [files], set: {key: value}}]}.
+func (p *configParser) helm(n *yaml.Node) ([]ChartConfig, error) {
+	if err := p.mapping(n, "helm"); err != nil {
+		return nil, err
+	}
+	var out []ChartConfig
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Value != "charts" {
+			return nil, p.unknown(k, []string{"charts"})
+		}
+		if v.Kind != yaml.SequenceNode {
+			return nil, p.errf(v, "helm.charts must be a list of {path, releaseName, namespace, values, set}")
+		}
+		for _, item := range v.Content {
+			ch, err := p.chart(item)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, ch)
+		}
+	}
+	return out, nil
+}
+
+func (p *configParser) chart(item *yaml.Node) (ChartConfig, error) {
+	ch := ChartConfig{Line: item.Line, Col: item.Column}
+	if err := p.mapping(item, "a chart of helm.charts"); err != nil {
+		return ch, err
+	}
+	for i := 0; i+1 < len(item.Content); i += 2 {
+		k, v := item.Content[i], item.Content[i+1]
+		var err error
+		switch k.Value {
+		case "path":
+			ch.Path, err = p.str(v)
+		case "releaseName":
+			ch.ReleaseName, err = p.str(v)
+		case "namespace":
+			ch.Namespace, err = p.str(v)
+		case "values":
+			ch.Values, err = p.strings(v)
+		case "set":
+			if err = p.mapping(v, "set"); err != nil {
+				return ch, err
+			}
+			for j := 0; j+1 < len(v.Content); j += 2 {
+				sk, sv := v.Content[j], v.Content[j+1]
+				if sv.Kind != yaml.ScalarNode {
+					return ch, p.errf(sv, "set.%s must be a scalar (helm --set %s=VALUE); write lists and mappings in a values file", sk.Value, sk.Value)
+				}
+				ch.Set = append(ch.Set, sk.Value+"="+sv.Value)
+			}
+		default:
+			err = p.unknown(k, []string{"path", "releaseName", "namespace", "values", "set"})
+		}
+		if err != nil {
+			return ch, err
+		}
+	}
+	if ch.Path == "" {
+		return ch, p.errf(item, "a chart of helm.charts needs a path (the directory holding its Chart.yaml)")
+	}
+	return ch, nil
 }
 
 type configParser struct {

@@ -65,6 +65,44 @@ func TestParseLimits(t *testing.T) {
 	}
 }
 
+func TestConfigHelmAndRenderLimits(t *testing.T) {
+	src := `limits:
+  renderTimeout: 3s
+  maxRenderOutput: 1Mi
+  maxRenderInput: 2048
+  maxRenderFiles: 50
+helm:
+  charts:
+  - path: charts/web
+    releaseName: web
+    namespace: shop
+    values: [env/prod.yaml, env/eu.yaml]
+    set: {autoscaling.enabled: true, replicaCount: 3}
+`
+	c, err := ParseConfig(filepath.Join("repo", ".scalelint.yaml"), []byte(src), testRules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := c.RenderLimits; r.Timeout != 3*time.Second || r.MaxOutput != 1<<20 || r.MaxInput != 2048 || r.MaxFiles != 50 {
+		t.Errorf("RenderLimits = %+v", r)
+	}
+	if len(c.Charts) != 1 {
+		t.Fatalf("Charts = %+v", c.Charts)
+	}
+	ch := c.Charts[0]
+	if ch.ReleaseName != "web" || ch.Namespace != "shop" || ch.Line != 8 ||
+		strings.Join(ch.Set, " ") != "autoscaling.enabled=true replicaCount=3" {
+		t.Errorf("chart = %+v", ch)
+	}
+	// Paths are relative to the configuration file's directory.
+	if got := c.ChartDir(ch); got != filepath.Join("repo", "charts", "web") {
+		t.Errorf("ChartDir = %s", got)
+	}
+	if got := c.ValuesFiles(ch); strings.Join(got, " ") != filepath.Join("repo", "env", "prod.yaml")+" "+filepath.Join("repo", "env", "eu.yaml") {
+		t.Errorf("ValuesFiles = %v", got)
+	}
+}
+
 func TestParseInfer(t *testing.T) {
 	c, err := ParseConfig("c.yaml", []byte("infer:\n  controllers: [ingress-nginx, kong, ingress-nginx]\n"), testRules)
 	if err != nil {
@@ -77,23 +115,29 @@ func TestParseInfer(t *testing.T) {
 
 func TestConfigErrorsArePositioned(t *testing.T) {
 	for src, want := range map[string]string{
-		"rulez: {}\n":                                 `c.yaml:1:1: unknown key "rulez" (did you mean "rules"?)`,
-		"rules:\n  latency-flor: error\n":             `c.yaml:2:3: unknown rule "latency-flor" (did you mean "latency-floor"?)`,
-		"rules:\n  latency-floor: loud\n":             `c.yaml:2:18: rule latency-floor: severity must be off, info, warning or error, not "loud"`,
-		"rules:\n  latency-floor: {margn: 1}\n":       `c.yaml:2:19: unknown key "margn" (did you mean "margin"?)`,
-		"defaults:\n  dead-time: soon\n":              `c.yaml:2:14: defaults.dead-time: "soon" is not a duration`,
-		"defaults:\n  deadtime: 90s\n":                `c.yaml:2:3: unknown key "deadtime" (did you mean "dead-time"?)`,
-		"overrides:\n- rules: {latency-floor: off}\n": `c.yaml:2:3: an override needs paths`,
-		"limits:\n  maxFileSize: lots\n":              `c.yaml:2:16: maxFileSize must be a size in bytes (10485760) or a quantity (10Mi) up to 2Gi, not "lots"`,
-		"limits:\n  maxFileSize: 0\n":                 `c.yaml:2:16: maxFileSize must be`,
-		"limits:\n  maxDepth: -1\n":                   `c.yaml:2:13: maxDepth must be a positive integer, not "-1"`,
-		"limits:\n  timeout: forever\n":               `c.yaml:2:12: timeout must be a duration such as 10s, not "forever"`,
-		"limits:\n  maxDocument: 5\n":                 `c.yaml:2:3: unknown key "maxDocument" (did you mean "maxDocuments"?)`,
-		"limits: 5\n":                                 `c.yaml:1:9: limits must be a mapping`,
-		"infer:\n  controllers: [nginx]\n":            `c.yaml:2:17: unknown controller "nginx"`,
-		"infer:\n  controllers: [contuor]\n":          `c.yaml:2:17: unknown controller "contuor" (did you mean "contour"?)`,
-		"infer:\n  controller: [kong]\n":              `c.yaml:2:3: unknown key "controller" (did you mean "controllers"?)`,
-		"infer:\n  controllers: kong\n":               `c.yaml:2:16: infer.controllers must be a list of controller names`,
+		"rulez: {}\n":                                        `c.yaml:1:1: unknown key "rulez" (did you mean "rules"?)`,
+		"rules:\n  latency-flor: error\n":                    `c.yaml:2:3: unknown rule "latency-flor" (did you mean "latency-floor"?)`,
+		"rules:\n  latency-floor: loud\n":                    `c.yaml:2:18: rule latency-floor: severity must be off, info, warning or error, not "loud"`,
+		"rules:\n  latency-floor: {margn: 1}\n":              `c.yaml:2:19: unknown key "margn" (did you mean "margin"?)`,
+		"defaults:\n  dead-time: soon\n":                     `c.yaml:2:14: defaults.dead-time: "soon" is not a duration`,
+		"defaults:\n  deadtime: 90s\n":                       `c.yaml:2:3: unknown key "deadtime" (did you mean "dead-time"?)`,
+		"overrides:\n- rules: {latency-floor: off}\n":        `c.yaml:2:3: an override needs paths`,
+		"limits:\n  maxFileSize: lots\n":                     `c.yaml:2:16: maxFileSize must be a size in bytes (10485760) or a quantity (10Mi) up to 2Gi, not "lots"`,
+		"limits:\n  maxFileSize: 0\n":                        `c.yaml:2:16: maxFileSize must be`,
+		"limits:\n  maxDepth: -1\n":                          `c.yaml:2:13: maxDepth must be a positive integer, not "-1"`,
+		"limits:\n  timeout: forever\n":                      `c.yaml:2:12: timeout must be a duration such as 10s, not "forever"`,
+		"limits:\n  maxDocument: 5\n":                        `c.yaml:2:3: unknown key "maxDocument" (did you mean "maxDocuments"?)`,
+		"limits: 5\n":                                        `c.yaml:1:9: limits must be a mapping`,
+		"limits:\n  renderTimeout: 0s\n":                     `c.yaml:2:18: renderTimeout must be a duration such as 10s, not "0s"`,
+		"limits:\n  maxRenderOutput: big\n":                  `c.yaml:2:20: maxRenderOutput must be a size in bytes (67108864) or a quantity (64Mi) up to 2Gi, not "big"`,
+		"helm:\n  chart: []\n":                               `c.yaml:2:3: unknown key "chart" (did you mean "charts"?)`,
+		"helm:\n  charts: [{values: [a.yaml]}]\n":            `c.yaml:2:12: a chart of helm.charts needs a path`,
+		"helm:\n  charts:\n  - path: c\n    set: {a: [1]}\n": `c.yaml:4:14: set.a must be a scalar`,
+		"helm:\n  charts:\n  - path: c\n    valuse: []\n":    `c.yaml:4:5: unknown key "valuse" (did you mean "values"?)`,
+		"infer:\n  controllers: [nginx]\n":                   `c.yaml:2:17: unknown controller "nginx"`,
+		"infer:\n  controllers: [contuor]\n":                 `c.yaml:2:17: unknown controller "contuor" (did you mean "contour"?)`,
+		"infer:\n  controller: [kong]\n":                     `c.yaml:2:3: unknown key "controller" (did you mean "controllers"?)`,
+		"infer:\n  controllers: kong\n":                      `c.yaml:2:16: infer.controllers must be a list of controller names`,
 	} {
 		_, err := ParseConfig("c.yaml", []byte(src), testRules)
 		if err == nil || !strings.HasPrefix(err.Error(), want) {

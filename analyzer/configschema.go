@@ -21,11 +21,26 @@ type ConfigFile struct {
 	Exclude   []string               `json:"exclude,omitempty" jsonschema_description:"Globs of paths (relative to this file) that directory walks skip: * and ? within a path segment, ** across segments; a pattern without a slash matches any path element."`
 	Namespace string                 `json:"namespace,omitempty" jsonschema_description:"Namespace of objects that set none and that no kustomization places (default: default)."`
 	Overrides []OverrideSetting      `json:"overrides,omitempty" jsonschema_description:"Rule settings for the files matching paths, applied in order after rules."`
-	Limits    *LimitsSetting         `json:"limits,omitempty" jsonschema_description:"What one input file may cost before it is refused with an input-limit finding (check, audit, simulate and the language server)."`
+	Limits    *LimitsSetting         `json:"limits,omitempty" jsonschema_description:"What one input file, chart value set or kustomization build may cost before it is refused with an input-limit finding (check, audit, simulate and the language server)."`
+	Helm      *HelmSetting           `json:"helm,omitempty" jsonschema_description:"How Helm charts are rendered beyond their own value sets (values.yaml, ci/*-values.yaml and the autoscaling variant)."`
 	// KubernetesVersion is read from the text as written: 1.30 is 1.30
 	// (not the number 1.3), quoted or not.
 	KubernetesVersion any           `json:"kubernetes-version,omitempty" jsonschema:"oneof_type=string;number" jsonschema_description:"Kubernetes minor version the manifests are applied to, such as 1.30 or v1.30: removed-api reports the API versions it no longer serves. Default: the oldest minor version still supported upstream when this scalelint was released (1.35)."`
 	Infer             *InferSetting `json:"infer,omitempty" jsonschema_description:"What scalelint may assume when it reads law inputs from traffic configuration."`
+}
+
+// HelmSetting is the helm mapping.
+type HelmSetting struct {
+	Charts []ChartSetting `json:"charts,omitempty" jsonschema_description:"Charts and the value sets they are also rendered with."`
+}
+
+// ChartSetting is one entry of helm.charts.
+type ChartSetting struct {
+	Path        string            `json:"path" jsonschema_description:"The chart directory (holding Chart.yaml), relative to this file."`
+	ReleaseName string            `json:"releaseName,omitempty" jsonschema_description:"The release name templates see (default release-name, as helm template's)."`
+	Namespace   string            `json:"namespace,omitempty" jsonschema_description:"The release namespace templates see (default: default)."`
+	Values      []string          `json:"values,omitempty" jsonschema_description:"Values files (relative to this file) layered in order over the chart's defaults, as helm -f: one more value set."`
+	Set         map[string]string `json:"set,omitempty" jsonschema_description:"Values set over them, as helm --set key=value (keys dotted: autoscaling.enabled)."`
 }
 
 // InferSetting is the infer mapping.
@@ -35,12 +50,16 @@ type InferSetting struct {
 
 // LimitsSetting is the limits mapping.
 type LimitsSetting struct {
-	MaxFileSize   any    `json:"maxFileSize,omitempty" jsonschema:"oneof_type=integer;string" jsonschema_description:"Largest file read, in bytes or as a quantity such as 10Mi (default 10Mi)."`
-	MaxDocuments  int    `json:"maxDocuments,omitempty" jsonschema:"minimum=1" jsonschema_description:"Most YAML documents read from one file (default 10000)."`
-	MaxDepth      int    `json:"maxDepth,omitempty" jsonschema:"minimum=1" jsonschema_description:"Deepest nesting of mappings and sequences (default 256)."`
-	MaxNodes      int    `json:"maxNodes,omitempty" jsonschema:"minimum=1" jsonschema_description:"Most YAML nodes (keys, values and items) of one file, counted before they are built: the memory its trees may take (default 2000000)."`
-	MaxAliasNodes int    `json:"maxAliasNodes,omitempty" jsonschema:"minimum=1" jsonschema_description:"Most nodes one object may expand to through YAML aliases: a billion-laughs document is refused (default 1000000)."`
-	Timeout       string `json:"timeout,omitempty" jsonschema_description:"Longest time to read and parse one file, as a duration such as 10s (default 10s)."`
+	MaxFileSize     any    `json:"maxFileSize,omitempty" jsonschema:"oneof_type=integer;string" jsonschema_description:"Largest file read, in bytes or as a quantity such as 10Mi (default 10Mi)."`
+	MaxDocuments    int    `json:"maxDocuments,omitempty" jsonschema:"minimum=1" jsonschema_description:"Most YAML documents read from one file (default 10000)."`
+	MaxDepth        int    `json:"maxDepth,omitempty" jsonschema:"minimum=1" jsonschema_description:"Deepest nesting of mappings and sequences (default 256)."`
+	MaxNodes        int    `json:"maxNodes,omitempty" jsonschema:"minimum=1" jsonschema_description:"Most YAML nodes (keys, values and items) of one file, counted before they are built: the memory its trees may take (default 2000000)."`
+	MaxAliasNodes   int    `json:"maxAliasNodes,omitempty" jsonschema:"minimum=1" jsonschema_description:"Most nodes one object may expand to through YAML aliases: a billion-laughs document is refused (default 1000000)."`
+	Timeout         string `json:"timeout,omitempty" jsonschema_description:"Longest time to read and parse one file, as a duration such as 10s (default 10s)."`
+	RenderTimeout   string `json:"renderTimeout,omitempty" jsonschema_description:"Longest time to render one value set of a chart or build one kustomization, as a duration (default 10s)."`
+	MaxRenderOutput any    `json:"maxRenderOutput,omitempty" jsonschema:"oneof_type=integer;string" jsonschema_description:"Most bytes one chart value set or kustomization build may render, in bytes or as a quantity (default 64Mi)."`
+	MaxRenderInput  any    `json:"maxRenderInput,omitempty" jsonschema:"oneof_type=integer;string" jsonschema_description:"Most bytes read from one chart or kustomization tree (default 64Mi)."`
+	MaxRenderFiles  int    `json:"maxRenderFiles,omitempty" jsonschema:"minimum=1" jsonschema_description:"Most files read from one chart or kustomization tree (default 10000)."`
 }
 
 // RuleSetting is a rule's entry under rules: a severity word, or a

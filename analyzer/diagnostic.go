@@ -66,6 +66,25 @@ type Diagnostic struct {
 	// Suppression is set when a directive or annotation suppressed the
 	// finding; drivers hide it (SARIF lists it as suppressed).
 	Suppression *Suppression
+	// Rendered is set on a finding about what a Helm chart or a
+	// kustomization renders, mapped back to the file a user edits.
+	Rendered *Rendered
+}
+
+// Rendered says where a finding about rendered output comes from.
+type Rendered struct {
+	// Kind is "helm" or "kustomize"; Root the chart or the directory of
+	// the kustomizations.
+	Kind, Root string
+	// Sets are the chart's value sets ("values.yaml",
+	// "ci/prod-values.yaml") or the kustomization roots (their
+	// directories) whose render produced the finding, in the order they
+	// were rendered.
+	Sets []string
+	// Template is the template line that writes the value when the
+	// finding is at the values line that sets it (invalid otherwise): a
+	// suppression comment there covers the finding too.
+	Template Span
 }
 
 // FactSource is where one input of a finding came from.

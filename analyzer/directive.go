@@ -219,11 +219,17 @@ func (d *directive) covers(diag *Diagnostic, ws *workspace.Workspace) bool {
 		off := d.file.Tok.Offset(diag.Pos)
 		return off >= d.doc.Start && off < d.doc.End
 	default:
-		if ws.FileOf(diag.Pos) != d.file {
-			return false
+		if ws.FileOf(diag.Pos) == d.file {
+			if line, _ := d.file.Position(diag.Pos); line == d.appliesTo {
+				return true
+			}
 		}
-		line, _ := d.file.Position(diag.Pos)
-		return line == d.appliesTo
+		// A finding at a values line is written by a template line too.
+		if r := diag.Rendered; r != nil && r.Template.Start.IsValid() && ws.FileOf(r.Template.Start) == d.file {
+			line, _ := d.file.Position(r.Template.Start)
+			return line == d.appliesTo
+		}
+		return false
 	}
 }
 
@@ -237,13 +243,77 @@ func (d *directive) names(rule string) bool {
 }
 
 // applySuppressions marks suppressed diagnostics and returns the
-// diagnostics about the suppressions themselves.
+// diagnostics about the suppressions themselves. The comments of rendered
+// output, and of the files a chart or kustomization renders, are left to
+// the rendering driver (SuppressRendered).
 func applySuppressions(ws *workspace.Workspace, diags []Diagnostic, known map[string]bool, knownNames []string) []Diagnostic {
 	var ds []*directive
-	for _, f := range ws.Files {
-		ds = append(ds, scanDirectives(f)...)
+	if !ws.Generated() {
+		for _, f := range ws.Files {
+			if ws.Rendering(f) == workspace.NotRendered {
+				ds = append(ds, scanDirectives(f)...)
+			}
+		}
 	}
 	ds = append(ds, annotationDirectives(ws)...)
+	return suppress(ws, ds, diags, known, knownNames)
+}
+
+// SuppressRendered applies the suppression comments of the files a chart
+// or kustomization renders (those ws marks rendered, whose comments Run
+// leaves alone) to the findings mapped back into them (Diagnostic.Rendered:
+// a comment covers the line a finding is at, and the template line that
+// writes its value), and returns the findings about those comments
+// (invalid-suppression, unused-suppression) with their severities. A
+// comment is unused when no finding of any value set or build is on its
+// line.
+//
+// own, when not nil, limits the comments to those of the files it accepts
+// (those of the renders the findings come from, when the workspace holds
+// others).
+func SuppressRendered(ws *workspace.Workspace, diags []Diagnostic, analyzers []*Analyzer, cfg *Config, own func(*manifest.File) bool) []Diagnostic {
+	if cfg == nil {
+		cfg = DefaultConfig()
+	}
+	var ds []*directive
+	for _, f := range ws.Files {
+		if ws.Rendering(f) != workspace.NotRendered && (own == nil || own(f)) {
+			ds = append(ds, scanDirectives(f)...)
+		}
+	}
+	known := map[string]bool{InvalidSuppression.Name: true, UnusedSuppression.Name: true}
+	var names []string
+	for _, a := range analyzers {
+		known[a.Name] = true
+		names = append(names, a.Name)
+	}
+	meta := suppress(ws, ds, diags, known, names)
+	byName := map[string]*Analyzer{InvalidSuppression.Name: InvalidSuppression, UnusedSuppression.Name: UnusedSuppression}
+	for _, a := range analyzers {
+		if a.Name == InvalidSuppression.Name || a.Name == UnusedSuppression.Name {
+			byName[a.Name] = a
+		}
+	}
+	return stampSeverity(ws, meta, byName, cfg)
+}
+
+// StampSeverity gives findings a driver made (not a rule's Run) their
+// rule's severity for their file, as Run does, and drops those of rules
+// that are off there.
+func StampSeverity(ws *workspace.Workspace, diags []Diagnostic, analyzers []*Analyzer, cfg *Config) []Diagnostic {
+	if cfg == nil {
+		cfg = DefaultConfig()
+	}
+	byName := map[string]*Analyzer{}
+	for _, a := range analyzers {
+		byName[a.Name] = a
+	}
+	return stampSeverity(ws, diags, byName, cfg)
+}
+
+// suppress marks the diagnostics the directives cover and returns the
+// diagnostics about the directives themselves.
+func suppress(ws *workspace.Workspace, ds []*directive, diags []Diagnostic, known map[string]bool, knownNames []string) []Diagnostic {
 	if len(ds) == 0 {
 		return nil
 	}

@@ -240,3 +240,95 @@ func BenchmarkEditLatencyCorpus(b *testing.B) {
 	b.ReportMetric(percentile(lat, 0.99), "p99-ms")
 	b.ReportMetric(float64(len(c.srv.current().files)), "files")
 }
+
+// benchChart returns a chart of n templates (n/2 Deployments, each with
+// an HPA whose CPU target comes from values.yaml, CPU limit = request)
+// and a ci/ value set: what a chart template edit renders and lints.
+func benchChart(n int) map[string]string {
+	files := map[string]string{"chart/Chart.yaml": "apiVersion: v2\nname: bench\nversion: 0.1.0\n"}
+	values := "services:\n"
+	for i := 0; i < n/2; i++ {
+		values += fmt.Sprintf("  svc%d: {cpu: 500m, target: 70, max: 10}\n", i)
+		files[fmt.Sprintf("chart/templates/deploy%d.yaml", i)] = fmt.Sprintf(`apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ .Release.Name }}-svc%[1]d
+spec:
+  selector:
+    matchLabels: {app: svc%[1]d}
+  template:
+    metadata:
+      labels: {app: svc%[1]d}
+    spec:
+      containers:
+      - name: app
+        image: nginx
+        resources:
+          requests: {cpu: {{ .Values.services.svc%[1]d.cpu }}}
+          limits: {cpu: {{ .Values.services.svc%[1]d.cpu }}}
+`, i)
+		files[fmt.Sprintf("chart/templates/hpa%d.yaml", i)] = fmt.Sprintf(`{{- with .Values.services.svc%[1]d }}
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: {{ $.Release.Name }}-svc%[1]d
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: {{ $.Release.Name }}-svc%[1]d}
+  maxReplicas: {{ .max }}
+  metrics:
+  - type: Resource
+    resource:
+      name: cpu
+      target:
+        type: Utilization
+        averageUtilization: {{ .target }}
+{{- end }}
+`, i)
+	}
+	files["chart/values.yaml"] = values
+	files["chart/ci/prod-values.yaml"] = "services:\n  svc0: {max: 20}\n"
+	return files
+}
+
+// BenchmarkChartTemplateEditLatency measures, on a chart of 20 templates
+// with two value sets, the time from a didChange of a template (version
+// v) to the publishDiagnostics of version v: the chart rendered with both
+// value sets, each linted, the findings mapped back. Each edit writes the
+// HPA's target as a literal 95 (the tolerance trap, a finding) or back as
+// {{ .target }} (70, none), so the diagnostics change every time. After
+// 20 warm-up edits it runs b.N measured edits (-benchtime=220x or more)
+// and reports p50/p90/p99/max in milliseconds.
+func BenchmarkChartTemplateEditLatency(b *testing.B) {
+	dir := writeTree(b, b.TempDir(), benchChart(20))
+	c := newClient(b, Options{Debounce: -1})
+	c.initialize(dir, "")
+	u := c.open("chart/templates/hpa3.yaml", "")
+	c.waitVersion(u, 1)
+	edit := func(i int) time.Duration {
+		old, value := "{{ .target }}", "95"
+		if i%2 == 1 {
+			old, value = "95", "{{ .target }}"
+		}
+		start := time.Now()
+		v := c.edit(u, "averageUtilization: "+old, "averageUtilization: "+value)
+		p := c.waitVersion(u, v)
+		if got := p.has("tolerance-trap"); got != (i%2 == 0) {
+			b.Fatalf("edit %d: %v", i, p.rules())
+		}
+		return p.At.Sub(start)
+	}
+	for i := 0; i < 20; i++ {
+		edit(i)
+	}
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		lat = append(lat, edit(20+i))
+	}
+	b.StopTimer()
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	b.ReportMetric(percentile(lat, 0.5), "p50-ms")
+	b.ReportMetric(percentile(lat, 0.9), "p90-ms")
+	b.ReportMetric(percentile(lat, 0.99), "p99-ms")
+	b.ReportMetric(percentile(lat, 1), "max-ms")
+}

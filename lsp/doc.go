@@ -52,6 +52,15 @@
 //	                  LimitRange), workspace.New and analyzer.Run over all
 //	        |
 //	        v
+//	renders           the snapshot's Helm charts and kustomizations (render.go):
+//	  (render.go)     each chart, and the kustomizations together, a render group
+//	                  keyed by the texts it can read; a group an edit did not
+//	                  change is the previous snapshot's, findings and all; the
+//	                  files a group reads are left out of the index (their
+//	                  findings are the group's, at template, values and patch
+//	                  lines)
+//	        |
+//	        v
 //	lint              debounced (50 ms by default, none in tests); a newer snapshot
 //	  (diagnostics.go) cancels the pending or running lint of an older one, whose
 //	                  results are then dropped; token.Pos -> file + byte offset ->

@@ -48,9 +48,13 @@ func changedPaths(base, s *Snapshot) []string {
 	return out
 }
 
-// chunkFiles returns a handle's parsed documents (none for nil).
-func chunkFiles(h *fileHandle) []*manifest.File {
-	if h == nil || !h.linted() {
+// chunkFiles returns the parsed documents of a snapshot's file: none for
+// no file, or one neither linted nor read by a render (a chart's
+// values.yaml is not a manifest, but findings are reported on its lines
+// and its comments suppress them: the workspace holds it, rendered).
+func (s *Snapshot) chunkFiles(p string) []*manifest.File {
+	h := s.files[p]
+	if h == nil || !h.linted() && s.rendering[p] == workspace.NotRendered {
 		return nil
 	}
 	out := make([]*manifest.File, len(h.chunks))
@@ -65,8 +69,8 @@ func (s *Snapshot) deriveWorkspace(b *Snapshot) {
 	replace := map[string][]*manifest.File{}
 	s.changedFiles = map[*manifest.File]bool{}
 	for _, p := range changedPaths(b, s) {
-		replace[p] = chunkFiles(s.files[p])
-		for _, f := range append(chunkFiles(b.files[p]), replace[p]...) {
+		replace[p] = s.chunkFiles(p)
+		for _, f := range append(b.chunkFiles(p), replace[p]...) {
 			s.changedFiles[f] = true
 		}
 	}
@@ -84,9 +88,9 @@ func (s *Snapshot) deriveWorkspace(b *Snapshot) {
 // The second result is false when everything must be linted again: a
 // changed file holds a kind rules read across the workspace.
 func (s *Snapshot) relintPaths(b *Snapshot) (map[string]bool, bool) {
-	for _, h := range []map[string]*fileHandle{b.files, s.files} {
+	for _, snap := range []*Snapshot{b, s} {
 		for p := range s.changed {
-			for _, f := range chunkFiles(h[p]) {
+			for _, f := range snap.chunkFiles(p) {
 				for _, d := range f.Docs {
 					if slices.Contains(ruleKinds, d.Kind) {
 						return nil, false

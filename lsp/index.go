@@ -232,7 +232,7 @@ func (snap *Snapshot) withIndex(disk map[string]*fileHandle) *Snapshot {
 				files[p] = h
 			}
 		}
-		snap.rebased = &Snapshot{id: snap.id, files: files, cfg: snap.cfg, cfgErr: snap.cfgErr, folders: snap.folders}
+		snap.rebased = &Snapshot{id: snap.id, files: files, cfg: snap.cfg, cfgErr: snap.cfgErr, folders: snap.folders, root: snap.root, renderCache: snap.renderCache}
 	})
 	return snap.rebased
 }

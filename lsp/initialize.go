@@ -146,6 +146,11 @@ func (s *Server) Initialized(ctx context.Context, params *protocol.InitializedPa
 	opts := protocol.DidChangeWatchedFilesRegistrationOptions{Watchers: []protocol.FileSystemWatcher{
 		{GlobPattern: protocol.Pattern("**/*.{yaml,yml,json}")},
 		{GlobPattern: protocol.Pattern("**/.scalelint.{yaml,yml}")},
+		// What a chart reads beside its YAML: template helpers, notes,
+		// .helmignore, packaged subcharts (render.go).
+		{GlobPattern: protocol.Pattern("**/{*.tpl,*.txt,.helmignore,*.tgz}")},
+		// A kustomization named without an extension.
+		{GlobPattern: protocol.Pattern("**/Kustomization")},
 	}}
 	raw, err := protocol.Marshal(opts)
 	if err != nil {

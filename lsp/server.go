@@ -89,6 +89,8 @@ type Server struct {
 
 	lint lintState
 	pub  publishState
+	// renders holds the charts and kustomizations rendered (render.go).
+	renders renderCache
 
 	// testHook, when set, runs at the start of every request handler with
 	// the request's context, and of every lint with the lint's (method

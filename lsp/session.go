@@ -266,7 +266,7 @@ func (s *Server) newSnapshotLocked() *Snapshot {
 		files[p] = h
 	}
 	s.nextID++
-	snap := &Snapshot{id: s.nextID, files: files, cfg: s.cfg, cfgErr: s.fileCfg.err, folders: s.folders, root: s.root, indexing: s.index}
+	snap := &Snapshot{id: s.nextID, files: files, cfg: s.cfg, cfgErr: s.fileCfg.err, folders: s.folders, root: s.root, indexing: s.index, renderCache: &s.renders}
 	// Derive from the latest snapshot whose diagnostics are complete (one
 	// superseded before its lint ran passes on its own base).
 	if prev := s.snap; prev.done.Load() {

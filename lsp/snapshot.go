@@ -95,6 +95,14 @@ type Snapshot struct {
 	rebaseOnce sync.Once
 	rebased    *Snapshot
 
+	// renderCache holds the render groups across snapshots (render.go);
+	// groups are the snapshot's, rendering the files they read, both
+	// computed once (renders).
+	renderCache *renderCache
+	rendersOnce sync.Once
+	groups      []*renderGroup
+	rendering   map[string]workspace.Rendering
+
 	// base is the snapshot this one derives from (nil: none); it is
 	// dropped once the diagnostics are computed, so that a chain of
 	// snapshots is never kept alive.
@@ -120,9 +128,13 @@ type Snapshot struct {
 	// from those of snapshot derivedFrom (nil: all were linted).
 	relinted    map[string]bool
 	derivedFrom uint64
-	byFile      map[string]*fileDiags // unsuppressed findings by file path ("" for none)
-	flatOnce    sync.Once
-	flat        []analyzer.Diagnostic // byFile's, in path order (Diagnostics)
+	// plain are the findings of the snapshot's workspace by file path
+	// ("" for none), the part a later snapshot derives from; byFile adds
+	// the render groups' (renderDiagnostics).
+	plain    map[string]*fileDiags
+	byFile   map[string]*fileDiags // unsuppressed findings by file path ("" for none)
+	flatOnce sync.Once
+	flat     []analyzer.Diagnostic // byFile's, in path order (Diagnostics)
 }
 
 // fileDiags are one file's unsuppressed findings, sorted, and their
@@ -154,7 +166,8 @@ var ruleKinds = func() []string {
 // scratch.
 func (s *Snapshot) Workspace() *workspace.Workspace {
 	s.wsOnce.Do(func() {
-		if b := s.base.Load(); b != nil && namespaceKey(b.cfg) == namespaceKey(s.cfg) {
+		s.renders() // which files the renders read, before the index leaves them out
+		if b := s.base.Load(); b != nil && namespaceKey(b.cfg) == namespaceKey(s.cfg) && maps.Equal(b.rendering, s.rendering) {
 			s.deriveWorkspace(b)
 			return
 		}
@@ -162,7 +175,7 @@ func (s *Snapshot) Workspace() *workspace.Workspace {
 		var files []*manifest.File
 		var toks []*token.File
 		for _, p := range s.paths() {
-			for _, f := range chunkFiles(s.files[p]) {
+			for _, f := range s.chunkFiles(p) {
 				files = append(files, f)
 				toks = append(toks, f.Tok)
 			}
@@ -180,7 +193,7 @@ func (s *Snapshot) Workspace() *workspace.Workspace {
 func (s *Snapshot) workspaceOptions() workspace.Options {
 	cfg := s.cfg
 	return workspace.Options{DefaultNamespace: cfg.Namespace, Kinds: ruleKinds, RepositoryRoot: s.root.Dir, RepositoryURLs: s.root.URLs,
-		NamespaceOf: func(f *manifest.File) string { return cfg.For(f.Path).Namespace }}
+		NamespaceOf: func(f *manifest.File) string { return cfg.For(f.Path).Namespace }, Rendered: s.renderingOf}
 }
 
 // namespaceKey identifies the namespaces of a configuration and of the
@@ -234,12 +247,13 @@ func (s *Snapshot) fileDiagnostics(ctx context.Context) (map[string]*fileDiags, 
 	}
 	ws := s.Workspace()
 	var byFile map[string]*fileDiags
-	if b := s.base.Load(); b != nil && s.incremental && b.cfg == s.cfg {
+	b := s.base.Load()
+	if b != nil && s.incremental && b.cfg == s.cfg {
 		if relint, ok := s.relintPaths(b); ok {
 			in := func(p string) bool { return relint[p] }
 			view := ws.Focus(slices.Collect(maps.Keys(relint)))
 			fresh := groupByFile(ws, analyzer.RunWith(ctx, view, rules.All(), s.cfg, s.Shared()), in)
-			byFile = maps.Clone(b.byFile)
+			byFile = maps.Clone(b.plain)
 			for p := range relint {
 				delete(byFile, p)
 			}
@@ -254,10 +268,18 @@ func (s *Snapshot) fileDiagnostics(ctx context.Context) (map[string]*fileDiags, 
 	if err := ctx.Err(); err != nil {
 		return nil, err // some rules may not have run
 	}
-	s.byFile, s.diagsDone = byFile, true
+	s.plain = byFile
+	if s.relinted != nil {
+		// The renders an edit changed may move findings in files it did
+		// not touch (a values edit clears the template's).
+		relinted := maps.Clone(s.relinted)
+		maps.Copy(relinted, renderPaths(b, s))
+		s.relinted = relinted
+	}
+	s.byFile, s.diagsDone = s.renderDiagnostics(byFile), true
 	s.done.Store(true)
 	s.base.Store(nil)
-	return byFile, nil
+	return s.byFile, nil
 }
 
 // groupByFile keeps the unsuppressed findings, by the path of their file

@@ -28,7 +28,13 @@ func (s *Server) DidChangeWatchedFiles(ctx context.Context, params *protocol.Did
 		if isConfigPath(path) {
 			reconfigure = true
 		}
-		if !workspace.IsManifestName(path) || !s.inWorkspace(path) {
+		if !s.inWorkspace(path) {
+			continue
+		}
+		if !workspace.IsManifestName(path) {
+			// No handle holds it, but a chart may read it (a template
+			// helper, .helmignore): render again.
+			s.renders.touch()
 			continue
 		}
 		read := c.Type != protocol.FileChangeTypeDeleted && !s.excludedLocked(path)

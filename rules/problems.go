@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/scalelint/scalelint/analyzer"
+	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/workspace"
 )
 
 // reportProblems reports the parse and decode problems of every file that
@@ -12,7 +14,7 @@ import (
 func reportProblems(pass *analyzer.Pass, rule string) map[token.Pos]bool {
 	at := map[token.Pos]bool{}
 	for _, f := range pass.Workspace.Files {
-		for _, p := range f.Problems() {
+		for _, p := range problemsOf(pass, f) {
 			if p.Rule != rule {
 				continue
 			}
@@ -29,6 +31,25 @@ func reportProblems(pass *analyzer.Pass, rule string) map[token.Pos]bool {
 		}
 	}
 	return at
+}
+
+// problemsOf returns the problems of a file the per-file reading reports:
+// none of a chart's files, and of a kustomization's resource or patch only
+// those of its text (its objects' are reported through the build).
+func problemsOf(pass *analyzer.Pass, f *manifest.File) []manifest.Problem {
+	switch pass.Workspace.Rendering(f) {
+	case workspace.RenderedChart:
+		return nil
+	case workspace.RenderedYAML:
+		var out []manifest.Problem
+		for _, p := range f.Problems() {
+			if p.Object == nil {
+				out = append(out, p)
+			}
+		}
+		return out
+	}
+	return f.Problems()
 }
 
 // lowerFirst lowercases a message's first letter, as messages are written

@@ -14,6 +14,8 @@ func All() []*analyzer.Analyzer {
 		YAMLPortability,
 		InputLimit,
 		TemplateFile,
+		RenderError,
+		RenderIncomplete,
 		InvalidField,
 		InvalidAnnotation,
 		RemovedAPI,

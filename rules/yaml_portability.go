@@ -10,7 +10,7 @@ var YAMLPortability = &analyzer.Analyzer{
 	URL:      analyzer.RulesReferenceURL + "#yaml-portability",
 	Run: func(pass *analyzer.Pass) error {
 		for _, f := range pass.Workspace.Files {
-			for _, p := range f.Problems() {
+			for _, p := range problemsOf(pass, f) {
 				if p.Rule != "yaml-portability" {
 					continue
 				}

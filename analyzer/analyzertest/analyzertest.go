@@ -22,6 +22,13 @@
 //
 // A file F.golden holds F after the diagnostics' first suggested fixes are
 // applied. With -update, golden files are rewritten in the archive.
+//
+// A fixture that holds a Helm chart (a Chart.yaml) or a kustomization is
+// linted as the command line lints a directory: its files are written to
+// a temporary directory, which becomes the working directory, and the
+// charts are rendered and the kustomizations built (analyzer/render/lint);
+// expectations in templates, values files and patches are where the
+// findings are mapped back to.
 package analyzertest
 
 import (
@@ -31,6 +38,7 @@ import (
 	"go/token"
 	"math"
 	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -41,6 +49,7 @@ import (
 
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/render/lint"
 	"github.com/scalelint/scalelint/analyzer/workspace"
 )
 
@@ -75,6 +84,18 @@ func Run(t *testing.T, path string, all []*analyzer.Analyzer, under ...*analyzer
 	}
 	fset := token.NewFileSet()
 	cfg := analyzer.DefaultConfig()
+	for _, f := range ar.Files {
+		if f.Name == ".scalelint.yaml" {
+			c, err := analyzer.ParseConfig(f.Name, f.Data, all)
+			if err != nil {
+				t.Fatalf("%s: config: %v", path, err)
+			}
+			cfg = c
+		}
+	}
+	if renders(ar) {
+		return runRendered(t, path, ar, fset, cfg, all, under)
+	}
 	var scoped []*analyzer.Config
 	var files []*manifest.File
 	golden := map[string]string{}
@@ -82,11 +103,6 @@ func Run(t *testing.T, path string, all []*analyzer.Analyzer, under ...*analyzer
 	for _, f := range ar.Files {
 		switch {
 		case f.Name == ".scalelint.yaml":
-			c, err := analyzer.ParseConfig(f.Name, f.Data, all)
-			if err != nil {
-				t.Fatalf("%s: config: %v", path, err)
-			}
-			cfg = c
 			continue
 		case analyzer.IsConfigName(f.Name):
 			c, err := analyzer.ParseConfig(f.Name, f.Data, all)
@@ -128,6 +144,13 @@ func Run(t *testing.T, path string, all []*analyzer.Analyzer, under ...*analyzer
 	ws := workspace.New(fset, files, workspace.Options{DefaultNamespace: cfg.Namespace, Release: true,
 		NamespaceOf: func(f *manifest.File) string { return cfg.For(f.Path).Namespace }})
 	diags := analyzer.Run(context.Background(), ws, withSuppressionRules(all), cfg)
+	return check(t, path, ar, ws, diags, exps, golden, under)
+}
+
+// check matches a run's findings of the rules under test against the
+// expectations, and the fixed files against the golden ones.
+func check(t *testing.T, path string, ar *txtar.Archive, ws *workspace.Workspace, diags []analyzer.Diagnostic, exps []*expectation, golden map[string]string, under []*analyzer.Analyzer) Result {
+	t.Helper()
 	tested := map[string]bool{}
 	for _, a := range under {
 		tested[a.Name] = true
@@ -341,4 +364,85 @@ func checkGolden(t *testing.T, path string, ar *txtar.Archive, ws *workspace.Wor
 			t.Fatal(err)
 		}
 	}
+}
+
+// renders reports whether a fixture holds a chart or a kustomization.
+func renders(ar *txtar.Archive) bool {
+	for _, f := range ar.Files {
+		if base := filepath.Base(f.Name); base == "Chart.yaml" || workspace.IsKustomizationName(base) {
+			return true
+		}
+	}
+	return false
+}
+
+// runRendered runs a fixture that holds charts or kustomizations as the
+// command line runs a directory (cmd/scalelint/internal/load): written to
+// a temporary working directory, rendered and built, the files no render
+// reads whole parsed one by one, and the renders' findings mapped back.
+func runRendered(t *testing.T, path string, ar *txtar.Archive, fset *token.FileSet, cfg *analyzer.Config, all, under []*analyzer.Analyzer) Result {
+	t.Helper()
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs // the archive -update rewrites, from the new working directory
+	}
+	dir := t.TempDir()
+	t.Chdir(dir)
+	golden := map[string]string{}
+	var names []string
+	for _, f := range ar.Files {
+		switch {
+		case f.Name == ".scalelint.yaml":
+		case strings.HasSuffix(f.Name, ".golden"):
+			golden[strings.TrimSuffix(f.Name, ".golden")] = string(f.Data)
+			continue
+		default:
+			names = append(names, f.Name)
+		}
+		p := filepath.FromSlash(f.Name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	analyzers := withSuppressionRules(all)
+	res := lint.Render(context.Background(), lint.Discover(names), lint.Options{Analyzers: analyzers, Config: cfg})
+	var files []*manifest.File
+	var exps []*expectation
+	read := map[string]bool{}
+	for _, f := range ar.Files {
+		if f.Name == ".scalelint.yaml" || strings.HasSuffix(f.Name, ".golden") {
+			continue
+		}
+		opts := manifest.Options{Eager: manifest.IsReadKind}
+		switch res.Rendering(f.Name) {
+		case workspace.RenderedChart:
+			// Read only through the renders; its expectations are where
+			// their findings are mapped.
+			fe, err := parseExpectations(path, manifest.Parse(token.NewFileSet(), f.Name, f.Data, manifest.Options{SplitOnly: true}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			exps = append(exps, fe...)
+			continue
+		case workspace.RenderedYAML:
+			opts.Eager = func(string, string) bool { return false }
+		}
+		mf := manifest.Parse(fset, f.Name, f.Data, opts)
+		files = append(files, mf)
+		read[f.Name] = true
+		fe, err := parseExpectations(path, mf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		exps = append(exps, fe...)
+	}
+	files = append(files, res.SourceFiles(fset, func(p string) bool { return read[filepath.ToSlash(p)] })...)
+	ws := workspace.New(fset, files, workspace.Options{DefaultNamespace: cfg.Namespace, Rendered: res.Rendering,
+		NamespaceOf: func(f *manifest.File) string { return cfg.For(f.Path).Namespace }})
+	res.DeployTogether(context.Background(), res.GitOpsGroups(ws))
+	diags := analyzer.Run(context.Background(), ws, analyzers, cfg)
+	diags = append(diags, res.Diagnostics(ws, lint.FilePositions(ws))...)
+	return check(t, path, ar, ws, analyzer.SortDiagnostics(ws, diags), exps, golden, under)
 }

@@ -81,6 +81,11 @@ type Options struct {
 	// (File.Release): the node memory of a released document is then
 	// reused by the next parse instead of left to the garbage collector.
 	Recycle bool
+	// HelmOutput says the text is what Helm rendered: a Go template
+	// action left in it is text (a configuration's own templating, such
+	// as kube-rbac-proxy's "{{ .Value }}"), never a chart template to
+	// render, wherever the file's template path puts it.
+	HelmOutput bool
 	// Deadline, when set, is when Parse stops: the documents it has not
 	// parsed by then are refused with an input-limit problem (the time
 	// limit, Limits.Timeout). A document parsed later, on first use, is
@@ -668,9 +673,20 @@ func (d *Document) doParse() {
 	}
 	d.objects, d.problems = buildObjects(d, d.root, d.problems)
 	if len(d.objects) > 0 {
-		d.APIVersion, d.Kind = d.objects[0].APIVersion, d.objects[0].Kind
+		api, kind := d.objects[0].APIVersion, d.objects[0].Kind
 		if len(d.objects) > 1 || d.objects[0].ListItem >= 0 {
-			d.APIVersion, d.Kind = scalarValue(mapValue(d.root, "apiVersion")), scalarValue(mapValue(d.root, "kind"))
+			api, kind = scalarValue(mapValue(d.root, "apiVersion")), scalarValue(mapValue(d.root, "kind"))
+		}
+		// Written only when the tree corrects what sniff read: a
+		// document parsed on first use is shared by the language
+		// server's snapshots, and one may read its Kind while another's
+		// first use parses it. A document sniff could not read is
+		// parsed as its file is read (Parse), before it is shared.
+		if d.APIVersion != api {
+			d.APIVersion = api
+		}
+		if d.Kind != kind {
+			d.Kind = kind
 		}
 	}
 }

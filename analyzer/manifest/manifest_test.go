@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -521,5 +522,29 @@ func TestLineOfMatchesLines(t *testing.T) {
 		if f.text.Load() != nil {
 			t.Errorf("%q: LineOf kept the dropped text", src)
 		}
+	}
+}
+
+// TestLazyParseLeavesKindAlone: a document parsed on first use (not a
+// kind read as the file is read) is shared by the language server's
+// snapshots, whose workspaces are built concurrently: one reads its Kind
+// (workspace.HoldsGitOps) while another's Objects parses it. The parse
+// must not write Kind and APIVersion when they are what the file's
+// reading found (go test -race reports the write otherwise).
+func TestLazyParseLeavesKindAlone(t *testing.T) {
+	src := []byte("apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: apps\nspec:\n  path: ./deploy\n")
+	f := Parse(token.NewFileSet(), "apps.yaml", src, Options{Eager: IsReadKind})
+	d := f.Docs[0]
+	if d.Parsed() {
+		t.Fatal("a Flux Kustomization is parsed as its file is read; the test needs a lazily parsed kind")
+	}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); d.Objects() }()
+	var kind string
+	go func() { defer wg.Done(); kind = d.Kind }()
+	wg.Wait()
+	if kind != "Kustomization" || d.Kind != "Kustomization" || d.APIVersion != "kustomize.toolkit.fluxcd.io/v1" {
+		t.Errorf("kind %q, then %q %q", kind, d.APIVersion, d.Kind)
 	}
 }

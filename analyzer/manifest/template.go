@@ -96,8 +96,13 @@ func (f *File) detectTemplate() {
 	// An action where data would be is a template whatever else holds;
 	// so is any Go action in a manifest of a chart's templates directory:
 	// Helm renders the file, even where its actions sit inside values.
-	chartManifest := inChartTemplates(f.Path) && topLevelKeys(src)
+	// In Helm's output (Options.HelmOutput) a Go action is text.
+	helmText := func(m templateMark) bool { return f.opts.HelmOutput && m.syntax == goTemplate }
+	chartManifest := !f.opts.HelmOutput && inChartTemplates(f.Path) && topLevelKeys(src)
 	for _, m := range marks {
+		if helmText(m) {
+			continue
+		}
 		if (m.structural && m.syntax != terraform) || (m.syntax == goTemplate && chartManifest) {
 			f.markTemplate(m)
 			return
@@ -125,6 +130,9 @@ func (f *File) detectTemplate() {
 	}
 	// A file that does not parse and holds block syntax is a template.
 	for _, m := range marks {
+		if helmText(m) {
+			continue
+		}
 		if m.syntax == goTemplate || m.syntax == jinja || (m.syntax == terraform && m.structural) {
 			f.markTemplate(m)
 			return
@@ -133,7 +141,7 @@ func (f *File) detectTemplate() {
 	// Otherwise a placeholder must be where the file breaks.
 	for _, p := range broken {
 		for _, m := range marks {
-			if f.explains(m, p) {
+			if !helmText(m) && f.explains(m, p) {
 				f.markTemplate(m)
 				return
 			}

@@ -73,7 +73,35 @@ type Options struct {
 	// them the workspace never changes once built, so it may be read while
 	// With derives the next one from it.
 	Kinds []string
+	// Rendered says which files are linted through what renders them (a
+	// Helm chart, a kustomization that builds): see Rendering. The
+	// workspace indexes none of their objects. Nil: none.
+	Rendered func(path string) Rendering
+	// Generated marks a workspace of rendered output (one chart value set,
+	// one kustomization build): its comments are copies of the files
+	// users edit, whose suppression comments the rendering driver applies
+	// to the findings mapped back to them, so the engine reads none here.
+	Generated bool
 }
+
+// Rendering says how the per-file reading treats a file that a chart or a
+// kustomization renders. Its objects are linted as rendered, once per
+// value set or build, and the findings mapped back to the file: reading
+// them one by one as well would report each finding twice, and lint a
+// kustomize base without the overlay that changes it.
+type Rendering uint8
+
+const (
+	// NotRendered: a file read on its own.
+	NotRendered Rendering = iota
+	// RenderedYAML: a resource or patch of a kustomization that builds.
+	// Its objects are left to the build; the problems of its text
+	// (syntax, portability, limits) are still its own.
+	RenderedYAML
+	// RenderedChart: a file of a Helm chart (a template, a values file):
+	// not a manifest, nothing of it is read per file.
+	RenderedChart
+)
 
 // Workspace is an immutable set of files and what they hold.
 type Workspace struct {
@@ -151,10 +179,14 @@ func New(fset *token.FileSet, files []*manifest.File, opts Options) *Workspace {
 		lazyKinds: map[string][]*manifest.Document{},
 		kinds:     map[string]bool{},
 	}
-	ws.scopes = buildScopes(files, opts)
-	ws.kustomized = ws.scopes.gitops
+	if !opts.Generated {
+		// Rendered output is what the kustomizations deploy: a file of it
+		// is named after its kustomization, and is none.
+		ws.scopes = buildScopes(files, opts)
+		ws.kustomized = ws.scopes.gitops
+	}
 	for _, f := range files {
-		ws.kustomized = ws.kustomized || IsKustomizationName(f.Path)
+		ws.kustomized = ws.kustomized || ws.isKustomization(f)
 		ws.index(f)
 	}
 	for _, k := range opts.Kinds {
@@ -168,7 +200,7 @@ func New(fset *token.FileSet, files []*manifest.File, opts Options) *Workspace {
 	}
 	if opts.Release {
 		for _, f := range files {
-			if !IsKustomizationName(f.Path) {
+			if !ws.isKustomization(f) {
 				f.Release()
 			}
 			f.DropText(nil, false) // read again by a late parse: drop it again
@@ -185,10 +217,10 @@ func New(fset *token.FileSet, files []*manifest.File, opts Options) *Workspace {
 
 // index adds a file's objects to the index, and its skipped documents to
 // those parsed when their kind is asked for (at once when it already
-// was). Kustomizations, patches and templates hold no objects of their
-// own.
+// was). Kustomizations, patches, templates and rendered files hold no
+// objects of their own.
 func (ws *Workspace) index(f *manifest.File) {
-	if f.Template || IsKustomizationName(f.Path) || ws.scopes.patches[f.SlashPath()] {
+	if f.Template || ws.isKustomization(f) || ws.scopes.patches[f.SlashPath()] || ws.Rendering(f) != NotRendered {
 		return
 	}
 	for _, d := range f.Docs {
@@ -247,6 +279,24 @@ func (ws *Workspace) parseKind(kind string) {
 		}
 	}
 }
+
+// isKustomization reports whether a file is a kustomization: one named so,
+// except in rendered output (Options.Generated).
+func (ws *Workspace) isKustomization(f *manifest.File) bool {
+	return !ws.opts.Generated && IsKustomizationName(f.Path)
+}
+
+// Rendering says how the per-file reading treats a file (Options.Rendered).
+func (ws *Workspace) Rendering(f *manifest.File) Rendering {
+	if ws.opts.Rendered == nil || f == nil {
+		return NotRendered
+	}
+	return ws.opts.Rendered(f.Path)
+}
+
+// Generated reports whether the workspace holds rendered output
+// (Options.Generated).
+func (ws *Workspace) Generated() bool { return ws.opts.Generated }
 
 // FileOf returns the file that holds pos. It searches the workspace's
 // own files, not Fset, which a workspace made by With shares with the one

@@ -49,6 +49,7 @@ func runAudit(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.StringVar(&color, "color", "auto", "colour the table: auto (on a terminal, unless NO_COLOR is set), always or never")
 	fs.BoolVar(&simulate, "simulate", true, "html: embed the simulated deployed loop of each backlog consumer whose demand is annotated")
 	fs.BoolVar(&quiet, "quiet", false, "no summary on stderr")
+	values := valuesFlags(fs)
 	paths, err := parseCommand(fs, auditUsage, args, stderr)
 	if err != nil {
 		return err
@@ -69,14 +70,14 @@ func runAudit(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	default:
 		return fmt.Errorf("--fail-on must be fail, warn or none, not %q", failOnFlag)
 	}
-	in, ioErr := readInputs(paths, stdin, stderr, configPath, namespace, false)
+	in, ioErr := readInputs(paths, stdin, stderr, configPath, namespace, false, values)
 	if in == nil || in.NothingRead() {
 		return ioErr
 	}
 	if err := output.GuardInputs([]output.Named{{Flag: "--output", Path: out}}, in.InputFiles()); err != nil {
 		return err
 	}
-	a := audit.Run(in.Workspace, in.Config, in.Paths, audit.Options{Simulate: format == "html" && simulate})
+	a := audit.Run(in, audit.Options{Simulate: format == "html" && simulate})
 	if output.IsStdout(out) {
 		w := bufio.NewWriterSize(stdout, 64<<10)
 		if err := render.Write(w, a, format, render.Options{Color: format == "table" && output.UseColor(color, stdout)}); err != nil {

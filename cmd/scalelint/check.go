@@ -14,7 +14,6 @@ import (
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/output"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/report"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/term"
-	"github.com/scalelint/scalelint/rules"
 )
 
 const checkUsage = `Usage: scalelint check [flags] [PATH...|-]
@@ -53,6 +52,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.BoolVar(&o.diff, "diff", false, "print the safe fixes as a unified diff instead of applying them")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file")
 	fs.StringVar(&o.memProfile, "memprofile", "", "write a heap profile at the end of the run to this file")
+	values := valuesFlags(fs)
 	paths, err := parseCommand(fs, checkUsage, args, stderr)
 	if err != nil {
 		return err
@@ -75,7 +75,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	in, ioErr := readInputs(paths, stdin, stderr, o.configPath, o.namespace, !o.quiet)
+	in, ioErr := readInputs(paths, stdin, stderr, o.configPath, o.namespace, !o.quiet, values)
 	if in == nil || in.NothingRead() {
 		return ioErr
 	}
@@ -105,10 +105,11 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	lint := func(in *load.Inputs) *report.Report {
 		shared := analyzer.NewShared()
-		diags := analyzer.RunWith(context.Background(), in.Workspace, rules.All(), in.Config, shared)
+		diags := in.Lint(context.Background(), shared)
 		heapSnapshot()
 		rep := report.New(in.Workspace, diags, in.Config, shared)
 		rep.Inputs = reportInputs(in)
+		rep.SetInputs(in.Files, in.Rendered)
 		if baseline != nil {
 			rep.ApplyBaseline(baseline)
 		}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/scalelint/scalelint/analyzer/scaling"
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/load"
 )
 
 // newFlagSet returns a command's flag set, reporting to stderr.
@@ -45,6 +46,30 @@ func parseCommand(fs *flag.FlagSet, usage string, args []string, stderr io.Write
 		pos = append(pos, args[0])
 		args = args[1:]
 	}
+}
+
+// valuesFlags adds helm's --values (-f) and --set to a command: one more
+// value set every chart among the inputs is rendered with.
+func valuesFlags(fs *flag.FlagSet) *load.Options {
+	o := &load.Options{}
+	values := (*valuesFlag)(&o.Values)
+	fs.Var(values, "values", "render every chart among the inputs with this values file too, as helm -f (repeatable, or comma-separated; one value set with --set)")
+	fs.Var(values, "f", "shorthand for --values")
+	fs.Var((*listFlag)(&o.Set), "set", "render every chart with this value set too, as helm --set key=value (repeatable)")
+	return o
+}
+
+// valuesFlag is --values: repeatable, comma-separated, as helm's.
+type valuesFlag []string
+
+func (l *valuesFlag) String() string { return strings.Join(*l, ",") }
+func (l *valuesFlag) Set(v string) error {
+	for _, f := range strings.Split(v, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			*l = append(*l, f)
+		}
+	}
+	return nil
 }
 
 // listFlag is a flag that may be given several times.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/load"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/report"
@@ -14,12 +15,19 @@ import (
 // prints, as they are found, the paths that could not be read and the
 // warnings. err is set when some path could not be read: the command goes
 // on with what it read, and ends with exit status 2.
-func readInputs(paths []string, stdin io.Reader, stderr io.Writer, configPath, namespace string, progress bool) (*load.Inputs, error) {
+func readInputs(paths []string, stdin io.Reader, stderr io.Writer, configPath, namespace string, progress bool, values *load.Options) (*load.Inputs, error) {
+	for _, f := range values.Values {
+		if st, err := os.Stat(f); err != nil {
+			return nil, fmt.Errorf("--values: %v", err)
+		} else if !st.Mode().IsRegular() {
+			return nil, fmt.Errorf("--values %s: not a regular file", f)
+		}
+	}
 	var p io.Writer
 	if progress {
 		p = stderr
 	}
-	in, err := load.Read(paths, stdin, load.Options{ConfigPath: configPath, Namespace: namespace, Progress: p})
+	in, err := load.Read(paths, stdin, load.Options{ConfigPath: configPath, Namespace: namespace, Progress: p, Values: values.Values, Set: values.Set})
 	if err != nil {
 		return nil, err
 	}

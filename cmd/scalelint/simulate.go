@@ -2,8 +2,11 @@ package main
 
 import (
 	"fmt"
+	"go/token"
 	"io"
 
+	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/load"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/output"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/simulation"
 	"github.com/scalelint/scalelint/rules"
@@ -56,6 +59,7 @@ func runSimulate(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	fs.Int64Var(&o.Seed, "seed", 1, "seed of the demand noise")
 	fs.StringVar(&configPath, "config", "", "configuration file for every input (default: for each file, the nearest .scalelint.yaml above it, up to the repository root)")
 	fs.StringVar(&namespace, "namespace", "", "namespace of objects that set none (default: the config's, else \"default\")")
+	values := valuesFlags(fs)
 	paths, err := parseCommand(fs, simulateUsage, args, stderr)
 	if err != nil {
 		return err
@@ -72,21 +76,21 @@ func runSimulate(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	if err := o.Check(); err != nil {
 		return err
 	}
-	in, err := readInputs(paths, stdin, stderr, configPath, namespace, false)
+	in, err := readInputs(paths, stdin, stderr, configPath, namespace, false, values)
 	if err != nil {
 		return err // one autoscaler is simulated: every input must be read
 	}
 	if err := output.GuardInputs([]output.Named{{Flag: "--output", Path: out}}, in.InputFiles()); err != nil {
 		return err
 	}
-	a, m, err := simulation.Pick(in.Workspace, object)
+	c, m, err := simulation.Pick(candidates(in), in.Files, object)
 	if err != nil {
 		return err
 	}
-	for _, p := range simulation.Problems(a) {
+	for _, p := range c.Problems() {
 		fmt.Fprintf(stderr, "scalelint: warning: %s\n", p)
 	}
-	run, err := simulation.Setup(a, m, rules.Evaluate(in.Workspace, a, in.Config), o)
+	run, err := simulation.Setup(c, m, rules.Evaluate(c.Workspace, c.Autoscaler, in.Config), o)
 	if err != nil {
 		return err
 	}
@@ -112,4 +116,27 @@ func runSimulate(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 		return fmt.Errorf("--output: %v", err)
 	}
 	return changed(in, stderr)
+}
+
+// candidates are the autoscalers simulate may pick: those of the files
+// read, and those the charts and kustomizations deploy (once per place in
+// their sources), placed in the files users edit.
+func candidates(in *load.Inputs) []simulation.Candidate {
+	out := simulation.Candidates(in.Workspace)
+	if in.Rendered == nil {
+		return out
+	}
+	for _, ra := range in.Rendered.Autoscalers() {
+		u := ra.Unit
+		place := func(o *manifest.Object, pos token.Pos) string {
+			if p, _, ok := in.Rendered.Place(u, pos, pos); ok {
+				if f := in.Workspace.FileOf(p); f != nil {
+					return fmt.Sprintf("%s:%d", f.Path, f.Lines().Line(p))
+				}
+			}
+			return simulation.OwnFile(o, pos) + " (rendered)"
+		}
+		out = append(out, simulation.Candidate{Autoscaler: ra.Autoscaler, Workspace: u.Workspace, Place: place})
+	}
+	return out
 }

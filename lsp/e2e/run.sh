@@ -24,7 +24,7 @@ fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-(cd "$root" && go build -o "$tmp/scalelint" ./cmd/scalelint)
+(cd "$root" && go build -tags kustomize_disable_go_plugin_support -o "$tmp/scalelint" ./cmd/scalelint)
 export SCALELINT_BIN="$tmp/scalelint"
 
 passed=0

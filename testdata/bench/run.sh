@@ -24,13 +24,13 @@ sizes=("$@")
 mkdir -p "$work"
 command -v /usr/bin/time >/dev/null || { echo "needs /usr/bin/time (apt-get install -y time)"; exit 2; }
 
-(cd "$root" && go build -o "$work/scalelint" ./cmd/scalelint)
+(cd "$root" && go build -tags kustomize_disable_go_plugin_support -o "$work/scalelint" ./cmd/scalelint)
 (cd "$root/testdata/bench/baseline" && go build -o "$work/baseline" .)
 programs=(baseline scalelint)
 if [ -n "${BEFORE:-}" ]; then
   rm -rf "$work/before-src"
   git -C "$root" worktree add -f --detach "$work/before-src" "$BEFORE" >/dev/null 2>&1
-  (cd "$work/before-src" && go build -o "$work/before" ./cmd/scalelint)
+  (cd "$work/before-src" && go build -tags kustomize_disable_go_plugin_support -o "$work/before" ./cmd/scalelint)
   git -C "$root" worktree remove --force "$work/before-src"
   programs+=(before)
 fi

@@ -62,7 +62,7 @@ try {
 fs.mkdirSync(path.dirname(out), { recursive: true });
 const t0 = Date.now();
 try {
-  execFileSync('go', ['build', '-ldflags=-s -w', '-o', out, './cmd/scalelint'], {
+  execFileSync('go', ['build', '-tags', 'kustomize_disable_go_plugin_support', '-ldflags=-s -w', '-o', out, './cmd/scalelint'], {
     cwd: repo,
     stdio: 'inherit',
     env: { ...process.env, CGO_ENABLED: '0', GOOS: goos, GOARCH: goarch },

@@ -31,7 +31,9 @@ package audit
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"go/token"
 	"math"
 	"runtime"
 	"sort"
@@ -40,8 +42,9 @@ import (
 
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/render/lint"
 	"github.com/scalelint/scalelint/analyzer/scaling"
-	"github.com/scalelint/scalelint/analyzer/workspace"
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/load"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/report"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/simulation"
 	"github.com/scalelint/scalelint/rules"
@@ -256,11 +259,29 @@ type Input struct {
 	Line   int           `json:"line,omitempty"`
 }
 
+// Rendered says which chart value sets or kustomization builds deploy a
+// row's autoscaler.
+type Rendered struct {
+	Kind           string   `json:"-"`
+	Root           string   `json:"-"`
+	ValueSets      []string `json:"valueSets,omitempty"`
+	Kustomizations []string `json:"kustomizations,omitempty"`
+}
+
+// Sets returns the value sets or builds.
+func (r *Rendered) Sets() []string {
+	if r == nil {
+		return nil
+	}
+	return append(r.ValueSets, r.Kustomizations...)
+}
+
 // Row is one autoscaler: what every output format shows.
 type Row struct {
 	File          string              `json:"file"`
 	Line          int                 `json:"line"`
 	Object        *report.ObjectRef   `json:"object"`
+	Rendered      *Rendered           `json:"rendered,omitempty"`
 	Target        Target              `json:"scaleTarget"`
 	PodRate       *format.Float       `json:"podRate,omitempty"`
 	Signals       []Signal            `json:"signals"`
@@ -407,31 +428,116 @@ type Options struct {
 	Simulate bool
 }
 
-// Run lints the workspace as check does and builds one row per
-// autoscaler, sorted worst first; inputs are the paths as given.
-func Run(ws *workspace.Workspace, cfg *analyzer.Config, inputs []string, opts Options) *Audit {
+// Run lints the inputs as check does and builds one row per autoscaler,
+// sorted worst first. An autoscaler a chart or kustomization deploys has a
+// row per value set or build whose numbers differ (the rows of those that
+// agree are one, naming them all), placed in the files users edit.
+func Run(in *load.Inputs, opts Options) *Audit {
+	ws, cfg := in.Workspace, in.Config
 	shared := analyzer.NewShared()
-	diags := analyzer.RunWith(context.Background(), ws, rules.All(), cfg, shared)
+	diags := in.Lint(context.Background(), shared)
 	rep := report.New(ws, diags, cfg, shared)
+	rep.SetInputs(in.Files, in.Rendered)
 	evals := rules.Evaluations(shared, cfg)
-	a := &Audit{Files: len(ws.Files), Inputs: inputs}
+	a := &Audit{Files: rep.Files(), Inputs: in.Paths}
 
 	byObject := map[*manifest.Object][]analyzer.Diagnostic{}
+	var rendered []analyzer.Diagnostic
 	for _, d := range diags {
-		if d.Object != nil {
+		if d.Rendered != nil {
+			rendered = append(rendered, d)
+		} else if d.Object != nil {
 			byObject[d.Object] = append(byObject[d.Object], d)
 		}
 	}
 	loc := report.NewLocator(ws)
+	same := func(p, end token.Pos) (token.Pos, token.Pos) { return p, end }
 	for _, as := range ws.Autoscalers() {
-		a.Rows = append(a.Rows, buildRow(rep, loc, cfg, evals.Evaluate(ws, as), byObject))
+		a.Rows = append(a.Rows, buildRow(rep, loc, cfg, evals.Evaluate(ws, as), byObject, same))
 		loc.Release() // the texts read for the row's lines
+	}
+	if in.Rendered != nil {
+		a.Rows = append(a.Rows, renderedRows(rep, loc, in.Rendered, rendered)...)
 	}
 	sortRows(a.Rows)
 	if opts.Simulate {
 		simulateRows(a.Rows)
 	}
 	return a
+}
+
+// renderedRows builds the rows of the autoscalers the charts and
+// kustomizations deploy: one per unit, placed in the sources, with the
+// findings of its value set or build on it and its target; rows that
+// agree (a template the value sets render alike) are merged.
+func renderedRows(rep *report.Report, loc *report.Locator, res *lint.Result, diags []analyzer.Diagnostic) []*Row {
+	type placeKey struct {
+		pos token.Pos
+		set string
+	}
+	bySet := map[placeKey][]analyzer.Diagnostic{}
+	for _, d := range diags {
+		if d.Object == nil {
+			continue
+		}
+		p, ok := res.PlaceOf(d.Object)
+		if !ok {
+			continue
+		}
+		for _, set := range d.Rendered.Sets {
+			bySet[placeKey{p, set}] = append(bySet[placeKey{p, set}], d)
+		}
+	}
+	var rows []*Row
+	index := map[string]*Row{}
+	for _, u := range res.Units {
+		evals := rules.Evaluations(u.Shared, rep.Config)
+		place := func(p, end token.Pos) (token.Pos, token.Pos) {
+			if q, e, ok := res.Place(u, p, end); ok {
+				return q, e
+			}
+			return token.NoPos, token.NoPos
+		}
+		for _, as := range u.Workspace.Autoscalers() {
+			e := evals.Evaluate(u.Workspace, as)
+			byObject := map[*manifest.Object][]analyzer.Diagnostic{}
+			objs := []*manifest.Object{as.Object}
+			if e.Target != nil && e.Target.Object != nil {
+				objs = append(objs, e.Target.Object)
+			}
+			for _, o := range objs {
+				if p, ok := res.PlaceOf(o); ok {
+					byObject[o] = bySet[placeKey{p, u.Set}]
+				}
+			}
+			r := buildRow(rep, loc, rep.Config, e, byObject, place)
+			loc.Release()
+			key := rowKey(r)
+			if prev := index[key]; prev != nil {
+				prev.addSet(u.Set)
+				continue
+			}
+			r.Rendered = &Rendered{Kind: u.Kind, Root: u.Root}
+			r.addSet(u.Set)
+			index[key] = r
+			rows = append(rows, r)
+		}
+	}
+	return rows
+}
+
+// rowKey identifies a row by what it shows.
+func rowKey(r *Row) string {
+	b, _ := json.Marshal(r)
+	return string(b)
+}
+
+func (r *Row) addSet(set string) {
+	if r.Rendered.Kind == "kustomize" {
+		r.Rendered.Kustomizations = append(r.Rendered.Kustomizations, set)
+	} else {
+		r.Rendered.ValueSets = append(r.Rendered.ValueSets, set)
+	}
 }
 
 // sortRows orders rows worst first (see the comment at the top).
@@ -505,17 +611,21 @@ func finitePtr(v float64) *format.Float {
 	return ptr(format.JSONSig(v))
 }
 
-func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *rules.Evaluation, byObject map[*manifest.Object][]analyzer.Diagnostic) *Row {
+// buildRow builds an autoscaler's row; place maps the positions of its
+// objects to those of the report's workspace (an autoscaler a chart or
+// kustomization deploys is placed in its sources).
+func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *rules.Evaluation, byObject map[*manifest.Object][]analyzer.Diagnostic,
+	place func(pos, end token.Pos) (token.Pos, token.Pos)) *Row {
 	as := e.Autoscaler
 	o := as.Object
-	l := loc.Locate(o.NameAt.Pos, o.NameAt.End)
+	l := loc.Locate(place(o.NameAt.Pos, o.NameAt.End))
 	r := &Row{File: l.File, Line: l.Line, Object: rep.ObjectRef(o), eval: e, Laws: map[string]Verdict{}}
 	r.Target = Target{Kind: as.Target.Kind, Name: as.Target.Name}
 	if as.Kind == scaling.ScaledJob {
 		r.Target = Target{Kind: "Job", Name: "(per trigger)"}
 	}
 	if t := e.Target; t != nil && t.Object != nil {
-		tl := loc.Locate(t.Object.NameAt.Pos, t.Object.NameAt.End)
+		tl := loc.Locate(place(t.Object.NameAt.Pos, t.Object.NameAt.End))
 		r.Target.Found, r.Target.File, r.Target.Line = true, tl.File, tl.Line
 	}
 	if c, ok := e.Inputs["pod-rate"]; ok {
@@ -880,7 +990,7 @@ func simConfig(r *Row, l *LatencyLaw) (simulate.Config, bool) {
 	if _, ok := r.eval.Inputs["demand"]; !ok {
 		return simulate.Config{}, false
 	}
-	run, err := simulation.Setup(r.eval.Autoscaler, l.Eval.Metric, r.eval, simulation.Overrides{})
+	run, err := simulation.Setup(simulation.Candidate{Autoscaler: r.eval.Autoscaler, Place: simulation.OwnFile}, l.Eval.Metric, r.eval, simulation.Overrides{})
 	if err != nil {
 		return simulate.Config{}, false
 	}

@@ -39,7 +39,7 @@ func auditOf(t testing.TB, sim bool, paths ...string) *audit.Audit {
 	if len(in.Errs) > 0 || in.Files == 0 {
 		t.Fatalf("loading %v: %d files, %v", paths, in.Files, in.Errs)
 	}
-	return audit.Run(in.Workspace, cfg, paths, audit.Options{Simulate: sim})
+	return audit.Run(in, audit.Options{Simulate: sim})
 }
 
 func auditFixture(t testing.TB, sim bool) *audit.Audit {

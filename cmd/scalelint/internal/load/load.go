@@ -4,15 +4,21 @@
 //
 // Data flow: paths -> configuration files (--config, or the nearest
 // .scalelint.yaml above each path and those found below it: each governs
-// the files under its directory) -> workspace.Walk -> workspace.LoadReleased
-// (each file's trees released and its text dropped once its views are
-// built; see analyzer/workspace) -> files that are not Kubernetes
-// manifests set aside (Inputs.Skipped) -> workspace.New. Nothing is
-// printed here: the caller reports Inputs.Errs and Inputs.Warnings.
+// the files under its directory) -> workspace.Walk -> lint.Discover
+// (charts and kustomizations, by name) -> lint.Render (each chart value
+// set and kustomization root linted as its own deployment) ->
+// workspace.LoadReleased of the files no render reads whole (each file's
+// trees released and its text dropped once its views are built; see
+// analyzer/workspace) -> files that are not Kubernetes manifests set aside
+// (Inputs.Skipped) -> workspace.New, with the files the renders' findings
+// point into -> Inputs.Lint: the rules over the workspace and the renders'
+// findings mapped back into it. Nothing is printed here: the caller
+// reports Inputs.Errs and Inputs.Warnings.
 package load
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"go/token"
@@ -24,6 +30,7 @@ import (
 
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/render/lint"
 	"github.com/scalelint/scalelint/analyzer/workspace"
 	"github.com/scalelint/scalelint/rules"
 )
@@ -46,13 +53,20 @@ type Options struct {
 	// Progress, when not nil, is told how many files were found and each
 	// one parsed (startProgress).
 	Progress io.Writer
+	// Values and Set are helm's --values files and --set assignments:
+	// one more value set every chart among the inputs is rendered with.
+	Values, Set []string
 }
 
 // Inputs are the files a command reads, in one workspace.
 type Inputs struct {
 	Config    *analyzer.Config // the configuration read with (analyzer.Config.For gives a file's)
 	Workspace *workspace.Workspace
-	Files     int // files read as manifests
+	// Rendered are the charts and kustomizations rendered (nil when the
+	// inputs hold none): their deployments (Units), and what could not be
+	// rendered.
+	Rendered *lint.Result
+	Files    int // files read as manifests, or through the renders
 	// Named are the files found under the paths given, the only ones
 	// --fix may write (stdin never is).
 	Named map[string]bool
@@ -129,6 +143,7 @@ func Read(paths []string, stdin io.Reader, o Options) (*Inputs, error) {
 
 	fset := token.NewFileSet()
 	in := &Inputs{Named: map[string]bool{}, Paths: paths, opts: o}
+	rendered := 0 // files read through the renders only
 	var files []*manifest.File
 	var diskPaths []string
 	for _, p := range paths {
@@ -171,20 +186,46 @@ func Read(paths []string, stdin io.Reader, o Options) (*Inputs, error) {
 		if len(found) == 0 && len(errs) == 0 {
 			in.Warnings = append(in.Warnings, fmt.Sprintf("no YAML or JSON file to read under %s (after the configuration's excludes)", strings.Join(diskPaths, ", ")))
 		}
-		p := startProgress(o.Progress, len(manifests))
-		// Each configuration's limits for the files it governs.
-		groups := map[*analyzer.Config][]string{}
-		var order []*analyzer.Config
-		for _, m := range manifests {
-			c := cfg.For(m)
-			if _, ok := groups[c]; !ok {
-				order = append(order, c)
-			}
-			groups[c] = append(groups[c], m)
+		if plan := lint.Discover(manifests); !plan.Empty() {
+			in.Rendered = lint.Render(context.Background(), plan, lint.Options{Analyzers: rules.All(), Config: cfg, Values: o.Values, Set: o.Set})
 		}
-		for _, c := range order {
-			parseOpts := manifest.Options{Eager: manifest.IsReadKind, Limits: c.Limits}
-			loaded, errs := workspace.LoadReleased(fset, groups[c], parseOpts, p.file)
+		// A chart's files are read only through its renders (and may be
+		// fixed); a built kustomization's resources and patches are read
+		// for the problems of their text only (lint package doc).
+		var whole []string
+		text := map[string]bool{}
+		for _, m := range manifests {
+			switch in.Rendered.Rendering(m) {
+			case workspace.RenderedChart:
+				in.Named[m] = true
+				rendered++
+				continue
+			case workspace.RenderedYAML:
+				text[m] = true
+			}
+			whole = append(whole, m)
+		}
+		p := startProgress(o.Progress, len(whole))
+		// Each configuration's limits for the files it governs.
+		type group struct {
+			cfg  *analyzer.Config
+			text bool
+		}
+		groups := map[group][]string{}
+		var order []group
+		for _, m := range whole {
+			g := group{cfg.For(m), text[m]}
+			if _, ok := groups[g]; !ok {
+				order = append(order, g)
+			}
+			groups[g] = append(groups[g], m)
+		}
+		for _, g := range order {
+			parseOpts := manifest.Options{Eager: manifest.IsReadKind, Limits: g.cfg.Limits}
+			if g.text {
+				parseOpts.Eager = func(string, string) bool { return false }
+			}
+			loaded, errs := workspace.LoadReleased(fset, groups[g], parseOpts, p.file)
 			in.Errs = append(in.Errs, errs...)
 			files = append(files, loaded...)
 		}
@@ -206,20 +247,48 @@ func Read(paths []string, stdin io.Reader, o Options) (*Inputs, error) {
 	}
 	files = kept
 	sort.Slice(in.Skipped, func(i, j int) bool { return in.Skipped[i].Path < in.Skipped[j].Path })
-	if len(files) == 0 && len(in.Skipped) > 0 {
+	if len(files) == 0 && rendered == 0 && len(in.Skipped) > 0 {
 		in.Warnings = append(in.Warnings, fmt.Sprintf("none of the %d files read holds a Kubernetes object (--verbose lists them)", len(in.Skipped)))
 	}
-	in.Files = len(files)
+	in.Files = len(files) + rendered
 	in.Config = cfg
 	in.ConfigFiles = usedConfigs(cfg, files)
-	in.Workspace = workspace.New(fset, files, workspace.Options{
+	wsOpts := workspace.Options{
 		DefaultNamespace: cfg.Namespace,
 		NamespaceOf:      func(f *manifest.File) string { return cfg.For(f.Path).Namespace },
 		RepositoryRoot:   in.Root.Dir,
 		RepositoryURLs:   in.Root.URLs,
 		Release:          true,
-	})
+	}
+	if in.Rendered != nil {
+		read := map[string]bool{}
+		for _, f := range files {
+			read[filepath.Clean(f.Path)] = true
+		}
+		files = append(files, in.Rendered.SourceFiles(fset, func(p string) bool { return read[p] })...)
+		wsOpts.Rendered = in.Rendered.Rendering
+	}
+	in.Workspace = workspace.New(fset, files, wsOpts)
+	if in.Rendered != nil {
+		// The kustomizations a GitOps root applies together are one
+		// deployment.
+		in.Rendered.DeployTogether(context.Background(), in.Rendered.GitOpsGroups(in.Workspace))
+		in.Rendered.SetPositions(lint.FilePositions(in.Workspace))
+	}
 	return in, nil
+}
+
+// Lint runs every rule over the inputs, as analyzer.RunWith does (shared
+// keeps the workspace's law evaluations), and adds the findings of the
+// rendered charts and kustomizations, mapped back into the workspace's
+// files: every finding of the inputs, sorted.
+func (in *Inputs) Lint(ctx context.Context, shared *analyzer.Shared) []analyzer.Diagnostic {
+	diags := analyzer.RunWith(ctx, in.Workspace, rules.All(), in.Config, shared)
+	if in.Rendered == nil {
+		return diags
+	}
+	diags = append(diags, in.Rendered.Diagnostics(in.Workspace, lint.FilePositions(in.Workspace))...)
+	return analyzer.SortDiagnostics(in.Workspace, diags)
 }
 
 // configSet parses each configuration file once, with the --namespace
@@ -249,6 +318,9 @@ func (s *configSet) load(path string) (*analyzer.Config, error) {
 	}
 	c, err := analyzer.LoadConfig(path, rules.All())
 	if err != nil {
+		return nil, err
+	}
+	if err := c.CheckCharts(); err != nil {
 		return nil, err
 	}
 	if s.namespace != "" {
@@ -385,6 +457,9 @@ func (in *Inputs) InputFiles() []string {
 		out = append(out, p)
 	}
 	out = append(out, in.ConfigFiles...)
+	// The files charts and kustomizations read (values files given with
+	// --values among them).
+	out = append(out, in.Rendered.Read()...)
 	if in.opts.ConfigPath != "" {
 		out = append(out, in.opts.ConfigPath)
 	}

@@ -30,6 +30,12 @@ type JSONDiagnostic struct {
 	// file and line.
 	Sources map[string]report.Source `json:"sources,omitempty"`
 	Source  string                   `json:"source,omitempty"`
+	// A finding about what a chart or kustomization renders names the
+	// chart and its value sets, or the kustomization roots, whose render
+	// produced it.
+	Chart          string   `json:"chart,omitempty"`
+	ValueSets      []string `json:"valueSets,omitempty"`
+	Kustomizations []string `json:"kustomizations,omitempty"`
 }
 
 // JSONSummary counts what the run read and found.
@@ -59,18 +65,26 @@ func (JSON) Print(w io.Writer, r *report.Report) error {
 	fmt.Fprintf(s.W, "{\n  \"version\": %d,\n  \"diagnostics\": [", 1)
 	err := r.Each(false, func(f *report.Finding) error {
 		d, l := f.Diagnostic, f.Location
-		return s.Element(JSONDiagnostic{
+		jd := JSONDiagnostic{
 			File: l.File, Line: l.Line, Column: l.Col, EndLine: l.EndLine, EndColumn: l.EndCol,
 			Severity: d.Severity.String(), Rule: d.Rule, Message: d.Message,
 			Object: f.Object, Facts: roundFacts(d.Facts), Sources: f.Sources, Source: l.Source,
-		}, "    ")
+		}
+		if rd := d.Rendered; rd != nil {
+			if rd.Kind == "kustomize" {
+				jd.Kustomizations = rd.Sets
+			} else {
+				jd.Chart, jd.ValueSets = rd.Root, rd.Sets
+			}
+		}
+		return s.Element(jd, "    ")
 	})
 	if err != nil {
 		return err
 	}
 	s.EndList("    ")
 	c := r.Counts()
-	return writeSummary(s, JSONSummary{Files: len(r.Workspace.Files), Objects: r.ObjectCount(), Autoscalers: len(r.Workspace.Autoscalers()),
+	return writeSummary(s, JSONSummary{Files: r.Files(), Objects: r.ObjectCount(), Autoscalers: r.Autoscalers(),
 		Errors: c.Errors, Warnings: c.Warnings, Infos: c.Infos, Skipped: len(r.Inputs.Skipped), Configs: r.Inputs.ConfigFiles}, r.Missing())
 }
 

@@ -91,6 +91,20 @@ func (r *Report) Missing() []Missing {
 		out = append(out, Missing{File: f.Path, Line: f.Tok.Line(a.Object.NameAt.Pos), Object: r.ObjectRef(a.Object), Laws: MissingLaws(e),
 			Bounds: Bounds(e)})
 	}
+	if r.Rendered != nil {
+		for _, ra := range r.Rendered.Autoscalers() {
+			u := ra.Unit
+			e := rules.Evaluations(u.Shared, r.Config).Evaluate(u.Workspace, ra.Autoscaler)
+			if len(e.Missing) == 0 {
+				continue
+			}
+			m := Missing{Object: r.ObjectRef(ra.Autoscaler.Object), Laws: MissingLaws(e), Bounds: Bounds(e)}
+			if f := r.Workspace.FileOf(ra.Pos); f != nil {
+				m.File, m.Line = f.Path, f.Lines().Line(ra.Pos)
+			}
+			out = append(out, m)
+		}
+	}
 	r.missing = &out
 	return out
 }
@@ -105,6 +119,12 @@ func (r *Report) Coverage() [rules.AllEvaluated + 1]int {
 	evals := rules.Evaluations(r.shared, r.Config)
 	for _, a := range r.Workspace.Autoscalers() {
 		c[evals.Evaluate(r.Workspace, a).Coverage()]++
+	}
+	if r.Rendered != nil {
+		for _, ra := range r.Rendered.Autoscalers() {
+			u := ra.Unit
+			c[rules.Evaluations(u.Shared, r.Config).Evaluate(u.Workspace, ra.Autoscaler).Coverage()]++
+		}
 	}
 	r.coverage = &c
 	return c
@@ -121,7 +141,7 @@ func (r *Report) MissingHint() string {
 		return ""
 	}
 	s := fmt.Sprintf("%s: laws evaluated in full for %d, in part for %d (the others only bounded or not evaluated), not at all for %d",
-		Plural(len(r.Workspace.Autoscalers()), "autoscaler"), c[rules.AllEvaluated], c[rules.PartlyEvaluated], c[rules.NoneEvaluated])
+		Plural(r.Autoscalers(), "autoscaler"), c[rules.AllEvaluated], c[rules.PartlyEvaluated], c[rules.NoneEvaluated])
 	if c[rules.NoLaw] > 0 {
 		s += fmt.Sprintf(", and no law applies to %d", c[rules.NoLaw])
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/render/lint"
 	"github.com/scalelint/scalelint/analyzer/workspace"
 	"github.com/scalelint/scalelint/rules"
 )
@@ -39,6 +40,13 @@ type Report struct {
 	// findings no longer found.
 	Baselined, Gone int
 
+	// Rendered are the charts and kustomizations the inputs held (nil:
+	// none): their autoscalers and objects count too, and Missing lists
+	// theirs (SetInputs).
+	Rendered *lint.Result
+	// FilesRead is the number of files the run read (SetInputs; 0: the
+	// workspace's files).
+	FilesRead int
 	// Inputs says what the run read besides the findings: the
 	// configuration files, the files set aside. Set by the command.
 	Inputs Inputs
@@ -60,6 +68,32 @@ func New(ws *workspace.Workspace, diags []analyzer.Diagnostic, cfg *analyzer.Con
 		}
 	}
 	return r
+}
+
+// SetInputs says what the run read beyond the workspace: the files read
+// (a chart's are read through its renders) and the charts and
+// kustomizations rendered.
+func (r *Report) SetInputs(files int, rendered *lint.Result) {
+	r.FilesRead, r.Rendered = files, rendered
+}
+
+// Files is the number of files the run read.
+func (r *Report) Files() int {
+	if r.FilesRead > 0 {
+		return r.FilesRead
+	}
+	return len(r.Workspace.Files)
+}
+
+// Autoscalers counts the autoscalers linted: the workspace's and those
+// the charts and kustomizations deploy (each once per place in the
+// sources, whatever the value sets or builds that render it).
+func (r *Report) Autoscalers() int {
+	n := len(r.Workspace.Autoscalers())
+	if r.Rendered != nil {
+		n += len(r.Rendered.Autoscalers())
+	}
+	return n
 }
 
 // Inputs is what a run read besides its findings.
@@ -111,7 +145,7 @@ func (r *Report) Worst() analyzer.Severity {
 func (r *Report) SummaryLine() string {
 	c := r.Counts()
 	s := fmt.Sprintf("%s, %s, %s in %s (%s)", Plural(c.Errors, "error"), Plural(c.Warnings, "warning"),
-		Plural(c.Infos, "info"), Plural(len(r.Workspace.Files), "file"), Plural(len(r.Workspace.Autoscalers()), "autoscaler"))
+		Plural(c.Infos, "info"), Plural(r.Files(), "file"), Plural(r.Autoscalers(), "autoscaler"))
 	if n := len(r.Inputs.Skipped); n > 0 {
 		s += fmt.Sprintf("; %s skipped (no Kubernetes object; --verbose lists %s)", Plural(n, "file"), map[bool]string{true: "it", false: "them"}[n == 1])
 	}
@@ -141,8 +175,11 @@ func Plural(n int, word string) string {
 // does not depend on which documents were parsed.
 func (r *Report) ObjectCount() int {
 	n := 0
+	if r.Rendered != nil {
+		n = r.Rendered.Objects()
+	}
 	for _, f := range r.Workspace.Files {
-		if f.Template {
+		if f.Template || r.Workspace.Rendering(f) != workspace.NotRendered {
 			continue
 		}
 		for _, d := range f.Docs {
@@ -173,6 +210,9 @@ type ObjectRef struct {
 // whose mapping holds its position; nil when none does.
 func (r *Report) objectOf(d analyzer.Diagnostic) *ObjectRef {
 	o := d.Object
+	if o == nil && d.Rendered != nil {
+		return nil // a render's problem: about a chart or kustomization, no object
+	}
 	if o == nil {
 		f := r.Workspace.FileOf(d.Pos)
 		if f == nil {

@@ -58,35 +58,59 @@ func (o Overrides) Check() error {
 	return nil
 }
 
-// Problems returns the autoscaler's malformed annotations, each prefixed
-// with its file:line, for the command to warn about.
-func Problems(a *scaling.Autoscaler) []string {
-	var out []string
-	for _, p := range a.Problems {
-		out = append(out, posOf(a.Object, p.Pos)+": "+p.Message)
-	}
-	return out
+// Candidate is an autoscaler of the input, and how to name the places of
+// its workspace's objects.
+type Candidate struct {
+	Autoscaler *scaling.Autoscaler
+	Workspace  *workspace.Workspace
+	// Place writes file:line of a position of an object of the
+	// workspace (OwnFile for objects read from files; a chart's are
+	// placed in its templates and values files).
+	Place Placer
 }
 
-// posOf is file:line of a position in an object's file.
-func posOf(o *manifest.Object, pos token.Pos) string {
+// Placer writes file:line of a position of an object.
+type Placer func(o *manifest.Object, pos token.Pos) string
+
+// OwnFile is the Placer of objects read from files: their file and line.
+func OwnFile(o *manifest.Object, pos token.Pos) string {
 	f := o.File()
 	line, _ := f.Position(pos)
 	return fmt.Sprintf("%s:%d", f.Path, line)
 }
 
+// Candidates returns the autoscalers of a workspace of files.
+func Candidates(ws *workspace.Workspace) []Candidate {
+	var out []Candidate
+	for _, a := range ws.Autoscalers() {
+		out = append(out, Candidate{a, ws, OwnFile})
+	}
+	return out
+}
+
+// Problems returns the autoscaler's malformed annotations, each prefixed
+// with its file:line, for the command to warn about.
+func (c Candidate) Problems() []string {
+	var out []string
+	for _, p := range c.Autoscaler.Problems {
+		out = append(out, c.Place(c.Autoscaler.Object, p.Pos)+": "+p.Message)
+	}
+	return out
+}
+
 // fieldPos is file:line of a field of an object (the object when the
 // field has no position).
-func fieldPos(o *manifest.Object, f manifest.Field) string {
+func (c Candidate) fieldPos(o *manifest.Object, f manifest.Field) string {
 	if !f.IsValid() {
 		f = o.At
 	}
-	return posOf(o, f.Pos)
+	return c.Place(o, f.Pos)
 }
 
-// simName is how an autoscaler is named in messages: Kind namespace/name (file:line).
-func name(a *scaling.Autoscaler) string {
-	return fmt.Sprintf("%s (%s)", a.Object, fieldPos(a.Object, a.Object.At))
+// name is how an autoscaler is named in messages: Kind namespace/name (file:line).
+func (c Candidate) name() string {
+	a := c.Autoscaler
+	return fmt.Sprintf("%s (%s)", a.Object, c.fieldPos(a.Object, a.Object.At))
 }
 
 func backlogMetric(a *scaling.Autoscaler) *scaling.Metric {
@@ -115,49 +139,49 @@ func matches(a *scaling.Autoscaler, sel string) bool {
 	return strings.EqualFold(prefix, o.Kind) || prefix == o.Namespace
 }
 
-// Pick chooses the autoscaler to simulate and its backlog metric.
-func Pick(ws *workspace.Workspace, sel string) (*scaling.Autoscaler, *scaling.Metric, error) {
-	all := ws.Autoscalers()
-	list := func(as []*scaling.Autoscaler) string {
+// Pick chooses the autoscaler to simulate and its backlog metric, among
+// the input's (files: how many files were read, for a message).
+func Pick(all []Candidate, files int, sel string) (Candidate, *scaling.Metric, error) {
+	list := func(cs []Candidate) string {
 		var b strings.Builder
-		for _, a := range as {
-			b.WriteString("\n  " + name(a))
-			if backlogMetric(a) == nil {
+		for _, c := range cs {
+			b.WriteString("\n  " + c.name())
+			if backlogMetric(c.Autoscaler) == nil {
 				b.WriteString(": no backlog signal")
 			}
 		}
 		return b.String()
 	}
-	var cands []*scaling.Autoscaler
-	for _, a := range all {
-		if sel != "" && matches(a, sel) || sel == "" && backlogMetric(a) != nil {
-			cands = append(cands, a)
+	var cands []Candidate
+	for _, c := range all {
+		if sel != "" && matches(c.Autoscaler, sel) || sel == "" && backlogMetric(c.Autoscaler) != nil {
+			cands = append(cands, c)
 		}
 	}
 	const how = "a KEDA queue trigger, or an HPA External/Object AverageValue metric with the annotation scalelint.dev/signal: backlog"
 	switch {
 	case len(all) == 0:
-		return nil, nil, fmt.Errorf("no autoscaler in the input (%d files read)", len(ws.Files))
+		return Candidate{}, nil, fmt.Errorf("no autoscaler in the input (%d files read)", files)
 	case sel != "" && len(cands) == 0:
-		return nil, nil, fmt.Errorf("--object %s: no autoscaler of that name; the input holds:%s", sel, list(all))
+		return Candidate{}, nil, fmt.Errorf("--object %s: no autoscaler of that name; the input holds:%s", sel, list(all))
 	case sel == "" && len(cands) == 0:
-		return nil, nil, fmt.Errorf("no autoscaler with a backlog signal (%s); the input holds:%s", how, list(all))
+		return Candidate{}, nil, fmt.Errorf("no autoscaler with a backlog signal (%s); the input holds:%s", how, list(all))
 	case len(cands) > 1:
 		what := "several autoscalers with a backlog signal"
 		if sel != "" {
 			what = "--object " + sel + " matches several autoscalers"
 		}
-		return nil, nil, fmt.Errorf("%s; choose one with --object NAME (or Kind/NAME, namespace/NAME):%s", what, list(cands))
+		return Candidate{}, nil, fmt.Errorf("%s; choose one with --object NAME (or Kind/NAME, namespace/NAME):%s", what, list(cands))
 	}
-	a := cands[0]
-	m := backlogMetric(a)
+	c := cands[0]
+	m := backlogMetric(c.Autoscaler)
 	if m == nil {
-		if a.Kind == scaling.ScaledJob {
-			return nil, nil, fmt.Errorf("%s is a ScaledJob: it starts jobs per message and has no replica loop to simulate", name(a))
+		if c.Autoscaler.Kind == scaling.ScaledJob {
+			return Candidate{}, nil, fmt.Errorf("%s is a ScaledJob: it starts jobs per message and has no replica loop to simulate", c.name())
 		}
-		return nil, nil, fmt.Errorf("%s has no backlog signal (%s)", name(a), how)
+		return Candidate{}, nil, fmt.Errorf("%s has no backlog signal (%s)", c.name(), how)
 	}
-	return a, m, nil
+	return c, m, nil
 }
 
 // Run is one simulation's inputs, where they came from, and its results.
@@ -187,8 +211,10 @@ type Run struct {
 // Setup gathers the simulation's inputs: flags over annotations (the
 // autoscaler's, its target's, the configured defaults, merged by
 // rules.Evaluate) over the manifest.
-func Setup(a *scaling.Autoscaler, m *scaling.Metric, e *rules.Evaluation, o Overrides) (*Run, error) {
-	r := &Run{a: a, m: m, Where: name(a), sources: map[string]string{}}
+func Setup(c Candidate, m *scaling.Metric, e *rules.Evaluation, o Overrides) (*Run, error) {
+	a := c.Autoscaler
+	fieldPos := c.fieldPos
+	r := &Run{a: a, m: m, Where: c.name(), sources: map[string]string{}}
 	in := e.Inputs
 	bounds := map[string]string{}
 	annotated := func(name, flagName string, flagValue *float64) (float64, bool) {

@@ -302,6 +302,20 @@ func missingText(r *audit.Row) string {
 	return strings.Join(append(needs, whys...), ", ")
 }
 
+// whereText is a row's file:line, with the chart value sets or
+// kustomization builds that deploy it.
+func whereText(r *audit.Row) string {
+	s := fmt.Sprintf("%s:%d", r.File, r.Line)
+	if sets := r.Rendered.Sets(); len(sets) > 0 {
+		what := "values"
+		if len(r.Rendered.Kustomizations) > 0 {
+			what = "kustomization"
+		}
+		s += " [" + what + ": " + strings.Join(sets, ", ") + "]"
+	}
+	return s
+}
+
 func targetText(r *audit.Row) string {
 	t := r.Target.Kind + "/" + r.Target.Name
 	if r.Target.Kind == "" && r.Target.Name == "" {

@@ -291,7 +291,7 @@ func htmlRows(a *audit.Audit) []*htmlRow {
 		h := &htmlRow{Rank: i + 1, ID: fmt.Sprintf("card-%d", i+1), Verdict: r.Verdict.String(), VerdictN: int(r.Verdict),
 			Margin: amargin(r.MarginPercent), MarginKey: fnum(r.MarginPercent),
 			Kind: r.Object.Kind, KindShort: kindAbbrev(r.Object.Kind), Namespace: r.Object.Namespace, Name: r.Object.Name,
-			Where: fmt.Sprintf("%s:%d", r.File, r.Line), Target: targetText(r), Signal: signalLong(r),
+			Where: whereText(r), Target: targetText(r), Signal: signalLong(r),
 			Missing: missingText(r), MissingN: len(r.Unknown), Findings: r.Findings}
 		h.SignalTab, h.PodRate = signalCell(r)
 		h.RuleList = r.Rules()

@@ -145,7 +145,7 @@ func writeMarkdown(w io.Writer, a *audit.Audit, _ Options) error {
 	}
 	where := func(r *audit.Row) string {
 		return fmt.Sprintf("%s %s<br>%s → %s", mdEscape(r.Object.Kind), mdEscape(r.Object.Namespace+"/"+r.Object.Name),
-			mdEscape(fmt.Sprintf("%s:%d", r.File, r.Line)), mdEscape(targetText(r)))
+			mdEscape(whereText(r)), mdEscape(targetText(r)))
 	}
 	head := "| verdict | margin | autoscaler | signal | g · rounds | standing delay vs floor | target vs 1/A | ceiling vs band | bound vs timeout | missing |\n" +
 		"|---|--:|---|---|---|---|---|---|---|---|\n"

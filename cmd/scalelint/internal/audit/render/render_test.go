@@ -19,10 +19,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/scalelint/scalelint/analyzer"
-	"github.com/scalelint/scalelint/analyzer/workspace"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/audit"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/load"
-	"github.com/scalelint/scalelint/rules"
 	"github.com/scalelint/scalelint/rules/laws"
 )
 
@@ -54,7 +52,7 @@ func auditOf(t testing.TB, sim bool, paths ...string) *audit.Audit {
 	if len(in.Errs) > 0 || in.Files == 0 {
 		t.Fatalf("loading %v: %d files, %v", paths, in.Files, in.Errs)
 	}
-	return audit.Run(in.Workspace, cfg, paths, audit.Options{Simulate: sim})
+	return audit.Run(in, audit.Options{Simulate: sim})
 }
 
 func auditFixture(t testing.TB, sim bool) *audit.Audit {
@@ -303,14 +301,14 @@ func BenchmarkAudit(b *testing.B) {
 		if in.Files == 0 {
 			b.Fatalf("no files in %s: %v", dir, in.Errs)
 		}
-		return &auditWorkspace{in.Workspace}
+		return &auditWorkspace{in}
 	}
 	b.Run("check", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			b.StopTimer()
 			w := load()
 			b.StartTimer()
-			analyzer.Run(context.Background(), w.ws, rules.All(), cfg)
+			w.in.Lint(context.Background(), nil)
 		}
 	})
 	for _, format := range []string{"table", "json", "html"} {
@@ -319,14 +317,14 @@ func BenchmarkAudit(b *testing.B) {
 				b.StopTimer()
 				w := load()
 				b.StartTimer()
-				a := audit.Run(w.ws, cfg, []string{dir}, audit.Options{Simulate: format == "html"})
+				a := audit.Run(w.in, audit.Options{Simulate: format == "html"})
 				Write(io.Discard, a, format, Options{})
 			}
 		})
 	}
 }
 
-type auditWorkspace struct{ ws *workspace.Workspace }
+type auditWorkspace struct{ in *load.Inputs }
 
 // TestAuditJSONStreamMatchesEncoder: the audit's JSON, written a row at a
 // time, is byte for byte what encoding/json (the independent reference)

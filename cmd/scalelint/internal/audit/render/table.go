@@ -68,7 +68,7 @@ func writeTable(w io.Writer, a *audit.Audit, o Options) error {
 			text = vc + line[0] + p.Reset + text[len(line[0]):]
 		}
 		fmt.Fprintln(w, text)
-		detail := fmt.Sprintf("%s %s:%d → %s", kindAbbrev(r.Object.Kind), r.File, r.Line, targetText(r))
+		detail := fmt.Sprintf("%s %s → %s", kindAbbrev(r.Object.Kind), whereText(r), targetText(r))
 		if m := missingText(r); m != "" {
 			detail += " · needs " + m
 		}

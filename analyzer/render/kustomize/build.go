@@ -1,0 +1,278 @@
+package kustomize
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/api/types"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+
+	"github.com/scalelint/scalelint/analyzer/render"
+)
+
+// fsRoot is where the tree sits in the in-memory filesystem.
+const fsRoot = "/tree"
+
+const (
+	originKey          = "config.kubernetes.io/origin"
+	transformationsKey = "alpha.config.kubernetes.io/transformations"
+)
+
+// doc is one built resource: where its text is, and where it came from.
+type doc struct {
+	start, end int
+	origin     string // slash path below the tree root; "" when unknown
+	kind, name string // kind and original name (before prefixes)
+}
+
+// Build builds the kustomization in dir (slash, below the tree root). It
+// returns the built stream, or the build error, reported once at the
+// kustomization file (or the file the error names).
+func (t *Tree) Build(ctx context.Context, dir string) (*render.Output, []render.Problem) {
+	k := t.kusts[dir]
+	if k == nil {
+		return nil, []render.Problem{{Rule: render.RuleError, Path: t.path(dir), Message: "no kustomization in " + dir}}
+	}
+	if bad := t.unreadIn(k); bad != nil {
+		p := render.Problem{Rule: render.RuleError, Path: t.path(bad.file), Line: 1, Col: 1,
+			Message: "kustomization does not read as a YAML mapping; not built, its files are linted one by one instead"}
+		return nil, []render.Problem{p}
+	}
+	fs := filesys.MakeFsInMemory()
+	for rel, data := range t.built {
+		if err := fs.WriteFile(path.Join(fsRoot, rel), data); err != nil {
+			return nil, []render.Problem{{Rule: render.RuleError, Path: t.path(rel), Message: fmt.Sprintf("cannot stage for kustomize: %v", err)}}
+		}
+	}
+	opts := krusty.MakeDefaultOptions()
+	opts.LoadRestrictions = types.LoadRestrictionsRootOnly
+	opts.PluginConfig = types.DisabledPluginConfig()
+	ctx, cancel := context.WithTimeout(ctx, t.lim.Timeout)
+	defer cancel()
+	type result struct {
+		out []byte
+		err error
+		res []doc
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- result{err: fmt.Errorf("kustomize panicked: %v", r)}
+			}
+		}()
+		m, err := krusty.MakeKustomizer(opts).Run(fs, path.Join(fsRoot, dir))
+		if err != nil {
+			done <- result{err: err}
+			return
+		}
+		var buf bytes.Buffer
+		var docs []doc
+		for i, r := range m.Resources() {
+			d := doc{kind: r.GetKind(), name: r.OrgId().Name}
+			ann := r.GetAnnotations()
+			if o := ann[originKey]; o != "" {
+				var origin struct {
+					Path string `yaml:"path"`
+					Repo string `yaml:"repo"`
+				}
+				if yaml.Unmarshal([]byte(o), &origin) == nil && origin.Repo == "" && origin.Path != "" {
+					d.origin = path.Clean(path.Join(dir, origin.Path))
+				}
+			}
+			delete(ann, originKey)
+			delete(ann, transformationsKey)
+			if err := r.SetAnnotations(ann); err != nil {
+				done <- result{err: err}
+				return
+			}
+			y, err := r.AsYAML()
+			if err != nil {
+				done <- result{err: err}
+				return
+			}
+			if i > 0 {
+				buf.WriteString("---\n")
+			}
+			d.start = buf.Len()
+			buf.Write(y)
+			d.end = buf.Len()
+			if buf.Len() > t.lim.MaxOutput {
+				done <- result{err: &limitError{fmt.Sprintf("the build is over the output limit of %d bytes; not linted", t.lim.MaxOutput)}}
+				return
+			}
+			docs = append(docs, d)
+		}
+		done <- result{out: buf.Bytes(), res: docs}
+	}()
+	var r result
+	select {
+	case r = <-done:
+	case <-ctx.Done():
+		return nil, []render.Problem{{Rule: render.RuleLimit, Path: t.path(k.file),
+			Message: fmt.Sprintf("kustomize build took longer than the time limit of %s; not linted", t.lim.Timeout)}}
+	}
+	if r.err != nil {
+		return nil, []render.Problem{t.buildProblem(k, r.err)}
+	}
+	o := &render.Output{Root: t.path(dir)}
+	o.Files = []*render.File{{Source: t.path(k.file), Text: r.out, Locator: &locator{t: t, root: k, text: r.out, docs: r.res}}}
+	return o, nil
+}
+
+// unreadIn returns a kustomization the build of k would read that
+// scalelint could not read (so could not cut its remote references), or
+// nil.
+func (t *Tree) unreadIn(k *kustomization) *kustomization {
+	seen := map[*kustomization]bool{}
+	var visit func(k *kustomization, depth int) *kustomization
+	visit = func(k *kustomization, depth int) *kustomization {
+		if seen[k] || depth > 64 {
+			return nil
+		}
+		seen[k] = true
+		if k.unread {
+			return k
+		}
+		for _, inc := range k.includes {
+			if sub := t.kusts[inc]; sub != nil {
+				if bad := visit(sub, depth+1); bad != nil {
+					return bad
+				}
+			}
+		}
+		return nil
+	}
+	return visit(k, 0)
+}
+
+type limitError struct{ msg string }
+
+func (e *limitError) Error() string { return e.msg }
+
+var treePath = regexp.MustCompile(regexp.QuoteMeta(fsRoot) + `/([^\s'":]+)`)
+
+// buildProblem places a build error at the kustomization file it names
+// (the deepest), else at the root kustomization, with the tree's paths
+// written as on disk.
+func (t *Tree) buildProblem(root *kustomization, err error) render.Problem {
+	if le, ok := err.(*limitError); ok {
+		return render.Problem{Rule: render.RuleLimit, Path: t.path(root.file), Message: le.msg}
+	}
+	msg := strings.Join(strings.Fields(err.Error()), " ")
+	p := render.Problem{Rule: render.RuleError, Path: t.path(root.file), Line: 1, Col: 1}
+	for _, m := range treePath.FindAllStringSubmatch(msg, -1) {
+		rel := strings.TrimSuffix(m[1], "/")
+		if IsKustomizationName(rel) {
+			if _, ok := t.files[rel]; ok {
+				p.Path = t.path(rel)
+			}
+		} else if kf, ok := t.kustAt(rel); ok {
+			p.Path = t.path(kf)
+		}
+	}
+	// At the entry the error quotes, when it names one of the file's, or
+	// at the patch of the object a patch error names.
+	if rel, err := filepath.Rel(t.Root, p.Path); err == nil {
+		if k := t.kusts[path.Dir(filepath.ToSlash(rel))]; k != nil && len(k.y.Docs) > 0 {
+			if e := quotedEntry(k.y.Docs[0], msg); e != nil {
+				p.Line, p.Col = e.Line, e.Column
+			} else if e := t.patchNamed(k, msg); e != nil {
+				p.Line, p.Col = e.Line, e.Column
+			}
+		}
+	}
+	msg = treePath.ReplaceAllStringFunc(msg, func(s string) string {
+		return t.path(strings.TrimPrefix(s, fsRoot+"/"))
+	})
+	p.Message = "kustomization does not build: " + msg + "; its files are linted one by one instead"
+	if unreadable(msg) {
+		// Not the kustomization's fault as written: a file the tree does
+		// not hold (generated by a build step, or left out of a copy), or
+		// one outside its directory, which kustomize's default load
+		// restrictions (and scalelint) do not read.
+		p.Rule = render.RuleIncomplete
+		p.Message = "kustomization is not built: it reads a file the tree does not hold, or one outside its directory: " + msg + "; its files are linted one by one instead"
+	}
+	return p
+}
+
+// unreadable reports whether a build error says a file is missing or out
+// of the kustomization's reach.
+func unreadable(msg string) bool {
+	for _, s := range []string{"doesn't exist", "no such file or directory", "is not in or below", "must resolve to a file"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// patchID is how kustomize names the object of a patch it cannot apply:
+// "KIND.VERSION.GROUP/NAME.NAMESPACE".
+var patchID = regexp.MustCompile(`patch "([^".]+)\.[^"/]*/([^"]+)\.[^".]*"`)
+
+// patchNamed returns the entry of a kustomization's patch whose object an
+// error names (a patch that matches no resource), or nil.
+func (t *Tree) patchNamed(k *kustomization, msg string) *yaml.Node {
+	m := patchID.FindStringSubmatch(msg)
+	if m == nil {
+		return nil
+	}
+	for _, pt := range k.patches {
+		var src *render.YAML
+		if pt.file != "" {
+			data, ok := t.files[pt.file]
+			if !ok {
+				continue
+			}
+			src = t.parsed(pt.file, data)
+		} else if pt.inline != nil {
+			src = render.ParseYAML([]byte(pt.inline.Value))
+		}
+		if src == nil {
+			continue
+		}
+		for _, d := range src.Docs {
+			if sameObject(d, doc{kind: m[1], name: m[2]}) {
+				return pt.entry
+			}
+		}
+	}
+	return nil
+}
+
+// quotedEntry returns the entry of a kustomization's lists (resources,
+// components, patches' paths...) that an error message quotes, or nil.
+func quotedEntry(doc *yaml.Node, msg string) *yaml.Node {
+	var found *yaml.Node
+	var visit func(n *yaml.Node, depth int)
+	visit = func(n *yaml.Node, depth int) {
+		if found != nil || depth > 16 {
+			return
+		}
+		switch n.Kind {
+		case yaml.ScalarNode:
+			if n.Value != "" && !strings.Contains(n.Value, "\n") && strings.Contains(msg, "'"+n.Value+"'") {
+				found = n
+			}
+		case yaml.SequenceNode:
+			for _, c := range n.Content {
+				visit(c, depth+1)
+			}
+		case yaml.MappingNode:
+			for i := 1; i < len(n.Content); i += 2 {
+				visit(n.Content[i], depth+1)
+			}
+		}
+	}
+	visit(doc, 0)
+	return found
+}

@@ -1,0 +1,298 @@
+package kustomize
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/scalelint/scalelint/analyzer/render"
+)
+
+const hpaTree = "../../../testdata/kustomize/hpa"
+
+// readTree reads the whole tree below root (Open reads only what the
+// kustomizations it is given can reach).
+func readTree(root string, lim render.Limits) *Tree {
+	lim = lim.WithDefaults()
+	files, problems := render.ReadTree(root, lim, nil)
+	return newTree(root, lim, files, problems)
+}
+
+func build(t *testing.T, tree *Tree, dir string) *render.File {
+	t.Helper()
+	out, problems := tree.Build(context.Background(), dir)
+	if out == nil || len(problems) > 0 {
+		t.Fatalf("Build(%s): %v", dir, problems)
+	}
+	return out.Files[0]
+}
+
+// valueAt returns the offset of the value after key in the object of kind.
+func valueAt(t *testing.T, text []byte, kind, key string) int {
+	t.Helper()
+	i := bytes.Index(text, []byte("kind: "+kind))
+	if i < 0 {
+		t.Fatalf("no %s in %s", kind, text)
+	}
+	// The object's document: from the previous separator.
+	start := bytes.LastIndex(text[:i], []byte("---\n"))
+	if start < 0 {
+		start = 0
+	}
+	j := bytes.Index(text[start:], []byte(key+": "))
+	if j < 0 {
+		t.Fatalf("no %s in %s", key, text)
+	}
+	return start + j + len(key) + 2
+}
+
+func TestRootsAreOverlays(t *testing.T) {
+	tree := readTree(hpaTree, render.Limits{})
+	if got := strings.Join(tree.Roots(), ","); got != "overlays/prod,overlays/staging" {
+		t.Errorf("Roots = %s; want the two overlays (the base is included by both)", got)
+	}
+}
+
+func TestPatchLineOfAField(t *testing.T) {
+	tree := readTree(hpaTree, render.Limits{})
+	prod := build(t, tree, "overlays/prod")
+	if bytes.Contains(prod.Text, []byte("config.kubernetes.io/origin")) {
+		t.Error("the origin annotations scalelint turned on are left in the output")
+	}
+	// averageUtilization: 95 comes from the prod patch file.
+	at := valueAt(t, prod.Text, "HorizontalPodAutoscaler", "averageUtilization")
+	loc := prod.Locator.Locate(at, at+2)
+	patch, _ := os.ReadFile(filepath.Join(hpaTree, "overlays/prod/hpa-cpu.yaml"))
+	if filepath.Base(loc.Path) != "hpa-cpu.yaml" || string(patch[loc.Start:loc.End]) != "95" || !loc.Exact {
+		t.Errorf("Locate(averageUtilization) = %+v; want the patch's 95", loc)
+	}
+	// minReplicas is the base's.
+	at = valueAt(t, prod.Text, "HorizontalPodAutoscaler", "minReplicas")
+	loc = prod.Locator.Locate(at, at+1)
+	base, _ := os.ReadFile(filepath.Join(hpaTree, "base/hpa.yaml"))
+	if filepath.Base(loc.Path) != "hpa.yaml" || string(base[loc.Start:loc.End]) != "2" {
+		t.Errorf("Locate(minReplicas) = %+v; want the base's 2", loc)
+	}
+	// The name was changed by namePrefix: the base's line, with a note.
+	at = valueAt(t, prod.Text, "HorizontalPodAutoscaler", "name")
+	loc = prod.Locator.Locate(at, at+len("prod-web"))
+	if filepath.Base(loc.Path) != "hpa.yaml" || loc.Exact || loc.Note == "" {
+		t.Errorf("Locate(metadata.name) = %+v; want the base's name line, not exact, with a note", loc)
+	}
+}
+
+func TestInlineJSONPatchLine(t *testing.T) {
+	tree := readTree(hpaTree, render.Limits{})
+	staging := build(t, tree, "overlays/staging")
+	at := valueAt(t, staging.Text, "HorizontalPodAutoscaler", "maxReplicas")
+	loc := staging.Locator.Locate(at, at+1)
+	k, _ := os.ReadFile(filepath.Join(hpaTree, "overlays/staging/kustomization.yaml"))
+	if filepath.Base(loc.Path) != "kustomization.yaml" || string(k[loc.Start:loc.End]) != "3" {
+		t.Fatalf("Locate(maxReplicas) = %+v; want the inline patch's 3", loc)
+	}
+	// The line is the patch's value line.
+	line := bytes.Count(k[:loc.Start], []byte("\n")) + 1
+	if want := bytes.Count(k[:bytes.Index(k, []byte("value: 3"))], []byte("\n")) + 1; line != want {
+		t.Errorf("line %d, want %d", line, want)
+	}
+}
+
+func TestRemoteBaseReportedOnceAndSkipped(t *testing.T) {
+	dir := t.TempDir()
+	write := func(rel, s string) {
+		p := filepath.Join(dir, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("app/kustomization.yaml", "resources:\n- https://github.com/example/repo//deploy?ref=v1\n- cm.yaml\n")
+	write("app/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n")
+	tree := readTree(dir, render.Limits{})
+	if len(tree.Problems) != 1 || tree.Problems[0].Rule != render.RuleIncomplete || tree.Problems[0].Line != 2 {
+		t.Fatalf("Problems = %v; want one info at line 2", tree.Problems)
+	}
+	out := build(t, tree, "app")
+	if !bytes.Contains(out.Text, []byte("kind: ConfigMap")) {
+		t.Errorf("the local resource is not built: %s", out.Text)
+	}
+}
+
+func TestBuildErrorPositioned(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "app"), 0o755)
+	os.WriteFile(filepath.Join(dir, "app/kustomization.yaml"), []byte("resources:\n- cm.yaml\npatches:\n- path: p.yaml\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "app/cm.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "app/p.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\ndata: {x: y}\n"), 0o644)
+	tree := readTree(dir, render.Limits{})
+	out, problems := tree.Build(context.Background(), "app")
+	if out != nil || len(problems) != 1 || problems[0].Rule != render.RuleError || filepath.Base(problems[0].Path) != "kustomization.yaml" || problems[0].Line != 4 {
+		t.Fatalf("Build = %v, %v; want one error at the patch entry (line 4)", out, problems)
+	}
+	if strings.Contains(problems[0].Message, fsRoot) {
+		t.Errorf("message names the in-memory tree: %s", problems[0].Message)
+	}
+}
+
+func TestMissingFileIncomplete(t *testing.T) {
+	// A resource the tree does not hold (generated by a build step) is
+	// not the kustomization's error as written: info, at its entry.
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "app"), 0o755)
+	os.WriteFile(filepath.Join(dir, "app/kustomization.yaml"), []byte("resources:\n- missing.yaml\n"), 0o644)
+	tree := readTree(dir, render.Limits{})
+	out, problems := tree.Build(context.Background(), "app")
+	if out != nil || len(problems) != 1 || problems[0].Rule != render.RuleIncomplete || problems[0].Line != 2 {
+		t.Fatalf("Build = %v, %v; want one render-incomplete at the entry", out, problems)
+	}
+}
+
+func TestSymlinkOutOfTreeRefused(t *testing.T) {
+	dir := t.TempDir()
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "secret.yaml"), []byte("apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n"), 0o644)
+	os.MkdirAll(filepath.Join(dir, "app"), 0o755)
+	os.WriteFile(filepath.Join(dir, "app/kustomization.yaml"), []byte("resources:\n- secret.yaml\n"), 0o644)
+	if err := os.Symlink(filepath.Join(outside, "secret.yaml"), filepath.Join(dir, "app/secret.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	tree := readTree(dir, render.Limits{})
+	refused := false
+	for _, p := range tree.Problems {
+		refused = refused || strings.Contains(p.Message, "outside")
+	}
+	if !refused {
+		t.Errorf("Problems = %v; want the link refused", tree.Problems)
+	}
+	if out, _ := tree.Build(context.Background(), "app"); out != nil && bytes.Contains(out.Files[0].Text, []byte("kind: Secret")) {
+		t.Error("the file outside the tree was built")
+	}
+}
+
+func TestRemoteReferencesNeverFetched(t *testing.T) {
+	// Every field kustomize loads a file or a directory from, written as
+	// a URL or a git repository: each is cut and reported once, and the
+	// build succeeds from the tree alone. A fetch would fail here (the
+	// proxy refuses, and the hosts do not exist), failing the build.
+	t.Setenv("HTTPS_PROXY", "http://127.0.0.1:1")
+	t.Setenv("HTTP_PROXY", "http://127.0.0.1:1")
+	t.Setenv("GIT_ALLOW_PROTOCOL", "none")
+	dir := t.TempDir()
+	write := func(rel, s string) {
+		p := filepath.Join(dir, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("app/kustomization.yaml", `resources:
+- cm.yaml
+- github.com/example/platform//base?ref=v1
+- git@gitlab.example:team/repo.git//deploy
+- https://example.invalid/deploy.yaml
+components:
+- ssh://git@example.invalid/repo//comp
+openapi:
+  path: https://example.invalid/schema.json
+patches:
+- path: https://example.invalid/patch.yaml
+configMapGenerator:
+- name: settings
+  files:
+  - app.conf=https://example.invalid/app.conf
+commonAnnotations:
+  docs: https://example.invalid/docs
+`)
+	write("app/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n")
+	tree := readTree(dir, render.Limits{})
+	var lines []int
+	for _, p := range tree.Problems {
+		if p.Rule != render.RuleIncomplete {
+			t.Errorf("problem %v; want infos", p)
+		}
+		lines = append(lines, p.Line)
+	}
+	// One per reference (lines 3, 4, 5, 7, 9, 11, 15), the annotation's
+	// URL (a value, not a reference) kept.
+	if fmt.Sprint(lines) != "[3 4 5 7 9 11 15]" {
+		t.Errorf("reported at lines %v; want [3 4 5 7 9 11 15]", lines)
+	}
+	out := build(t, tree, "app")
+	if !bytes.Contains(out.Text, []byte("docs: https://example.invalid/docs")) || !bytes.Contains(out.Text, []byte("name: c")) {
+		t.Errorf("the build lost what is local:\n%s", out.Text)
+	}
+}
+
+func TestIsRemoteRef(t *testing.T) {
+	// As kustomize's loader reads references (internal/git repospec.go:
+	// a scheme, an scp-style user@, github.com/): those it fetches.
+	for s, want := range map[string]bool{
+		"https://github.com/org/repo//deploy?ref=v1": true,
+		"HTTP://example.com/x.yaml":                  true,
+		"git::https://example.com/repo":              true,
+		"ssh://git@example.com/repo":                 true,
+		"file:///srv/repo":                           true,
+		"git@github.com:org/repo":                    true,
+		"github.com/org/repo/deploy":                 true,
+		"GitHub.com:org/repo":                        true,
+		"../base":                                    false,
+		"deploy.yaml":                                false,
+		"gitlab.example.com/org/repo":                false, // kustomize reads it as a local path
+		"ghcr.io/org/image":                          false,
+	} {
+		if got := IsRemoteRef(s); got != want {
+			t.Errorf("IsRemoteRef(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func TestDeprecatedFieldsBuildSilently(t *testing.T) {
+	// bases, commonLabels and patchesStrategicMerge are converted as
+	// `kustomize edit fix` converts them: the build is the same, the
+	// patch line still found, and kustomize writes no deprecation warning
+	// on the process's standard error (it does for each one it reads).
+	dir := t.TempDir()
+	write := func(rel, s string) {
+		p := filepath.Join(dir, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("base/kustomization.yaml", "resources:\n- hpa.yaml\n")
+	write("base/hpa.yaml", "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: web\nspec:\n  maxReplicas: 10\n")
+	write("prod/kustomization.yaml", "bases:\n- ../base\ncommonLabels:\n  env: prod\npatchesStrategicMerge:\n- max.yaml\n")
+	write("prod/max.yaml", "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: web\nspec:\n  maxReplicas: 30\n")
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := os.Stderr
+	os.Stderr = w
+	tree := readTree(dir, render.Limits{})
+	out, problems := tree.Build(context.Background(), "prod")
+	os.Stderr = stderr
+	w.Close()
+	written, _ := io.ReadAll(r)
+	if len(written) > 0 {
+		t.Errorf("the build wrote on standard error: %s", written)
+	}
+	if out == nil {
+		t.Fatalf("Build: %v", problems)
+	}
+	f := out.Files[0]
+	if !bytes.Contains(f.Text, []byte("env: prod")) {
+		t.Errorf("commonLabels not applied:\n%s", f.Text)
+	}
+	at := valueAt(t, f.Text, "HorizontalPodAutoscaler", "maxReplicas")
+	loc := f.Locator.Locate(at, at+2)
+	patch, _ := os.ReadFile(filepath.Join(dir, "prod/max.yaml"))
+	if filepath.Base(loc.Path) != "max.yaml" || string(patch[loc.Start:loc.End]) != "30" {
+		t.Errorf("Locate(maxReplicas) = %+v; want the patch's 30", loc)
+	}
+}

@@ -1,0 +1,526 @@
+package kustomize
+
+import (
+	"fmt"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	yaml "go.yaml.in/yaml/v3"
+	"sigs.k8s.io/kustomize/api/types"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/render"
+)
+
+// Tree is a directory tree holding kustomizations, read once, from which
+// each root kustomization is built.
+type Tree struct {
+	Root  string            // as given
+	files map[string][]byte // by slash path below Root, as read
+	// built are the files the in-memory filesystem holds: kustomization
+	// files rewritten (remote entries cut, origin annotations on).
+	built map[string][]byte
+	kusts map[string]*kustomization // by directory (slash, below Root)
+	lim   render.Limits
+	mu    sync.Mutex
+	cache map[string]*render.YAML // files parsed for locating
+	// Problems are found once per tree: remote entries, files refused.
+	Problems []render.Problem
+}
+
+// kustomization is what is read of a kustomization file.
+type kustomization struct {
+	file     string   // slash path below the tree root
+	dir      string   // its directory ("." for the root)
+	includes []string // local directories and files of resources/bases/components
+	patches  []patch
+	y        *render.YAML
+	// unread is set when scalelint could not read the file (or write it
+	// back with its remote references cut): it is not built.
+	unread bool
+}
+
+// patch is a patch a kustomization applies.
+type patch struct {
+	file   string     // slash path below the tree root; "" when inline
+	inline *yaml.Node // the patch: value node, when inline
+	target *yaml.Node // the target selector, if any
+	json   bool       // a JSON 6902 patch (a list of operations)
+	owner  *kustomization
+	entry  *yaml.Node // where the kustomization lists it
+}
+
+// kustomizationNames are the names kustomize reads as a kustomization,
+// in the order it looks for them.
+var kustomizationNames = []string{"kustomization.yaml", "kustomization.yml", "Kustomization"}
+
+// IsKustomizationName reports whether a file name is one kustomize reads
+// as a kustomization.
+func IsKustomizationName(p string) bool {
+	return slices.Contains(kustomizationNames, filepath.Base(p))
+}
+
+// Open reads the kustomizations of the given kustomization files (paths
+// on disk) and every local kustomization they include, wherever it is,
+// into one tree rooted at their common directory: only the files below
+// the kustomizations' directories are read (load restrictions let a
+// kustomization read nothing else), the editor's unsaved texts (overlay,
+// by path on disk; may be nil) over them.
+func Open(kustFiles []string, lim render.Limits, overlay map[string][]byte) *Tree {
+	lim = lim.WithDefaults()
+	dirs := includedDirs(kustFiles, lim, overlay)
+	root := commonDir(dirs)
+	var rels []string
+	for _, d := range dirs {
+		if r, err := filepath.Rel(root, d); err == nil {
+			rels = append(rels, filepath.ToSlash(r))
+		}
+	}
+	keep := func(rel string) bool {
+		if dir, ok := strings.CutSuffix(rel, "/"); ok {
+			for _, r := range rels {
+				// Below a kustomization's directory, or on the way to one.
+				if r == "." || within(r, dir) || within(dir, r) {
+					return true
+				}
+			}
+			return false
+		}
+		for _, r := range rels {
+			if r == "." || within(r, path.Dir(rel)) {
+				return true
+			}
+		}
+		return false
+	}
+	files, problems := render.ReadTree(root, lim, keep)
+	return newTree(root, lim, render.WithOverlay(root, files, overlay), problems)
+}
+
+// within reports whether slash path p is dir or below it.
+func within(dir, p string) bool {
+	return p == dir || strings.HasPrefix(p, dir+"/")
+}
+
+// includedDirs returns the directories of the kustomization files and of
+// every local kustomization they include, transitively (cleaned, sorted).
+func includedDirs(kustFiles []string, lim render.Limits, overlay map[string][]byte) []string {
+	seen := map[string]bool{}
+	var queue []string
+	for _, f := range kustFiles {
+		queue = append(queue, filepath.Clean(filepath.Dir(f)))
+	}
+	var out []string
+	for len(queue) > 0 && len(out) < lim.MaxFiles {
+		dir := queue[0]
+		queue = queue[1:]
+		if seen[dir] {
+			continue
+		}
+		seen[dir] = true
+		out = append(out, dir)
+		_, data, ok := readKustomizationIn(dir, lim, overlay)
+		if !ok {
+			continue
+		}
+		y := render.ParseYAML(data)
+		if len(y.Docs) == 0 {
+			continue
+		}
+		for _, key := range []string{"resources", "bases", "components"} {
+			_, seq := render.Lookup(y.Docs[0], manifest.Path{manifest.Key(key)})
+			if seq == nil || seq.Kind != yaml.SequenceNode {
+				continue
+			}
+			for _, e := range seq.Content {
+				if e.Kind != yaml.ScalarNode || IsRemoteRef(e.Value) {
+					continue
+				}
+				sub := filepath.Join(dir, filepath.FromSlash(e.Value))
+				if _, _, ok := readKustomizationIn(sub, lim, overlay); ok {
+					queue = append(queue, filepath.Clean(sub))
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// readKustomizationIn reads the kustomization file of a directory, from
+// overlay or from disk.
+func readKustomizationIn(dir string, lim render.Limits, overlay map[string][]byte) (string, []byte, bool) {
+	for _, n := range kustomizationNames {
+		p := filepath.Join(dir, n)
+		if data, ok := overlay[p]; ok {
+			return p, data, true
+		}
+		if data, err := render.ReadFile(p, lim.MaxInput); err == nil {
+			return p, data, true
+		}
+	}
+	return "", nil, false
+}
+
+// commonDir returns the deepest directory holding every one of dirs.
+func commonDir(dirs []string) string {
+	if len(dirs) == 0 {
+		return "."
+	}
+	common := dirs[0]
+	for _, d := range dirs[1:] {
+		for common != "." && common != string(filepath.Separator) && !strings.HasPrefix(d+string(filepath.Separator), common+string(filepath.Separator)) {
+			common = filepath.Dir(common)
+		}
+	}
+	return common
+}
+
+func newTree(root string, lim render.Limits, files []render.TreeFile, problems []render.Problem) *Tree {
+	t := &Tree{Root: root, files: map[string][]byte{}, built: map[string][]byte{}, kusts: map[string]*kustomization{}, lim: lim}
+	t.Problems = problems
+	for _, f := range files {
+		t.files[f.Rel] = f.Data
+		t.built[f.Rel] = f.Data
+	}
+	var names []string
+	for rel := range t.files {
+		if IsKustomizationName(rel) {
+			names = append(names, rel)
+		}
+	}
+	sort.Strings(names)
+	for _, rel := range names {
+		t.readKustomization(rel)
+	}
+	return t
+}
+
+// readKustomization reads a kustomization file: what it includes and
+// patches; its remote entries are reported and cut from the copy built.
+func (t *Tree) readKustomization(rel string) {
+	data := t.files[rel]
+	y := render.ParseYAML(data)
+	k := &kustomization{file: rel, dir: path.Dir(rel), y: y}
+	t.kusts[k.dir] = k
+	if len(y.Docs) == 0 || y.Docs[0].Kind != yaml.MappingNode {
+		// Not read here, so its remote entries could not be cut: it is
+		// not built (kustomize would read what scalelint did not).
+		k.unread = true
+		return
+	}
+	doc := y.Docs[0]
+	changed := t.cutRemote(k, doc)
+	for _, key := range []string{"resources", "bases", "components"} {
+		_, seq := render.Lookup(doc, manifest.Path{manifest.Key(key)})
+		for _, e := range scalars(seq) {
+			k.includes = append(k.includes, path.Clean(path.Join(k.dir, e.Value)))
+		}
+	}
+	k.patches = t.readPatches(k, doc)
+	// Origin annotations say which file each resource came from.
+	_, bm := render.Lookup(doc, manifest.Path{manifest.Key("buildMetadata")})
+	if bm == nil {
+		doc.Content = append(doc.Content,
+			&yaml.Node{Kind: yaml.ScalarNode, Value: "buildMetadata"},
+			&yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: "originAnnotations"}}})
+		changed = true
+	} else if bm.Kind == yaml.SequenceNode && !hasScalar(bm, "originAnnotations") {
+		bm.Content = append(bm.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "originAnnotations"})
+		changed = true
+	}
+	if changed {
+		out, err := yaml.Marshal(doc)
+		if err != nil {
+			k.unread = true
+			return
+		}
+		t.built[rel] = withoutDeprecated(out, k)
+	}
+}
+
+// withoutDeprecated rewrites a kustomization's deprecated fields (bases,
+// commonLabels, imageTags, patchesJson6902, patchesStrategicMerge) into
+// their replacements with kustomize's own conversion, as `kustomize edit
+// fix` does: kustomize warns about them on the process's standard error
+// at every build, which is not scalelint's output. The text is returned
+// unchanged when the conversion does not apply.
+func withoutDeprecated(text []byte, k *kustomization) []byte {
+	var kz types.Kustomization
+	if err := kz.Unmarshal(text); err != nil {
+		return text // kustomize reports it
+	}
+	if w := kz.CheckDeprecatedFields(); w == nil || len(*w) == 0 {
+		return text
+	}
+	// The conversion tells a patch file from an inline patch by reading
+	// it: the kustomization's patch files, relative to its directory.
+	fs := filesys.MakeFsInMemory()
+	for _, p := range k.patches {
+		if p.file != "" {
+			if rel, err := filepath.Rel(k.dir, p.file); err == nil {
+				_ = fs.WriteFile(filepath.ToSlash(rel), nil)
+			}
+		}
+	}
+	kz.FixKustomization()
+	if err := kz.FixKustomizationPreMarshalling(fs); err != nil {
+		return text
+	}
+	out, err := sigsyaml.Marshal(&kz)
+	if err != nil {
+		return text
+	}
+	return out
+}
+
+// scalars returns the scalar items of a sequence node (none for nil).
+func scalars(seq *yaml.Node) []*yaml.Node {
+	if seq == nil || seq.Kind != yaml.SequenceNode {
+		return nil
+	}
+	var out []*yaml.Node
+	for _, e := range seq.Content {
+		if e.Kind == yaml.ScalarNode {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// cutRemote removes from a kustomization every reference kustomize would
+// fetch (a URL it downloads, a git repository it clones by running git),
+// reporting each once: the build reads only the tree. The fields are
+// every one kustomize loads a file or a directory from.
+func (t *Tree) cutRemote(k *kustomization, doc *yaml.Node) bool {
+	changed := false
+	report := func(what string, e *yaml.Node) {
+		t.Problems = append(t.Problems, render.Problem{Rule: render.RuleIncomplete, Path: t.path(k.file), Line: e.Line, Col: e.Column,
+			Message: fmt.Sprintf("remote %s %q is not fetched; the kustomization is built without it", what, e.Value)})
+		changed = true
+	}
+	// cutSeq drops the remote scalars of a list; ref reads the
+	// reference out of an item ("key=url" of a generator's files).
+	cutSeq := func(seq *yaml.Node, what string, ref func(string) string) {
+		if seq == nil || seq.Kind != yaml.SequenceNode {
+			return
+		}
+		kept := seq.Content[:0:0]
+		for _, e := range seq.Content {
+			if e.Kind == yaml.ScalarNode && !strings.Contains(e.Value, "\n") && IsRemoteRef(ref(e.Value)) {
+				report(what, e)
+				continue
+			}
+			kept = append(kept, e)
+		}
+		seq.Content = kept
+	}
+	// cutKey drops a mapping's key whose value is remote.
+	cutKey := func(m *yaml.Node, key, what string) {
+		if m == nil || m.Kind != yaml.MappingNode {
+			return
+		}
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			if v := m.Content[i+1]; m.Content[i].Value == key && v.Kind == yaml.ScalarNode && IsRemoteRef(v.Value) {
+				report(what, v)
+				m.Content = append(m.Content[:i:i], m.Content[i+2:]...)
+				return
+			}
+		}
+	}
+	same := func(s string) string { return s }
+	field := func(key string) *yaml.Node {
+		_, v := render.Lookup(doc, manifest.Path{manifest.Key(key)})
+		return v
+	}
+	for _, key := range []string{"resources", "bases", "components", "crds", "configurations", "generators", "transformers", "validators", "patchesStrategicMerge"} {
+		cutSeq(field(key), strings.TrimSuffix(key, "s")+" entry", same)
+	}
+	cutKey(field("openapi"), "path", "OpenAPI schema")
+	// A patch or replacement read from a URL goes whole.
+	for _, key := range []string{"patches", "patchesJson6902", "replacements"} {
+		if seq := field(key); seq != nil && seq.Kind == yaml.SequenceNode {
+			kept := seq.Content[:0:0]
+			for _, item := range seq.Content {
+				if _, p := render.Lookup(item, manifest.Path{manifest.Key("path")}); p != nil && p.Kind == yaml.ScalarNode && IsRemoteRef(p.Value) {
+					report(strings.TrimSuffix(key, "s")+" path", p)
+					continue
+				}
+				kept = append(kept, item)
+			}
+			seq.Content = kept
+		}
+	}
+	fileRef := func(s string) string {
+		if _, f, ok := strings.Cut(s, "="); ok {
+			return f
+		}
+		return s
+	}
+	for _, key := range []string{"configMapGenerator", "secretGenerator"} {
+		if seq := field(key); seq != nil && seq.Kind == yaml.SequenceNode {
+			for _, item := range seq.Content {
+				_, files := render.Lookup(item, manifest.Path{manifest.Key("files")})
+				cutSeq(files, "generator file", fileRef)
+				_, envs := render.Lookup(item, manifest.Path{manifest.Key("envs")})
+				cutSeq(envs, "generator env file", same)
+				cutKey(item, "env", "generator env file")
+			}
+		}
+	}
+	return changed
+}
+
+// IsRemoteRef reports whether kustomize fetches a reference instead of
+// reading it from the tree: a URL it downloads (http, https), or what it
+// takes for a git repository and clones (a scheme ssh://, https://,
+// http:// or file://, an scp-style user@host:path, or a github.com/
+// path, with or without a git:: prefix), as its loader decides
+// (sigs.k8s.io/kustomize/api internal/loader and internal/git).
+func IsRemoteRef(s string) bool {
+	s = strings.TrimSpace(s)
+	l := strings.ToLower(s)
+	l = strings.TrimPrefix(l, "git::")
+	for _, scheme := range []string{"ssh://", "https://", "http://", "file://"} {
+		if strings.HasPrefix(l, scheme) {
+			return true
+		}
+	}
+	return userAt.MatchString(l) || strings.HasPrefix(l, "github.com/") || strings.HasPrefix(l, "github.com:")
+}
+
+// userAt is the username of an scp-style git URL, as kustomize reads it.
+var userAt = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9-]*@`)
+
+func hasScalar(seq *yaml.Node, v string) bool {
+	for _, c := range seq.Content {
+		if c.Value == v {
+			return true
+		}
+	}
+	return false
+}
+
+// readPatches lists a kustomization's patches.
+func (t *Tree) readPatches(k *kustomization, doc *yaml.Node) []patch {
+	var out []patch
+	add := func(n *yaml.Node, json bool) {
+		switch n.Kind {
+		case yaml.ScalarNode: // patchesStrategicMerge: a path or an inline patch
+			if strings.Contains(n.Value, "\n") {
+				out = append(out, patch{inline: n, owner: k, entry: n})
+			} else {
+				out = append(out, patch{file: path.Clean(path.Join(k.dir, n.Value)), owner: k, entry: n})
+			}
+		case yaml.MappingNode:
+			p := patch{owner: k, json: json, entry: n}
+			_, p.target = render.Lookup(n, manifest.Path{manifest.Key("target")})
+			if _, f := render.Lookup(n, manifest.Path{manifest.Key("path")}); f != nil && f.Kind == yaml.ScalarNode {
+				p.file, p.entry = path.Clean(path.Join(k.dir, f.Value)), f
+			} else if _, in := render.Lookup(n, manifest.Path{manifest.Key("patch")}); in != nil && in.Kind == yaml.ScalarNode {
+				p.inline = in
+			} else {
+				return
+			}
+			out = append(out, p)
+		}
+	}
+	for _, key := range []string{"patchesStrategicMerge", "patchesJson6902", "patches"} {
+		_, seq := render.Lookup(doc, manifest.Path{manifest.Key(key)})
+		if seq == nil || seq.Kind != yaml.SequenceNode {
+			continue
+		}
+		for _, n := range seq.Content {
+			add(n, key == "patchesJson6902")
+		}
+	}
+	return out
+}
+
+func (t *Tree) kustAt(dir string) (string, bool) {
+	for _, n := range kustomizationNames {
+		if _, ok := t.files[path.Join(dir, n)]; ok {
+			return path.Join(dir, n), true
+		}
+	}
+	return "", false
+}
+
+// path returns a slash path below the tree root as a path on disk.
+func (t *Tree) path(rel string) string { return filepath.Join(t.Root, filepath.FromSlash(rel)) }
+
+// Roots returns the directories (slash, below the tree root) of the
+// kustomizations that no other kustomization of the tree includes.
+func (t *Tree) Roots() []string {
+	included := map[string]bool{}
+	for _, k := range t.kusts {
+		for _, inc := range k.includes {
+			if _, ok := t.kusts[inc]; ok && inc != k.dir {
+				included[inc] = true
+			}
+		}
+	}
+	var out []string
+	for dir := range t.kusts {
+		if !included[dir] {
+			out = append(out, dir)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Covered returns the files (paths on disk) that the builds of the given
+// roots read: the kustomization files on the way, the resources they
+// deploy and the patches they apply. A driver lints them through those
+// builds, not one by one.
+func (t *Tree) Covered(roots []string) map[string]bool {
+	out := map[string]bool{}
+	seen := map[*kustomization]bool{}
+	var visit func(k *kustomization, depth int)
+	visit = func(k *kustomization, depth int) {
+		if seen[k] || depth > 64 {
+			return
+		}
+		seen[k] = true
+		out[t.path(k.file)] = true
+		for _, inc := range k.includes {
+			if sub, ok := t.kusts[inc]; ok {
+				visit(sub, depth+1)
+			} else if _, ok := t.files[inc]; ok {
+				out[t.path(inc)] = true
+			}
+		}
+		for _, p := range k.patches {
+			if _, ok := t.files[p.file]; ok && p.file != "" {
+				out[t.path(p.file)] = true
+			}
+		}
+	}
+	for _, r := range roots {
+		if k := t.kusts[r]; k != nil {
+			visit(k, 0)
+		}
+	}
+	return out
+}
+
+// Path returns a slash path below the tree root as a path on disk.
+func (t *Tree) Path(rel string) string { return t.path(rel) }
+
+// Data returns a file of the tree by its path on disk.
+func (t *Tree) Data(p string) ([]byte, bool) {
+	rel, err := filepath.Rel(t.Root, p)
+	if err != nil {
+		return nil, false
+	}
+	d, ok := t.files[filepath.ToSlash(rel)]
+	return d, ok
+}

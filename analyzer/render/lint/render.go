@@ -1,0 +1,481 @@
+package lint
+
+import (
+	"context"
+	"go/token"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/scalelint/scalelint/analyzer"
+	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/render"
+	"github.com/scalelint/scalelint/analyzer/render/chart"
+	"github.com/scalelint/scalelint/analyzer/render/kustomize"
+	"github.com/scalelint/scalelint/analyzer/workspace"
+)
+
+// Options are what a run renders with.
+type Options struct {
+	Analyzers []*analyzer.Analyzer
+	Config    *analyzer.Config // nil: the built-in configuration
+	// Values and Set are the command line's --values files (paths on
+	// disk) and --set assignments: one more value set for every chart.
+	Values, Set []string
+	// KubeVersion is the Kubernetes version charts see in .Capabilities
+	// ("": the configuration's kubernetes-version, else
+	// chart.DefaultKubeVersion).
+	KubeVersion string
+	// Overlay holds the editor's unsaved texts by path on disk (the
+	// language server), read instead of the disk's.
+	Overlay map[string][]byte
+	// Kinds are parsed as each unit's workspace is built (as the language
+	// server's workspaces do: workspace.Options.Kinds).
+	Kinds []string
+	// RelativeTo, when set, is the directory the kustomization roots are
+	// named relative to in findings (the language server's workspace
+	// folder; the command line names them as the paths it was given).
+	RelativeTo string
+}
+
+func (o Options) config() *analyzer.Config {
+	if o.Config == nil {
+		return analyzer.DefaultConfig()
+	}
+	return o.Config
+}
+
+// Unit is one deployment: a chart rendered with one value set, or one
+// kustomization root built, linted in a workspace of its own.
+type Unit struct {
+	Kind string // "helm" or "kustomize"
+	// Root is the chart directory, or the kustomization root's directory;
+	// Set the value set's name, or the root's directory again.
+	Root, Set string
+	// Dir is the chart's or the kustomization root's directory, as a path
+	// on disk ("" for several roots linted together: DeployTogether).
+	Dir string
+	// Variant is set on an autoscaling variant of a chart: a value set
+	// scalelint made up to check an autoscaler the chart's defaults leave
+	// out (chart.AutoscalingVariants), which no one declared.
+	Variant   bool
+	Workspace *workspace.Workspace
+	// Shared holds the run's law evaluations (analyzer.RunWith).
+	Shared *analyzer.Shared
+	// Diags are the findings of the run, at rendered positions.
+	Diags []analyzer.Diagnostic
+
+	anchor    string                            // the file a finding without a place goes to
+	outputs   []*render.File                    // what the render produced
+	namespace string                            // of objects that set none
+	locators  map[*manifest.File]render.Locator // by rendered file
+	located   []located                         // Diags, located in their sources
+}
+
+// Result is what a run rendered: its units and what could not be rendered.
+type Result struct {
+	Units    []*Unit
+	Problems []render.Problem
+
+	opts      Options
+	variants  map[string]bool // the names of the autoscaling variants rendered
+	rendering map[string]workspace.Rendering
+	sources   map[string][]byte // the text of every file a finding may name
+	positions Positions         // set by Diagnostics, for Place
+
+	unitsOnce sync.Once
+	unitOf    map[*manifest.File]*Unit // by rendered file (PlaceOf)
+}
+
+// Read returns the paths of the files the renders read (charts' files,
+// kustomization trees): inputs an output must not replace.
+func (r *Result) Read() []string {
+	if r == nil {
+		return nil
+	}
+	out := make([]string, 0, len(r.sources))
+	for p := range r.sources {
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Rendering says how the per-file reading treats a path (workspace.Options.Rendered).
+func (r *Result) Rendering(path string) workspace.Rendering {
+	if r == nil {
+		return workspace.NotRendered
+	}
+	return r.rendering[filepath.Clean(path)]
+}
+
+// Render renders and lints everything the plan names, a few charts and
+// roots at a time.
+func Render(ctx context.Context, plan Plan, opts Options) *Result {
+	r := &Result{opts: opts, variants: map[string]bool{}, rendering: map[string]workspace.Rendering{}, sources: map[string][]byte{}}
+	var mu sync.Mutex
+	var jobs []func()
+	for _, dir := range plan.Charts {
+		jobs = append(jobs, func() {
+			units, problems, files, variants := renderChart(ctx, dir, opts)
+			mu.Lock()
+			defer mu.Unlock()
+			r.add(units, problems, files, workspace.RenderedChart)
+			for _, v := range variants {
+				r.variants[v] = true
+			}
+		})
+	}
+	var tree *kustomize.Tree
+	built := map[string]bool{}
+	if len(plan.Kustomizations) > 0 {
+		tree = kustomize.Open(plan.Kustomizations, opts.config().RenderLimits, opts.Overlay)
+		for _, root := range tree.Roots() {
+			jobs = append(jobs, func() {
+				u, problems := buildRoot(ctx, tree, root, opts)
+				mu.Lock()
+				defer mu.Unlock()
+				r.add(nil, problems, nil, 0)
+				if u != nil {
+					r.Units = append(r.Units, u)
+					built[root] = true
+				}
+			})
+		}
+	}
+	run(jobs)
+	if tree != nil {
+		r.addTree(tree, built)
+	}
+	sort.SliceStable(r.Units, func(i, j int) bool {
+		a, b := r.Units[i], r.Units[j]
+		if a.Root != b.Root {
+			return a.Root < b.Root
+		}
+		return a.order() < b.order()
+	})
+	return r
+}
+
+// order ranks a chart's value sets as they were rendered: the defaults,
+// ci/ files, the autoscaling variant, the configured sets.
+func (u *Unit) order() string {
+	switch {
+	case u.Set == chart.DefaultsName:
+		return "0"
+	case strings.HasPrefix(u.Set, "ci/"):
+		return "1" + u.Set
+	case strings.HasPrefix(u.Set, chart.DefaultsName+" with "):
+		return "2"
+	}
+	return "3" + u.Set
+}
+
+// addTree records what a kustomize tree's builds cover: the files of the
+// roots that built are linted through them; every file of the tree may be
+// named by a finding.
+func (r *Result) addTree(tree *kustomize.Tree, built map[string]bool) {
+	var ok []string
+	for root := range built {
+		ok = append(ok, root)
+	}
+	for p := range tree.Covered(ok) {
+		r.rendering[filepath.Clean(p)] = workspace.RenderedYAML
+	}
+	for p := range tree.Covered(tree.Roots()) {
+		if data, ok := tree.Data(p); ok {
+			r.sources[filepath.Clean(p)] = data
+		}
+	}
+	r.Problems = append(r.Problems, tree.Problems...)
+}
+
+func (r *Result) add(units []*Unit, problems []render.Problem, files map[string][]byte, rendering workspace.Rendering) {
+	r.Units = append(r.Units, units...)
+	r.Problems = append(r.Problems, problems...)
+	for p, data := range files {
+		p = filepath.Clean(p)
+		r.sources[p] = data
+		if rendering != 0 {
+			r.rendering[p] = rendering
+		}
+	}
+}
+
+// run runs jobs on as many goroutines as there are processors.
+func run(jobs []func()) {
+	work := make(chan func())
+	var wg sync.WaitGroup
+	for w := 0; w < min(runtime.GOMAXPROCS(0), len(jobs)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range work {
+				j()
+			}
+		}()
+	}
+	for _, j := range jobs {
+		work <- j
+	}
+	close(work)
+	wg.Wait()
+}
+
+// renderChart loads a chart and renders and lints it once per value set.
+// It returns the chart's files too (by path on disk: every one is the
+// chart's, and findings point into some), and the names of its
+// autoscaling variants.
+func renderChart(ctx context.Context, dir string, opts Options) ([]*Unit, []render.Problem, map[string][]byte, []string) {
+	// The configuration that governs the chart's directory: its render
+	// limits, charts and Kubernetes version.
+	cfg := opts.config().For(filepath.Join(dir, "Chart.yaml"))
+	c, problems := chart.Load(dir, cfg.RenderLimits, opts.Overlay)
+	if c == nil {
+		return nil, problems, nil, nil
+	}
+	files := map[string][]byte{}
+	for _, rel := range c.Files() {
+		data, _ := c.Data(rel)
+		files[filepath.Join(dir, filepath.FromSlash(rel))] = data
+	}
+	kube := opts.KubeVersion
+	if kube == "" && cfg.KubernetesVersion.Major > 0 {
+		kube = "v" + cfg.KubernetesVersion.String() + ".0"
+	}
+	base := chart.Options{KubeVersion: kube, Limits: cfg.RenderLimits}
+	type job struct {
+		set     chart.ValueSet
+		opts    chart.Options
+		variant bool
+	}
+	var extra []job
+	abs, _ := filepath.Abs(dir)
+	for _, ch := range cfg.Charts {
+		if a, _ := filepath.Abs(cfg.ChartDir(ch)); a != abs {
+			continue
+		}
+		o := base
+		o.ReleaseName, o.Namespace = ch.ReleaseName, ch.Namespace
+		if base.ReleaseName == "" && base.Namespace == "" {
+			// The first entry's release is the chart's own sets' too.
+			base.ReleaseName, base.Namespace = ch.ReleaseName, ch.Namespace
+		}
+		if len(ch.Values) > 0 || len(ch.Set) > 0 {
+			extra = append(extra, job{valueSet(c, dir, cfg.ValuesFiles(ch), ch.Set), o, false})
+		}
+	}
+	if len(opts.Values) > 0 || len(opts.Set) > 0 {
+		extra = append(extra, job{valueSet(c, dir, opts.Values, opts.Set), base, false})
+	}
+	var jobs []job
+	for _, vs := range c.ValueSets() {
+		jobs = append(jobs, job{vs, base, false})
+	}
+	var variants []string
+	for _, v := range c.AutoscalingVariants() {
+		jobs = append(jobs, job{v, base, true})
+		variants = append(variants, v.Name)
+	}
+	jobs = append(jobs, extra...)
+	// The value sets render and lint in parallel: an edit in the editor
+	// waits for the slowest, not for their sum.
+	units := make([]*Unit, len(jobs))
+	setProblems := make([][]render.Problem, len(jobs))
+	var work []func()
+	for i, j := range jobs {
+		work = append(work, func() {
+			if ctx.Err() != nil {
+				return
+			}
+			out, ps := c.Render(ctx, j.set, j.opts)
+			setProblems[i] = ps
+			if out == nil {
+				return
+			}
+			ns := j.opts.Namespace
+			if ns == "" {
+				ns = "default"
+			}
+			units[i] = lintUnit(ctx, "helm", dir, j.set.Name, filepath.Join(dir, "Chart.yaml"), out, ns, opts)
+			units[i].Variant, units[i].Dir = j.variant, dir
+		})
+	}
+	run(work)
+	var out []*Unit
+	for i := range jobs {
+		problems = append(problems, setProblems[i]...)
+		if units[i] != nil {
+			out = append(out, units[i])
+		}
+	}
+	return out, problems, files, variants
+}
+
+// valueSet makes a value set of values files (paths on disk) and --set
+// assignments. A file inside the chart is named by its path below it, so
+// that it is read, and findings point, as the chart's own file.
+func valueSet(c *chart.Chart, dir string, files, set []string) chart.ValueSet {
+	vs := chart.ValueSet{Set: set}
+	var names []string
+	for _, f := range files {
+		if rel, err := filepath.Rel(dir, f); err == nil && !strings.HasPrefix(rel, "..") && !filepath.IsAbs(rel) {
+			if _, ok := c.Data(filepath.ToSlash(rel)); ok {
+				vs.Files = append(vs.Files, filepath.ToSlash(rel))
+				names = append(names, filepath.ToSlash(rel))
+				continue
+			}
+		}
+		abs, err := filepath.Abs(f)
+		if err != nil {
+			abs = f
+		}
+		vs.Files = append(vs.Files, abs)
+		names = append(names, chart.Relative(abs))
+	}
+	vs.Name = strings.Join(append(names, set...), ", ")
+	return vs
+}
+
+// buildRoot builds and lints one kustomization root.
+func buildRoot(ctx context.Context, tree *kustomize.Tree, root string, opts Options) (*Unit, []render.Problem) {
+	out, problems := tree.Build(ctx, root)
+	if out == nil {
+		return nil, problems
+	}
+	ns := opts.config().Namespace
+	if ns == "" {
+		ns = "default"
+	}
+	dir := tree.Path(root)
+	anchor := dir
+	if len(out.Files) > 0 {
+		anchor = out.Files[0].Source
+	}
+	name := dir
+	if opts.RelativeTo != "" {
+		if rel, err := filepath.Rel(opts.RelativeTo, dir); err == nil && !strings.HasPrefix(rel, "..") {
+			name = rel
+		}
+	}
+	u := lintUnit(ctx, "kustomize", tree.Root, name, anchor, out, ns, opts)
+	u.Dir = dir
+	return u, problems
+}
+
+// lintUnit parses what a render produced into a workspace of its own,
+// runs every rule over it, and locates the findings in their sources.
+func lintUnit(ctx context.Context, kind, root, set, anchor string, out *render.Output, namespace string, opts Options) *Unit {
+	cfg := opts.config()
+	fset := token.NewFileSet()
+	u := &Unit{Kind: kind, Root: root, Set: set, anchor: anchor, outputs: out.Files, namespace: namespace, locators: map[*manifest.File]render.Locator{}}
+	var files []*manifest.File
+	for _, f := range out.Files {
+		mf := manifest.Parse(fset, f.Source, f.Text, manifest.Options{Eager: manifest.IsReadKind, Limits: cfg.Limits, HelmOutput: kind == "helm"})
+		files = append(files, mf)
+		u.locators[mf] = f.Locator
+	}
+	// One render is one deployment: a scale target is wherever its
+	// template or resource file is.
+	u.Workspace = workspace.New(fset, files, workspace.Options{DefaultNamespace: namespace, TargetDistance: -1, Generated: true, Kinds: opts.Kinds})
+	u.Shared = analyzer.NewShared()
+	u.Diags = analyzer.RunWith(ctx, u.Workspace, opts.Analyzers, cfg, u.Shared)
+	u.located = make([]located, len(u.Diags))
+	for i := range u.Diags {
+		u.located[i] = u.locate(&u.Diags[i])
+	}
+	return u
+}
+
+// readSource reads a file a finding or problem names that no render read.
+func readSource(p string, limit int) ([]byte, bool) {
+	data, err := render.ReadFile(p, limit)
+	return data, err == nil
+}
+
+// Group is a GitOps root that deploys several kustomization roots
+// together: Name says which (for messages), Dirs are the roots'
+// directories, as paths on disk.
+type Group struct {
+	Name string
+	Dirs []string
+}
+
+// GitOpsGroups returns the GitOps roots of a workspace (a Flux
+// Kustomization's path, an Argo CD Application's sources:
+// workspace.Root) that deploy more than one of the result's
+// kustomization roots.
+func (r *Result) GitOpsGroups(ws *workspace.Workspace) []Group {
+	var out []Group
+	for _, root := range ws.AllRoots() {
+		if root.Kind == workspace.KustomizeRoot || root.Helm {
+			continue
+		}
+		paths := root.Paths
+		if len(paths) == 0 {
+			paths = []string{root.Path}
+		}
+		var dirs []string
+		for _, u := range r.Units {
+			if u.Kind != "kustomize" {
+				continue
+			}
+			d := filepath.ToSlash(filepath.Clean(u.Dir))
+			for _, p := range paths {
+				p = filepath.ToSlash(filepath.Clean(p))
+				if d == p || root.Recurse && strings.HasPrefix(d, p+"/") {
+					dirs = append(dirs, u.Dir)
+					break
+				}
+			}
+		}
+		if len(dirs) > 1 {
+			out = append(out, Group{Name: root.String(), Dirs: dirs})
+		}
+	}
+	return out
+}
+
+// DeployTogether lints the kustomization roots each group deploys
+// together as one deployment (a unit of their builds' output together),
+// instead of each alone: objects of two roots one GitOps root applies can
+// conflict, and one can be the other's scale target, which their builds
+// alone cannot show. A root no group deploys stays a deployment of its
+// own. Call it before Diagnostics.
+func (r *Result) DeployTogether(ctx context.Context, groups []Group) {
+	grouped := map[string]bool{}
+	var units []*Unit
+	for _, g := range groups {
+		var parts []*Unit
+		for _, u := range r.Units {
+			if u.Kind == "kustomize" && slices.Contains(g.Dirs, u.Dir) {
+				parts = append(parts, u)
+			}
+		}
+		if len(parts) < 2 {
+			continue
+		}
+		out := &render.Output{Root: parts[0].Root}
+		for _, u := range parts {
+			out.Files = append(out.Files, u.outputs...)
+		}
+		u := lintUnit(ctx, "kustomize", parts[0].Root, g.Name, parts[0].anchor, out, parts[0].namespace, r.opts)
+		units = append(units, u)
+		for _, p := range parts {
+			grouped[p.Dir] = true
+		}
+	}
+	if len(units) == 0 {
+		return
+	}
+	kept := r.Units[:0]
+	for _, u := range r.Units {
+		if u.Kind != "kustomize" || !grouped[u.Dir] {
+			kept = append(kept, u)
+		}
+	}
+	r.Units = append(kept, units...)
+}

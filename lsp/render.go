@@ -1,0 +1,313 @@
+package lsp
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"go/token"
+	"path/filepath"
+	"slices"
+	"sync"
+
+	"github.com/scalelint/scalelint/analyzer/render/lint"
+	"github.com/scalelint/scalelint/analyzer/workspace"
+	"github.com/scalelint/scalelint/rules"
+)
+
+// The Helm charts and kustomizations of a snapshot are rendered and
+// linted as the command line does (analyzer/render/lint): each chart, and
+// the kustomizations together, form a render group, identified by its
+// inputs (the texts of the files it can read, open documents over the
+// disk's, and the configuration). A group whose inputs an edit did not
+// change is the previous snapshot's, findings and all; an edit of a
+// template, a values file or a patch renders that group only.
+//
+//	snapshot files -> lint.Discover -> groups (a key each)
+//	              -> renderCache    a group per key, rendered once
+//	              -> Snapshot.rendering: the files the groups read, which
+//	                 the snapshot's workspace leaves to them
+//	              -> renderGroup.byFile: the findings, at the positions of
+//	                 the snapshot's files (Snapshot.position)
+
+// renderCache holds the render groups of the latest snapshot, by key.
+type renderCache struct {
+	mu sync.Mutex
+	m  map[string]*renderGroup
+	// gen changes when a file on disk changed that no handle holds (a
+	// chart's _helpers.tpl): every key with it.
+	gen uint64
+}
+
+// renderGroup is a chart, or the kustomizations, rendered and linted.
+type renderGroup struct {
+	key  string
+	plan lint.Plan
+	once sync.Once
+	res  *lint.Result
+
+	unitsOnce sync.Once
+
+	diagOnce sync.Once
+	byFile   map[string]*fileDiags // unsuppressed findings by path
+}
+
+// get returns the group of a key, new when the cache has none.
+func (c *renderCache) get(key string, plan lint.Plan) *renderGroup {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if g := c.m[key]; g != nil {
+		return g
+	}
+	if c.m == nil {
+		c.m = map[string]*renderGroup{}
+	}
+	g := &renderGroup{key: key, plan: plan}
+	c.m[key] = g
+	return g
+}
+
+// retain keeps only the groups a snapshot holds.
+func (c *renderCache) retain(groups []*renderGroup) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	keep := make(map[string]*renderGroup, len(groups))
+	for _, g := range groups {
+		keep[g.key] = g
+	}
+	c.m = keep
+}
+
+// touch makes every key new: a file the groups may read changed on disk.
+func (c *renderCache) touch() {
+	c.mu.Lock()
+	c.gen++
+	c.mu.Unlock()
+}
+
+func (c *renderCache) generation() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.gen
+}
+
+// renders returns the snapshot's render groups, rendered, and the files
+// they read, computed once.
+func (s *Snapshot) renders() []*renderGroup {
+	s.rendersOnce.Do(func() {
+		if s.renderCache == nil {
+			return
+		}
+		paths := s.paths()
+		plan := lint.Discover(paths)
+		if plan.Empty() {
+			return
+		}
+		gen := s.renderCache.generation()
+		key := func(kind string, files []string) string {
+			h := sha256.New()
+			fmt.Fprintf(h, "%s\x00%d\x00%p\x00", kind, gen, s.cfg)
+			for _, p := range files {
+				h.Write([]byte(p))
+				h.Write([]byte{0})
+				for _, ch := range s.files[p].chunks {
+					h.Write(ch.hash[:])
+				}
+			}
+			return hex.EncodeToString(h.Sum(nil))
+		}
+		for _, dir := range plan.Charts {
+			files := under(paths, dir)
+			s.groups = append(s.groups, s.renderCache.get(key("chart "+dir, files), lint.Plan{Charts: []string{dir}}))
+		}
+		if len(plan.Kustomizations) > 0 {
+			// A kustomization reads only below its directory (load
+			// restrictions): the files there are the group's inputs.
+			dirs := map[string]bool{}
+			for _, k := range plan.Kustomizations {
+				dirs[filepath.Dir(k)] = true
+			}
+			// The GitOps roots (a Flux Kustomization, an Argo CD
+			// Application) say which kustomizations deploy together
+			// (renderGroup.units): the files that hold them are inputs too.
+			var files []string
+			for _, p := range paths {
+				if !plan.InChart(p) && (belowAny(dirs, p) || s.holdsGitOps(p)) {
+					files = append(files, p)
+				}
+			}
+			s.groups = append(s.groups, s.renderCache.get(key("kustomize", files), lint.Plan{Kustomizations: plan.Kustomizations}))
+		}
+		s.rendering = map[string]workspace.Rendering{}
+		for _, g := range s.groups {
+			g.render(s)
+			for _, p := range paths {
+				if r := g.res.Rendering(p); r != workspace.NotRendered {
+					s.rendering[p] = r
+				}
+			}
+		}
+		s.renderCache.retain(s.groups)
+	})
+	return s.groups
+}
+
+// render renders and lints the group, once, from the snapshot's files:
+// the open documents below it over the disk's.
+func (g *renderGroup) render(s *Snapshot) {
+	g.once.Do(func() {
+		overlay := map[string][]byte{}
+		for p, h := range s.files {
+			if h.open {
+				overlay[p] = h.content
+			}
+		}
+		root := ""
+		if len(s.folders) > 0 {
+			root = s.folders[0]
+		}
+		g.res = lint.Render(context.Background(), g.plan, lint.Options{Analyzers: rules.All(), Config: s.cfg,
+			Overlay: overlay, Kinds: ruleKinds, RelativeTo: root})
+	})
+}
+
+// diagnostics returns the group's unsuppressed findings by path, at the
+// positions of the snapshot's files, computed once: a group is the same
+// in every snapshot whose files it reads are the same.
+func (g *renderGroup) diagnostics(s *Snapshot) map[string]*fileDiags {
+	g.diagOnce.Do(func() {
+		ws := s.Workspace()
+		g.units(s)
+		g.byFile = groupByFile(ws, g.res.Diagnostics(ws, s.position), nil)
+		delete(g.byFile, "")
+	})
+	return g.byFile
+}
+
+// units returns the group's units, once the kustomizations a GitOps root
+// of the snapshot deploys together are linted as one deployment
+// (lint.Result.DeployTogether), as the command line does.
+func (g *renderGroup) units(s *Snapshot) []*lint.Unit {
+	g.unitsOnce.Do(func() {
+		if len(g.plan.Kustomizations) > 0 {
+			g.res.DeployTogether(context.Background(), g.res.GitOpsGroups(s.Workspace()))
+		}
+	})
+	return g.res.Units
+}
+
+// holdsGitOps says whether a file of the snapshot holds a GitOps object.
+func (s *Snapshot) holdsGitOps(path string) bool {
+	h := s.files[path]
+	if h == nil {
+		return false
+	}
+	for _, ch := range h.chunks {
+		if workspace.HoldsGitOps(ch.file) {
+			return true
+		}
+	}
+	return false
+}
+
+// renderingOf says how the snapshot's workspace treats a path
+// (workspace.Options.Rendered).
+func (s *Snapshot) renderingOf(path string) workspace.Rendering {
+	return s.rendering[path]
+}
+
+// position returns the position of a byte offset of a file of the
+// snapshot: in the parsed document (chunk) that holds it.
+func (s *Snapshot) position(path string, off int) (token.Pos, bool) {
+	h := s.files[filepath.Clean(path)]
+	if h == nil || off < 0 || off > len(h.content) {
+		return token.NoPos, false
+	}
+	for i := len(h.chunks) - 1; i >= 0; i-- {
+		ch := h.chunks[i]
+		if off < ch.start {
+			continue
+		}
+		rel := off - ch.start
+		if rel > ch.file.Tok.Size() {
+			return token.NoPos, false
+		}
+		return ch.file.Tok.Pos(rel), true
+	}
+	return token.NoPos, false
+}
+
+// renderDiagnostics adds the render groups' findings to a snapshot's
+// findings by path: a path with findings of both gets a new list, sorted
+// by position; the others share the groups' lists (and their protocol
+// form) from one snapshot to the next.
+func (s *Snapshot) renderDiagnostics(byFile map[string]*fileDiags) map[string]*fileDiags {
+	groups := s.renders()
+	if len(groups) == 0 {
+		return byFile
+	}
+	out := make(map[string]*fileDiags, len(byFile))
+	for p, fd := range byFile {
+		out[p] = fd
+	}
+	for _, g := range groups {
+		for p, fd := range g.diagnostics(s) {
+			prev := out[p]
+			if prev == nil {
+				out[p] = fd
+				continue
+			}
+			// fileDiags.protocol orders them by position.
+			out[p] = &fileDiags{diags: append(slices.Clip(prev.diags), fd.diags...)}
+		}
+	}
+	return out
+}
+
+// renderPaths returns the paths whose render findings may differ between
+// a base snapshot and s: those of the groups one has and the other not.
+func renderPaths(b, s *Snapshot) map[string]bool {
+	out := map[string]bool{}
+	in := func(gs []*renderGroup, g *renderGroup) bool {
+		for _, x := range gs {
+			if x == g {
+				return true
+			}
+		}
+		return false
+	}
+	for _, pair := range [][2]*Snapshot{{b, s}, {s, b}} {
+		for _, g := range pair[0].renders() {
+			if in(pair[1].renders(), g) {
+				continue
+			}
+			for p := range g.diagnostics(pair[0]) {
+				out[p] = true
+			}
+		}
+	}
+	return out
+}
+
+// under returns the paths below a directory (sorted paths in, sorted out).
+func under(paths []string, dir string) []string {
+	var out []string
+	for _, p := range paths {
+		if rel, err := filepath.Rel(dir, p); err == nil && rel != ".." && !filepath.IsAbs(rel) && (len(rel) < 3 || rel[:3] != ".."+string(filepath.Separator)) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// belowAny reports whether a path is below one of the directories.
+func belowAny(dirs map[string]bool, p string) bool {
+	for d := filepath.Dir(p); ; d = filepath.Dir(d) {
+		if dirs[d] {
+			return true
+		}
+		if filepath.Dir(d) == d {
+			return false
+		}
+	}
+}

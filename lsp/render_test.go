@@ -1,0 +1,314 @@
+package lsp
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+// writeTree writes files (slash paths below dir) and returns dir.
+func writeTree(t testing.TB, dir string, files map[string]string) string {
+	t.Helper()
+	for name, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// webChart is a chart whose HPA's CPU target comes from values.yaml
+// through a plain reference, and whose container's CPU limit equals its
+// request (through toYaml of .Values.resources): a target of 95% is the
+// tolerance trap (rules/laws/README.md §1.4: g = 100/95 = 1.0526 <= 1.1),
+// 80% is not (g = 1.25).
+var webChart = map[string]string{
+	"web/Chart.yaml": "apiVersion: v2\nname: web\nversion: 0.1.0\n",
+	"web/values.yaml": `resources:
+  requests: {cpu: 500m}
+  limits: {cpu: 500m}
+autoscaling:
+  maxReplicas: 10
+  targetCPUUtilizationPercentage: 80
+`,
+	"web/templates/deployment.yaml": `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: {{ .Release.Name }}-web
+spec:
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: web
+        image: nginx:1.27
+        resources:
+          {{- toYaml .Values.resources | nindent 10 }}
+`,
+	"web/templates/hpa.yaml": `apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: {{ .Release.Name }}-web
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: {{ .Release.Name }}-web}
+  maxReplicas: {{ .Values.autoscaling.maxReplicas }}
+  metrics:
+  - type: Resource
+    resource:
+      name: cpu
+      target:
+        type: Utilization
+        averageUtilization: {{ .Values.autoscaling.targetCPUUtilizationPercentage }}
+`,
+}
+
+// TestChartValuesEditRaisesAndClears: editing a chart's values.yaml
+// renders the chart again and publishes the finding at the values line
+// (the template line as related information), then clears it when the
+// value is set back; the template, rendered, is not a template-file.
+func TestChartValuesEditRaisesAndClears(t *testing.T) {
+	dir := writeTree(t, t.TempDir(), webChart)
+	c := newClient(t, Options{})
+	c.initialize(dir, "")
+	tpl := c.open("web/templates/hpa.yaml", "")
+	if p := c.waitVersion(tpl, 1); len(p.Diagnostics) != 0 {
+		t.Fatalf("the template, rendered with target 80: %v", p.rules())
+	}
+	u := c.open("web/values.yaml", "")
+	if p := c.waitVersion(u, 1); len(p.Diagnostics) != 0 {
+		t.Fatalf("values.yaml with target 80: %v", p.rules())
+	}
+
+	v := c.edit(u, "targetCPUUtilizationPercentage: 80", "targetCPUUtilizationPercentage: 95")
+	p := c.waitVersion(u, v)
+	if len(p.Diagnostics) != 1 || !p.has("tolerance-trap") {
+		t.Fatalf("after raising the target: %v\n%s", p.rules(), c.log)
+	}
+	d := p.Diagnostics[0]
+	if want := c.positionOf(u, "95", 0); d.Range.Start != want {
+		t.Errorf("finding at %v, want the values line's 95 at %v", d.Range.Start, want)
+	}
+	if msg, _ := d.Message.(protocol.String); !strings.Contains(string(msg), "g = 1.0526") || !strings.HasSuffix(string(msg), "[values: values.yaml]") {
+		t.Errorf("message %q", msg)
+	}
+	related := false
+	for _, r := range d.RelatedInformation {
+		related = related || (r.Location.URI == tpl && r.Location.Range.Start.Line == 13 && r.Message == "the template line that writes this value")
+	}
+	if !related {
+		t.Errorf("relatedInformation %+v; want hpa.yaml line 14 (0-based 13), averageUtilization", d.RelatedInformation)
+	}
+	if p := c.waitVersion(tpl, 1); len(p.Diagnostics) != 0 {
+		t.Errorf("the template: %v", p.rules())
+	}
+
+	v = c.edit(u, "targetCPUUtilizationPercentage: 95", "targetCPUUtilizationPercentage: 80")
+	if p := c.waitVersion(u, v); len(p.Diagnostics) != 0 {
+		t.Fatalf("after setting it back: %v", p.rules())
+	}
+}
+
+// TestChartHoverAndFixOnValuesLine: hover on the values line that feeds
+// the rendered HPA's target shows its law table, and the quick fix edits
+// the values line (its bytes are the rendered ones).
+func TestChartHoverAndFixOnValuesLine(t *testing.T) {
+	files := map[string]string{}
+	for k, v := range webChart {
+		files[k] = strings.Replace(v, "targetCPUUtilizationPercentage: 80", "targetCPUUtilizationPercentage: 95", 1)
+	}
+	dir := writeTree(t, t.TempDir(), files)
+	c := newClient(t, Options{})
+	c.initialize(dir, "")
+	u := c.open("web/values.yaml", "")
+	p := c.waitVersion(u, 1)
+	if !p.has("tolerance-trap") {
+		t.Fatalf("values.yaml: %v", p.rules())
+	}
+	var h protocol.Hover
+	c.mustCall(protocol.MethodTextDocumentHover, &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: c.positionOf(u, "95", 1)}}, &h)
+	mc, _ := h.Contents.(*protocol.MarkupContent)
+	if mc == nil || !strings.Contains(mc.Value, "Rendered [values: values.yaml]") || !strings.Contains(mc.Value, "| §1 growth | g = 1.053 (limit 0.5 / request 0.5 at 95%) vs 1 + tolerance = 1.1 | **trapped**") {
+		t.Errorf("hover on the values line:\n%v", h.Contents)
+	}
+
+	fix := c.codeActions(u, p.Diagnostics[0].Range)["Lower the target to 90%"]
+	if fix == nil {
+		t.Fatalf("no fix on the values line")
+	}
+	v := c.applyEdit(u, fix.Edit)
+	if !strings.Contains(c.texts[u], "targetCPUUtilizationPercentage: 90\n") {
+		t.Errorf("values.yaml after the fix:\n%s", c.texts[u])
+	}
+	if p := c.waitVersion(u, v); len(p.Diagnostics) != 0 {
+		t.Errorf("after the fix: %v", p.rules())
+	}
+}
+
+// TestKustomizePatchEdit: editing an overlay's patch builds the
+// kustomization again and publishes the finding at the patch line; the
+// base, unchanged, has none.
+func TestKustomizePatchEdit(t *testing.T) {
+	dir := writeTree(t, t.TempDir(), map[string]string{
+		"base/kustomization.yaml": "resources:\n- deployment.yaml\n- hpa.yaml\n",
+		"base/deployment.yaml": `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  template:
+    spec:
+      containers:
+      - name: web
+        image: nginx:1.27
+        resources:
+          requests: {cpu: 500m}
+          limits: {cpu: 500m}
+`,
+		"base/hpa.yaml": `apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: web
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  maxReplicas: 10
+  metrics:
+  - type: Resource
+    resource: {name: cpu, target: {type: Utilization, averageUtilization: 70}}
+`,
+		"prod/kustomization.yaml": "resources:\n- ../base\npatches:\n- path: hpa.yaml\n",
+		"prod/hpa.yaml": `apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: web
+spec:
+  maxReplicas: 20
+`,
+	})
+	c := newClient(t, Options{})
+	c.initialize(dir, "")
+	base := c.open("base/hpa.yaml", "")
+	u := c.open("prod/hpa.yaml", "")
+	if p := c.waitVersion(u, 1); len(p.Diagnostics) != 0 {
+		t.Fatalf("the patch: %v", p.rules())
+	}
+	v := c.edit(u, "  maxReplicas: 20\n", "  maxReplicas: 20\n  metrics:\n  - type: Resource\n    resource: {name: cpu, target: {type: Utilization, averageUtilization: 95}}\n")
+	p := c.waitVersion(u, v)
+	if len(p.Diagnostics) != 1 || !p.has("tolerance-trap") {
+		t.Fatalf("after the patch raised the target: %v\n%s", p.rules(), c.log)
+	}
+	if want := c.positionOf(u, "95", 0); p.Diagnostics[0].Range.Start != want {
+		t.Errorf("finding at %v, want the patch's 95 at %v", p.Diagnostics[0].Range.Start, want)
+	}
+	if p := c.waitVersion(base, 1); len(p.Diagnostics) != 0 {
+		t.Errorf("the base: %v", p.rules())
+	}
+}
+
+// TestChartHelperChangedOnDisk: a template helper (_helpers.tpl) that no
+// handle holds changes on disk: the watched change renders the chart
+// again (the helper writes the HPA's CPU target: 80 -> 95, the tolerance
+// trap with limit = request, rules/laws/README.md §1.4).
+func TestChartHelperChangedOnDisk(t *testing.T) {
+	files := map[string]string{}
+	for k, v := range webChart {
+		files[k] = v
+	}
+	files["web/templates/_helpers.tpl"] = `{{- define "web.target" -}}80{{- end -}}`
+	files["web/templates/hpa.yaml"] = strings.Replace(webChart["web/templates/hpa.yaml"],
+		"{{ .Values.autoscaling.targetCPUUtilizationPercentage }}", `{{ include "web.target" . }}`, 1)
+	dir := writeTree(t, t.TempDir(), files)
+	c := newClient(t, Options{})
+	c.initialize(dir, "")
+	tpl := c.open("web/templates/hpa.yaml", "")
+	if p := c.waitVersion(tpl, 1); len(p.Diagnostics) != 0 {
+		t.Fatalf("with the helper's 80: %v", p.rules())
+	}
+	helper := filepath.Join(dir, "web/templates/_helpers.tpl")
+	if err := os.WriteFile(helper, []byte(`{{- define "web.target" -}}95{{- end -}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.notify(protocol.MethodWorkspaceDidChangeWatchedFiles, &protocol.DidChangeWatchedFilesParams{
+		Changes: []protocol.FileEvent{{URI: uri.File(helper), Type: protocol.FileChangeTypeChanged}}})
+	c.waitFor(tpl, "the helper's 95 rendered", func(p publication) bool { return p.has("tolerance-trap") })
+}
+
+// TestGitOpsRootDeploysKustomizationsTogether: the kustomizations a Flux
+// Kustomization applies are linted as one deployment, as the command line
+// does: the backend's HPA, pointed at the frontend's Deployment, conflicts
+// with the frontend's HPA; when the Flux Kustomization applies the
+// frontend only, each kustomization is its own deployment again and the
+// conflict clears.
+func TestGitOpsRootDeploysKustomizationsTogether(t *testing.T) {
+	files := map[string]string{
+		".git/HEAD": "ref: refs/heads/main\n",
+		"clusters/prod/apps.yaml": `apiVersion: kustomize.toolkit.fluxcd.io/v1
+kind: Kustomization
+metadata:
+  name: apps
+  namespace: flux-system
+spec:
+  interval: 10m
+  path: ./deploy/apps
+  prune: true
+  targetNamespace: shop
+  sourceRef: {kind: GitRepository, name: flux-system}
+`,
+	}
+	for _, app := range []string{"frontend", "backend"} {
+		files["deploy/apps/"+app+"/kustomization.yaml"] = "resources:\n- deployment.yaml\n- hpa.yaml\n"
+		files["deploy/apps/"+app+"/deployment.yaml"] = strings.ReplaceAll(`apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: APP
+spec:
+  selector:
+    matchLabels: {app: APP}
+  template:
+    metadata:
+      labels: {app: APP}
+    spec:
+      containers:
+      - name: APP
+        image: nginx:1.27
+        resources:
+          requests: {cpu: 250m}
+          limits: {cpu: 500m}
+`, "APP", app)
+		files["deploy/apps/"+app+"/hpa.yaml"] = strings.ReplaceAll(`apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: APP
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: frontend}
+  maxReplicas: 10
+  metrics:
+  - type: Resource
+    resource: {name: cpu, target: {type: Utilization, averageUtilization: 70}}
+`, "APP", app)
+	}
+	dir := writeTree(t, t.TempDir(), files)
+	c := newClient(t, Options{})
+	c.initialize(dir, "")
+	hpa := c.open("deploy/apps/backend/hpa.yaml", "")
+	if p := c.waitVersion(hpa, 1); !p.has("conflicting-autoscalers") {
+		t.Fatalf("two HPAs of one Deployment the Flux Kustomization applies together: %v\n%s", p.rules(), c.log)
+	}
+	flux := c.open("clusters/prod/apps.yaml", "")
+	c.edit(flux, "path: ./deploy/apps\n", "path: ./deploy/apps/frontend\n")
+	p := c.waitFor(hpa, "the conflict cleared", func(p publication) bool { return !p.has("conflicting-autoscalers") })
+	if !p.has("unresolved-scale-target") {
+		t.Errorf("backend deployed apart: %v\n%s", p.rules(), c.log)
+	}
+}
