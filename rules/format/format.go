@@ -6,11 +6,13 @@
 // Two families:
 //
 //   - text for a person, rounded to what a reader can use: Num (a fixed
-//     number of decimals at most), Sig (significant digits), Secs and Pct
-//     (Num with a unit), Compact (an axis label);
+//     number of decimals at most), Sig (significant digits), Apart (Num
+//     beside a bound), Secs and Pct (Num with a unit), Compact (an axis
+//     label);
 //   - values for a file or a machine: Exact (every digit the float holds),
-//     Round and RoundSig (a float rounded before it is written, so outputs
-//     are stable across platforms).
+//     Plain (a fix's value in a manifest), Round, RoundSig and the JSON
+//     writers' JSONSig and JSONApart (a float rounded before it is written,
+//     so outputs are stable across platforms).
 //
 // Non-finite values: +Inf is written "∞" (an unbounded time, a loop that
 // never recovers); -Inf and NaN are written as strconv writes them, "-Inf"
