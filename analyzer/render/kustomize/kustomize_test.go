@@ -58,6 +58,39 @@ func TestRootsAreOverlays(t *testing.T) {
 	}
 }
 
+// A kustomize Component is built only by the kustomizations that list it
+// under components. As in GoogleCloudPlatform/microservices-demo's
+// kustomize/components, whose optional components are commented out of
+// kustomize/kustomization.yaml, one that nothing includes is no root:
+// built alone its patches match nothing, a build error no user sees.
+func TestComponentsAreNeverRoots(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel, text string) {
+		t.Helper()
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("app/kustomization.yaml", "resources: [deployment.yaml]\ncomponents: [../components/used]\n# - ../components/optional\n")
+	write("app/deployment.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  template:\n    spec:\n      containers: [{name: web, image: web:1}]\n")
+	component := "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\npatches:\n- patch: |-\n    apiVersion: apps/v1\n    kind: Deployment\n    metadata: {name: web}\n    spec: {replicas: 2}\n"
+	write("components/used/kustomization.yaml", component)
+	write("components/optional/kustomization.yaml", component)
+	tree := readTree(root, render.Limits{})
+	if got := strings.Join(tree.Roots(), ","); got != "app" {
+		t.Errorf("Roots = %s; want app only (components are built through what includes them)", got)
+	}
+	// The including kustomization builds with its component applied.
+	out := build(t, tree, "app")
+	if !bytes.Contains(out.Text, []byte("replicas: 2")) {
+		t.Errorf("app's build lacks its component's patch:\n%s", out.Text)
+	}
+}
+
 func TestPatchLineOfAField(t *testing.T) {
 	tree := readTree(hpaTree, render.Limits{})
 	prod := build(t, tree, "overlays/prod")
