@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log"
 	"os"
 	"path/filepath"
 	"strings"
@@ -327,5 +328,45 @@ func TestDeprecatedFieldsBuildSilently(t *testing.T) {
 	patch, _ := os.ReadFile(filepath.Join(dir, "prod/max.yaml"))
 	if filepath.Base(loc.Path) != "max.yaml" || string(patch[loc.Start:loc.End]) != "30" {
 		t.Errorf("Locate(maxReplicas) = %+v; want the patch's 30", loc)
+	}
+}
+
+// kustomize's library prints a warning for a kustomization's `vars` (no
+// conversion removes them) on os.Stderr, and unused vars through the
+// standard logger: kubeflow/manifests printed a line per build between
+// scalelint's messages. A build writes nothing to either, and leaves both
+// as it found them.
+func TestBuildWritesNothingToStderr(t *testing.T) {
+	root := t.TempDir()
+	for rel, text := range map[string]string{
+		"app/kustomization.yaml": "resources: [cm.yaml]\nvars:\n- name: UNUSED\n  objref: {kind: ConfigMap, name: c, apiVersion: v1}\n  fieldref: {fieldpath: metadata.name}\n",
+		"app/cm.yaml":            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: b}\n",
+	} {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr, logw := os.Stderr, log.Writer()
+	os.Stderr = w
+	log.SetOutput(w)
+	build(t, readTree(root, render.Limits{}), "app")
+	restoredStderr, restoredLog := os.Stderr == w, log.Writer() == w
+	os.Stderr = stderr
+	log.SetOutput(logw)
+	w.Close()
+	out, _ := io.ReadAll(r)
+	if len(out) > 0 {
+		t.Errorf("the build wrote to standard error:\n%s", out)
+	}
+	if !restoredStderr || !restoredLog {
+		t.Errorf("after the build: os.Stderr restored %v, the standard logger's output restored %v", restoredStderr, restoredLog)
 	}
 }
