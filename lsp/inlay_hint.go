@@ -75,9 +75,9 @@ func (s *Server) InlayHint(ctx context.Context, params *protocol.InlayHintParams
 			add(o, n, label, tooltip)
 		}
 		if g := e.Growth; g != nil && g.Metric.Utilization.Set {
-			label := fmt.Sprintf("g %s", format.Num(g.G, 3))
+			label := fmt.Sprintf("g %s", format.Apart(g.G, 1+g.Tolerance, 3))
 			if g.Trapped {
-				label += fmt.Sprintf(" ≤ %s: trapped", format.Num(1+g.Tolerance, 3))
+				label += fmt.Sprintf(" ≤ %s: trapped", format.Exact(1+g.Tolerance))
 			} else if g.HasOverload && g.Rounds >= 0 {
 				label += fmt.Sprintf(" · %d rounds to %s×", g.Rounds, format.Num(g.Overload, 2))
 			}

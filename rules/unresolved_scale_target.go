@@ -52,6 +52,12 @@ var UnresolvedScaleTarget = &analyzer.Analyzer{
 				d.Message = fmt.Sprintf("%s is not in this autoscaler's namespace %s: it is defined in namespace %s%s",
 					target, quoteList(ws.Namespaces(a.Object)), quoteList(ws.Namespaces(o)), skipped)
 				d.Related = append(d.Related, relatedObject(o, "the definition in another namespace"))
+			case ws.Generated():
+				// One chart value set or one kustomization build: the
+				// objects it renders are all this workspace sees, so a
+				// definition elsewhere in the repository may exist; say
+				// only what is known.
+				d.Message = target + " is not among the objects rendered with this autoscaler" + skipped
 			default:
 				d.Message = target + " is not among the inputs" + skipped
 				if !unreadableOnce {

@@ -81,11 +81,13 @@ type Options struct {
 	// (File.Release): the node memory of a released document is then
 	// reused by the next parse instead of left to the garbage collector.
 	Recycle bool
-	// HelmOutput says the text is what Helm rendered: a Go template
-	// action left in it is text (a configuration's own templating, such
-	// as kube-rbac-proxy's "{{ .Value }}"), never a chart template to
-	// render, wherever the file's template path puts it.
-	HelmOutput bool
+	// RenderedOutput says the text is what a renderer wrote (a Helm
+	// chart's value set, a kustomize build): template syntax left in it is
+	// text (a configuration's own templating, such as kube-rbac-proxy's
+	// "{{ .Value }}" in a chart, or "{{PROJECT_ID}}" in a ConfigMap that
+	// kustomize writes as a quoted multi-line string), never a template
+	// to render, wherever the file's path puts it.
+	RenderedOutput bool
 	// Deadline, when set, is when Parse stops: the documents it has not
 	// parsed by then are refused with an input-limit problem (the time
 	// limit, Limits.Timeout). A document parsed later, on first use, is

@@ -170,7 +170,8 @@ func TestMixedRepositoryFluxConflict(t *testing.T) {
 	}
 	// Without the Flux root, each kustomization is built as its own
 	// deployment: the backend's build does not hold the frontend's
-	// Deployment, so its HPA's target is not among that build's inputs.
+	// Deployment, so its HPA's target is not among the objects that build
+	// renders.
 	rep, code, _ = checkRepo(t, repo)
 	apart := false
 	for _, d := range rep.Diagnostics {
@@ -178,7 +179,7 @@ func TestMixedRepositoryFluxConflict(t *testing.T) {
 			t.Errorf("conflict without a common root: %s", d.Message)
 		}
 		apart = apart || (d.Rule == "unresolved-scale-target" && d.File == "mixed/deploy/apps/backend/hpa.yaml" &&
-			strings.Contains(d.Message, "is not among the inputs") &&
+			strings.Contains(d.Message, "is not among the objects rendered with this autoscaler") &&
 			strings.Contains(d.Message, "[kustomization: mixed/deploy/apps/backend]"))
 	}
 	if code != 0 || !apart {

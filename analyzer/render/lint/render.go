@@ -374,7 +374,7 @@ func lintUnit(ctx context.Context, kind, root, set, anchor string, out *render.O
 	u := &Unit{Kind: kind, Root: root, Set: set, anchor: anchor, outputs: out.Files, namespace: namespace, locators: map[*manifest.File]render.Locator{}}
 	var files []*manifest.File
 	for _, f := range out.Files {
-		mf := manifest.Parse(fset, f.Source, f.Text, manifest.Options{Eager: manifest.IsReadKind, Limits: cfg.Limits, HelmOutput: kind == "helm"})
+		mf := manifest.Parse(fset, f.Source, f.Text, manifest.Options{Eager: manifest.IsReadKind, Limits: cfg.Limits, RenderedOutput: true})
 		files = append(files, mf)
 		u.locators[mf] = f.Locator
 	}
