@@ -24,7 +24,7 @@ func (s *Server) InlayHint(ctx context.Context, params *protocol.InlayHintParams
 	if h == nil {
 		return nil, nil
 	}
-	from, to, err := h.mapper.OffsetRange(params.Range)
+	from, to, err := h.Mapper().OffsetRange(params.Range)
 	if err != nil {
 		return nil, invalidParams("%v", err)
 	}
@@ -39,7 +39,7 @@ func (s *Server) InlayHint(ctx context.Context, params *protocol.InlayHintParams
 			return
 		}
 		hints = append(hints, protocol.InlayHint{
-			Position:    h.mapper.Position(end),
+			Position:    h.Mapper().Position(end),
 			Label:       protocol.String(label),
 			Tooltip:     protocol.String(tooltip),
 			PaddingLeft: &padding,

@@ -98,8 +98,7 @@ func (s *Snapshot) renders() []*renderGroup {
 		if s.renderCache == nil {
 			return
 		}
-		paths := s.paths()
-		plan := lint.Discover(paths)
+		paths, plan := s.files.paths()
 		if plan.Empty() {
 			return
 		}
@@ -110,8 +109,12 @@ func (s *Snapshot) renders() []*renderGroup {
 			for _, p := range files {
 				h.Write([]byte(p))
 				h.Write([]byte{0})
-				for _, ch := range s.files[p].chunks {
+				for _, ch := range s.files.get(p).chunks {
 					h.Write(ch.hash[:])
+					// The group's findings hold positions in these very
+					// parses: an open document and the disk file of the
+					// same text are parsed apart (cacheKey.released).
+					fmt.Fprintf(h, "%p", ch.file)
 				}
 			}
 			return hex.EncodeToString(h.Sum(nil))
@@ -157,8 +160,8 @@ func (s *Snapshot) renders() []*renderGroup {
 func (g *renderGroup) render(s *Snapshot) {
 	g.once.Do(func() {
 		overlay := map[string][]byte{}
-		for p, h := range s.files {
-			if h.open {
+		for p, h := range s.files.over {
+			if h != nil && h.open {
 				overlay[p] = h.content
 			}
 		}
@@ -198,7 +201,7 @@ func (g *renderGroup) units(s *Snapshot) []*lint.Unit {
 
 // holdsGitOps says whether a file of the snapshot holds a GitOps object.
 func (s *Snapshot) holdsGitOps(path string) bool {
-	h := s.files[path]
+	h := s.files.get(path)
 	if h == nil {
 		return false
 	}
@@ -219,7 +222,7 @@ func (s *Snapshot) renderingOf(path string) workspace.Rendering {
 // position returns the position of a byte offset of a file of the
 // snapshot: in the parsed document (chunk) that holds it.
 func (s *Snapshot) position(path string, off int) (token.Pos, bool) {
-	h := s.files[filepath.Clean(path)]
+	h := s.files.get(filepath.Clean(path))
 	if h == nil || off < 0 || off > len(h.content) {
 		return token.NoPos, false
 	}

@@ -312,3 +312,29 @@ spec:
 		t.Errorf("backend deployed apart: %v\n%s", p.rules(), c.log)
 	}
 }
+
+// TestChartFixAfterIndexThenOpen: the workspace is indexed (and the
+// chart's finding published on values.yaml, read from disk) before
+// values.yaml is opened; the open document is parsed apart from the disk
+// file (its trees kept), so the render group of the open text must not
+// reuse the findings placed in the disk file's parse: the quick fix is
+// there.
+func TestChartFixAfterIndexThenOpen(t *testing.T) {
+	files := map[string]string{}
+	for k, v := range webChart {
+		files[k] = strings.Replace(v, "targetCPUUtilizationPercentage: 80", "targetCPUUtilizationPercentage: 95", 1)
+	}
+	dir := writeTree(t, t.TempDir(), files)
+	c := newClient(t, Options{})
+	c.initialize(dir, "")
+	disk := uri.File(filepath.Join(dir, "web/values.yaml"))
+	c.waitFor(disk, "the finding of the disk file", func(p publication) bool { return p.has("tolerance-trap") })
+	u := c.open("web/values.yaml", "")
+	p := c.waitVersion(u, 1)
+	if !p.has("tolerance-trap") {
+		t.Fatalf("values.yaml: %v", p.rules())
+	}
+	if fix := c.codeActions(u, p.Diagnostics[0].Range)["Lower the target to 90%"]; fix == nil {
+		t.Fatal("no fix on the values line of the open document")
+	}
+}

@@ -195,6 +195,7 @@ func Parse(fset *token.FileSet, path string, content []byte, opts Options) *File
 		f.addProblem(Problem{Rule: "yaml-syntax", Pos: f.Tok.Pos(off), End: f.Tok.Pos(off), Message: msg})
 		return f
 	}
+	sniffStart := startTiming()
 	chunks := splitDocuments(content)
 	if len(chunks) > opts.Limits.MaxDocuments {
 		c := chunks[opts.Limits.MaxDocuments]
@@ -218,6 +219,7 @@ func Parse(fset *token.FileSet, path string, content []byte, opts Options) *File
 		}
 	}
 	f.checkMarks(chunks)
+	addTiming(&tSniff, sniffStart)
 	if opts.SplitOnly {
 		return f
 	}
@@ -658,7 +660,9 @@ func (d *Document) doParse() {
 	if f.opts.Recycle {
 		d.arena = &fastyaml.Arena{}
 	}
+	parseStart := startTiming()
 	root, err := d.parseTree(d.arena)
+	addTiming(&tParse, parseStart)
 	if err != nil {
 		d.problems = append(d.problems, d.syntaxProblem(err))
 		return
@@ -673,7 +677,9 @@ func (d *Document) doParse() {
 		d.root = nil
 		return
 	}
+	decodeStart := startTiming()
 	d.objects, d.problems = buildObjects(d, d.root, d.problems)
+	addTiming(&tDecode, decodeStart)
 	if len(d.objects) > 0 {
 		api, kind := d.objects[0].APIVersion, d.objects[0].Kind
 		if len(d.objects) > 1 || d.objects[0].ListItem >= 0 {

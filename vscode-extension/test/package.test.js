@@ -63,7 +63,7 @@ test('the index caps default to the server\'s (lsp/index.go) and take whole numb
   };
   const files = constant('DefaultMaxIndexedFiles');
   const bytes = constant('DefaultMaxIndexedBytes');
-  assert.strictEqual(files, 20000, 'the README says 20,000 files');
+  assert.strictEqual(files, 40000, 'the README says 40,000 files');
   assert.strictEqual(bytes, 128 * 1024 * 1024, 'the README says 128 MiB');
   for (const [key, def] of [
     ['scalelint.maxIndexedFiles', files],
