@@ -16,7 +16,7 @@ const chartsDir = "../../../testdata/charts"
 
 func load(t *testing.T, name string) *Chart {
 	t.Helper()
-	c, problems := Load(filepath.Join(chartsDir, name), render.Limits{}, nil)
+	c, problems := Load(filepath.Join(chartsDir, name), LoadOptions{})
 	if c == nil {
 		t.Fatalf("Load(%s): %v", name, problems)
 	}
@@ -165,7 +165,7 @@ data:
 			t.Fatal(err)
 		}
 	}
-	c, problems := Load(dir, render.Limits{}, nil)
+	c, problems := Load(dir, LoadOptions{})
 	if c == nil {
 		t.Fatal(problems)
 	}
@@ -206,7 +206,7 @@ func TestCIValuesReadWhateverHelmignoreSays(t *testing.T) {
 	write(".helmignore", "ci/\n")
 	write("ci/hpa-values.yaml", "autoscaling:\n  enabled: true\n")
 	write("ci/notes.yaml", "not: a value set\n")
-	c, problems := Load(dir, render.Limits{}, nil)
+	c, problems := Load(dir, LoadOptions{})
 	if c == nil || len(problems) > 0 {
 		t.Fatalf("Load: %v", problems)
 	}
