@@ -156,7 +156,7 @@ func taken(d *chartv2.Dependency, r resolution) string {
 	head := fmt.Sprintf("dependency %q is not vendored in charts/; rendered with %s", d.Name, r.dir)
 	switch {
 	case r.file:
-		return fmt.Sprintf("%s (version %s), its %s, as helm dependency build would vendor it", head, r.meta.Version, d.Repository)
+		return fmt.Sprintf("%s (version %s), which its repository %s names, as helm dependency build would vendor it", head, r.meta.Version, d.Repository)
 	case d.Repository == "":
 		return fmt.Sprintf("%s (version %s, which satisfies %s) from this repository, which helm would render only if charts/ held the same", head, r.meta.Version, d.Version)
 	}

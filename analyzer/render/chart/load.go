@@ -250,6 +250,12 @@ func (c *Chart) dependencies(ch *chartv2.Chart, dir, at string, opts LoadOptions
 // chart is rendered without it (its own render reports the error).
 func (c *Chart) take(d *chartv2.Dependency, r resolution, parent string, opts LoadOptions, stack []string) ([]render.Problem, string) {
 	files, problems := c.readChart(r.dir, false, opts.Overlay)
+	for _, p := range problems {
+		if p.Rule == render.RuleLimit {
+			// Part of a chart is no stand-in for it.
+			return problems, fmt.Sprintf("%s is not read in full (the input limit)", r.dir)
+		}
+	}
 	var buf []*archive.BufferedFile
 	for _, f := range files {
 		if f.loads {
