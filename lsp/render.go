@@ -20,7 +20,9 @@ import (
 // linted as the command line does (analyzer/render/lint): each chart, and
 // the kustomizations together, form a render group, identified by its
 // inputs (the texts of the files it can read, open documents over the
-// disk's, and the configuration). A group whose inputs an edit did not
+// disk's, and the configuration; a chart's are its own files and those of
+// the charts its dependencies not vendored are taken from,
+// chart.DependencyDirs). A group whose inputs an edit did not
 // change is the previous snapshot's, findings and all; an edit of a
 // template, a values file or a patch renders that group only.
 //
