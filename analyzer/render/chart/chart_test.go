@@ -237,8 +237,8 @@ func TestCIValuesReadWhateverHelmignoreSays(t *testing.T) {
 // does not have) goes before the action, trimming the same whitespace.
 func TestMarkerAfterBrace(t *testing.T) {
 	dir := writeTree(t, map[string]string{
-		"Chart.yaml":  "apiVersion: v2\nname: ls\nversion: 1.0.0\n",
-		"values.yaml": "input: |-\n  http { port => 8080 }\n",
+		"Chart.yaml":        "apiVersion: v2\nname: ls\nversion: 1.0.0\n",
+		"values.yaml":       "input: |-\n  http { port => 8080 }\n",
 		"templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ls\ndata:\n  logstash.conf: |-\n    input {\n    {{- .Values.input | nindent 6 }}\n    }\n",
 	})
 	c, problems := Load(dir, LoadOptions{})
