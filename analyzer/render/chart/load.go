@@ -294,7 +294,8 @@ func (c *Chart) valuesYAML(file string, data []byte) *render.YAML {
 }
 
 // Files returns the slash paths below the chart directory of every file
-// read, sorted.
+// read, sorted: a dependency taken from the tree at charts/NAME as it is
+// loaded (Path says where each is on disk).
 func (c *Chart) Files() []string {
 	out := make([]string, 0, len(c.data))
 	for rel := range c.data {
