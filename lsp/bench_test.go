@@ -178,7 +178,7 @@ func BenchmarkInitializeCorpus(b *testing.B) {
 		opened = append(opened, p.At.Sub(start))
 		b.StopTimer()
 		if i == 0 {
-			b.ReportMetric(float64(len(c.srv.current().files)), "files")
+			b.ReportMetric(float64(c.srv.current().files.len()), "files")
 			// Edits in this workspace: each lint derives from the one
 			// before (incremental.go).
 			for j := 0; j < 30; j++ {
@@ -238,7 +238,7 @@ func BenchmarkEditLatencyCorpus(b *testing.B) {
 	b.ReportMetric(percentile(lat, 0.5), "p50-ms")
 	b.ReportMetric(percentile(lat, 0.9), "p90-ms")
 	b.ReportMetric(percentile(lat, 0.99), "p99-ms")
-	b.ReportMetric(float64(len(c.srv.current().files)), "files")
+	b.ReportMetric(float64(c.srv.current().files.len()), "files")
 }
 
 // benchChart returns a chart of n templates (n/2 Deployments, each with

@@ -11,6 +11,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/workspace"
 )
 
 // parseCache holds the parse of every document by path and content hash,
@@ -34,12 +35,20 @@ type parseCache struct {
 	// whose handle changed, not at the whole workspace.
 	byPath  map[string][]cacheKey
 	touched map[string]bool
-	held    map[string]*fileHandle // the files of the last retain
+	held    fileSet // the files of the last retain
 }
 
 type cacheKey struct {
 	path string
 	hash [sha256.Size]byte
+	// released: the parse of a file read from disk, whose node trees
+	// are dropped once its objects' views are built (workspace.Prepare),
+	// as the command line does: the index of a large workspace holds
+	// positions and views, not trees. An open document's parse keeps
+	// its trees, which its requests (hover, code actions, completion)
+	// read; a tree asked of a released document is parsed again
+	// (manifest.Document.Root).
+	released bool
 }
 
 // newParseCache returns an empty cache that parses with the CLI's
@@ -53,9 +62,10 @@ func newParseCache(limits manifest.Limits) *parseCache {
 		m:    map[cacheKey]*parsed{}, byPath: map[string][]cacheKey{}, touched: map[string]bool{}}
 }
 
-// get returns the parse of content at path, parsing it on a miss.
-func (c *parseCache) get(path string, content []byte) *parsed {
-	key := cacheKey{path, sha256.Sum256(content)}
+// get returns the parse of content at path, parsing it on a miss; with
+// release, its trees dropped (cacheKey.released).
+func (c *parseCache) get(path string, content []byte, release bool) *parsed {
+	key := cacheKey{path, sha256.Sum256(content), release}
 	c.mu.Lock()
 	p := c.m[key]
 	c.mu.Unlock()
@@ -72,6 +82,9 @@ func (c *parseCache) get(path string, content []byte) *parsed {
 	// query, without a lock, and rules query positions concurrently: build
 	// it here, before the file is shared.
 	f.Offset(&yaml.Node{Line: 1, Column: 1})
+	if release {
+		workspace.Prepare(f, true)
+	}
 	p = &parsed{hash: key.hash, file: f}
 	c.mu.Lock()
 	if q := c.m[key]; q != nil {
@@ -88,20 +101,19 @@ func (c *parseCache) get(path string, content []byte) *parsed {
 // retain drops every entry that the snapshot's files do not hold: old
 // versions of edited documents, deleted files. Only the paths parsed since
 // the last retain, or whose handle changed since, can hold such entries.
-func (c *parseCache) retain(files map[string]*fileHandle) {
+func (c *parseCache) retain(files fileSet) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	paths := c.touched
 	c.touched = map[string]bool{}
-	for p, h := range c.held {
-		if files[p] != h {
-			paths[p] = true
-		}
+	// Over the same disk index, only the open documents can differ.
+	for _, p := range changedFileSetPaths(c.held, files) {
+		paths[p] = true
 	}
 	c.held = files
 	for p := range paths {
 		keep := map[*parsed]bool{}
-		if h := files[p]; h != nil {
+		if h := files.get(p); h != nil {
 			for _, ch := range h.chunks {
 				keep[ch.parsed] = true
 			}
@@ -124,8 +136,8 @@ func (c *parseCache) retain(files map[string]*fileHandle) {
 
 // chunks parses a file's text one document at a time, through the cache.
 // The documents are the core's own split (manifest.Parse with SplitOnly).
-func (c *parseCache) chunks(path string, content []byte) []chunk {
-	whole := func() []chunk { return []chunk{{start: 0, parsed: c.get(path, content)}} }
+func (c *parseCache) chunks(path string, content []byte, release bool) []chunk {
+	whole := func() []chunk { return []chunk{{start: 0, parsed: c.get(path, content, release)}} }
 	if len(content) > c.limits.MaxFileSize || manifest.MayHoldTemplate(content) || bytes.IndexByte(content, 0) >= 0 ||
 		bytes.HasPrefix(content, []byte{0xFF, 0xFE}) || bytes.HasPrefix(content, []byte{0xFE, 0xFF}) {
 		return whole() // a template, or what the parser's limits see as a whole
@@ -139,7 +151,7 @@ func (c *parseCache) chunks(path string, content []byte) []chunk {
 	}
 	out := make([]chunk, len(split.Docs))
 	for i, d := range split.Docs {
-		out[i] = chunk{start: d.Start, parsed: c.get(path, content[d.Start:d.End])}
+		out[i] = chunk{start: d.Start, parsed: c.get(path, content[d.Start:d.End], release)}
 	}
 	return out
 }
@@ -163,5 +175,5 @@ func (h *fileHandle) linted() bool {
 // newHandle parses a file's text into a handle.
 func (c *parseCache) newHandle(path string, u uri.URI, version int32, open bool, content []byte) *fileHandle {
 	return &fileHandle{path: path, uri: u, version: version, open: open, content: content,
-		mapper: NewMapper(content), chunks: c.chunks(path, content)}
+		chunks: c.chunks(path, content, !open)}
 }

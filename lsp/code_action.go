@@ -33,7 +33,7 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 	if h == nil {
 		return nil, nil
 	}
-	start, end, err := h.mapper.OffsetRange(params.Range)
+	start, end, err := h.Mapper().OffsetRange(params.Range)
 	if err != nil {
 		return nil, invalidParams("%v", err)
 	}
@@ -84,7 +84,7 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 			if at, text, ok := addAnnotations(d.Object, []string{"pod-rate"}); ok {
 				_, base := snap.locate(d.Object.File())
 				at += base
-				edit := textEdits(caps, h, []protocol.TextEdit{{Range: h.mapper.Range(at, at), NewText: text}})
+				edit := textEdits(caps, h, []protocol.TextEdit{{Range: h.Mapper().Range(at, at), NewText: text}})
 				actions = append(actions, &protocol.CodeAction{
 					Title: "Annotate the rate one pod serves (scalelint.dev/pod-rate; replace the example value)", Kind: &quickfix,
 					Diagnostics: []protocol.Diagnostic{pd}, Edit: edit,
@@ -108,7 +108,7 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 				if at, text, ok := addAnnotations(o, names); ok {
 					_, base := snap.locate(o.File())
 					at += base
-					edit := textEdits(caps, h, []protocol.TextEdit{{Range: h.mapper.Range(at, at), NewText: text}})
+					edit := textEdits(caps, h, []protocol.TextEdit{{Range: h.Mapper().Range(at, at), NewText: text}})
 					actions = append(actions, &protocol.CodeAction{
 						Title: fmt.Sprintf("Add the annotations this autoscaler needs (%s)", strings.Join(names, ", ")),
 						Kind:  &rewrite, Edit: edit,
@@ -132,7 +132,7 @@ func (s *Server) workspaceEdit(snap *Snapshot, caps clientCaps, edits []analyzer
 		if _, ok := byFile[h]; !ok {
 			order = append(order, h)
 		}
-		byFile[h] = append(byFile[h], protocol.TextEdit{Range: h.mapper.Range(start, end), NewText: e.NewText})
+		byFile[h] = append(byFile[h], protocol.TextEdit{Range: h.Mapper().Range(start, end), NewText: e.NewText})
 	}
 	we := &protocol.WorkspaceEdit{}
 	for _, h := range order {
@@ -173,11 +173,11 @@ func textEdits(caps clientCaps, h *fileHandle, edits []protocol.TextEdit) *proto
 // placeholder where the client takes snippet edits.
 func ignoreEdit(snap *Snapshot, h *fileHandle, d *analyzer.Diagnostic, caps clientCaps) *protocol.WorkspaceEdit {
 	_, off, _ := snap.span(d.Pos, d.Pos)
-	p := h.mapper.Position(off)
-	lineStart := h.mapper.LineStart(int(p.Line))
+	p := h.Mapper().Position(off)
+	lineStart := h.Mapper().LineStart(int(p.Line))
 	text := h.content[lineStart:]
 	indent := text[:len(text)-len(bytes.TrimLeft(text, " \t"))]
-	at := h.mapper.Range(lineStart, lineStart)
+	at := h.Mapper().Range(lineStart, lineStart)
 	prefix := string(indent) + "# scalelint:ignore " + d.Rule + " "
 	u := uriOf(h)
 	if caps.snippetEdits && caps.documentChanges {

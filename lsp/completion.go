@@ -27,18 +27,18 @@ func (s *Server) Completion(ctx context.Context, params *protocol.CompletionPara
 	snippets := s.caps.completionSnip
 	s.mu.Unlock()
 	src := h.content
-	off := h.mapper.Offset(params.Position)
+	off := h.Mapper().Offset(params.Position)
 	// The line of the offset, not of the position: a position past the
 	// end of the text maps to its end, on its last line.
-	line := int(h.mapper.Position(off).Line)
-	lineStart := h.mapper.LineStart(line)
+	line := int(h.Mapper().Position(off).Line)
+	lineStart := h.Mapper().LineStart(line)
 	prefix := src[lineStart:off]
 	typed := bytes.TrimLeft(prefix, " ")
 	indent := len(prefix) - len(typed)
 	if bytes.HasPrefix(typed, []byte("- ")) || bytes.ContainsAny(typed, "#\t") {
 		return nil, nil
 	}
-	lines := splitLines(h.mapper)
+	lines := splitLines(h.Mapper())
 	if !underAnnotations(lines, line, indent) {
 		return nil, nil
 	}
@@ -46,7 +46,7 @@ func (s *Server) Completion(ctx context.Context, params *protocol.CompletionPara
 		return valueCompletion(h, string(bytes.Trim(typed[:i], `"' `)), typed[i+1:], off, snippets), nil
 	}
 	present := siblingKeys(lines, line, indent)
-	rng := h.mapper.Range(lineStart+indent, off)
+	rng := h.Mapper().Range(lineStart+indent, off)
 	var items []protocol.CompletionItem
 	for _, spec := range scaling.Annotations {
 		key := scaling.Prefix + spec.Name
@@ -87,7 +87,7 @@ func valueCompletion(h *fileHandle, key string, typed []byte, off int, snippets 
 		return nil
 	}
 	lead := len(typed) - len(bytes.TrimLeft(typed, " "))
-	rng := h.mapper.Range(off-len(typed)+lead, off)
+	rng := h.Mapper().Range(off-len(typed)+lead, off)
 	values := []string{spec.Example}
 	if spec.Default != "" && spec.Default != spec.Example {
 		values = append(values, spec.Default)

@@ -17,7 +17,7 @@ func (s *Server) Definition(ctx context.Context, params *protocol.DefinitionPara
 	if h == nil {
 		return nil, nil
 	}
-	o, off := snap.objectAt(h, h.mapper.Offset(params.Position))
+	o, off := snap.objectAt(h, h.Mapper().Offset(params.Position))
 	if o == nil {
 		return nil, nil
 	}
@@ -51,7 +51,7 @@ func (s *Server) References(ctx context.Context, params *protocol.ReferenceParam
 	if h == nil {
 		return nil, nil
 	}
-	o, off := snap.objectAt(h, h.mapper.Offset(params.Position))
+	o, off := snap.objectAt(h, h.Mapper().Offset(params.Position))
 	if o == nil {
 		return nil, nil
 	}
@@ -88,5 +88,5 @@ func location(snap *Snapshot, o *manifest.Object, f manifest.Field) (protocol.Lo
 	if h == nil {
 		return protocol.Location{}, false
 	}
-	return protocol.Location{URI: uriOf(h), Range: h.mapper.Range(start, end)}, true
+	return protocol.Location{URI: uriOf(h), Range: h.Mapper().Range(start, end)}, true
 }

@@ -162,7 +162,7 @@ func (s *Server) runLint(ctx context.Context, snap *Snapshot) {
 	// very same findings in the same state (most of them, after an edit).
 	paths := map[string]bool{}
 	consider := func(p string) {
-		if !paths[p] && !s.pub.published[p].current(snap.files[p], itemsOf(p), pull) {
+		if !paths[p] && !s.pub.published[p].current(snap.files.get(p), itemsOf(p), pull) {
 			paths[p] = true
 		}
 	}
@@ -183,8 +183,8 @@ func (s *Server) runLint(ctx context.Context, snap *Snapshot) {
 			}
 		}
 	}
-	for p, h := range snap.files {
-		if h.open {
+	for p, h := range snap.files.over {
+		if h != nil && h.open {
 			consider(p)
 		}
 	}
@@ -200,7 +200,7 @@ func (s *Server) runLint(ctx context.Context, snap *Snapshot) {
 	needRefresh := false
 	published := 0
 	for _, p := range sorted {
-		h := snap.files[p]
+		h := snap.files.get(p)
 		items := itemsOf(p)
 		prev := s.pub.published[p]
 		next := prev.next(p, h, items, pull)
@@ -246,7 +246,7 @@ func (s *Server) runLint(ctx context.Context, snap *Snapshot) {
 			}
 		}()
 	}
-	s.log.Debug("lint", "snapshot", snap.id, "files", len(snap.files), "with-diagnostics", len(fds), "published", published, "took", time.Since(start))
+	s.log.Debug("lint", "snapshot", snap.id, "files", snap.files.len(), "with-diagnostics", len(fds), "published", published, "took", time.Since(start))
 }
 
 // push sends textDocument/publishDiagnostics.
@@ -356,14 +356,14 @@ func configDiagnostic(snap *Snapshot) (*fileHandle, protocol.Diagnostic, bool) {
 	if !errors.As(snap.cfgErr, &ce) {
 		return nil, protocol.Diagnostic{}, false
 	}
-	h := snap.files[ce.Path]
+	h := snap.files.get(ce.Path)
 	if h == nil {
 		return nil, protocol.Diagnostic{}, false
 	}
 	var r protocol.Range
 	if ce.Line > 0 {
 		line := ce.Line - 1
-		start := h.mapper.LineStart(line)
+		start := h.Mapper().LineStart(line)
 		// The column counts code points: walk them.
 		off := start
 		for c := 1; c < ce.Col && off < len(h.content) && h.content[off] != '\n'; c++ {
@@ -374,7 +374,7 @@ func configDiagnostic(snap *Snapshot) (*fileHandle, protocol.Diagnostic, bool) {
 		for end < len(h.content) && h.content[end] != '\n' && h.content[end] != '\r' && h.content[end] != ':' {
 			end++
 		}
-		r = h.mapper.Range(off, end)
+		r = h.Mapper().Range(off, end)
 	}
 	return h, protocol.Diagnostic{
 		Range: r, Severity: protocol.DiagnosticSeverityError, Code: protocol.String("config"),
@@ -401,7 +401,7 @@ func toProtocol(snap *Snapshot, d *analyzer.Diagnostic) (*fileHandle, protocol.D
 		return nil, protocol.Diagnostic{}, false
 	}
 	pd := protocol.Diagnostic{
-		Range:    h.mapper.Range(start, end),
+		Range:    h.Mapper().Range(start, end),
 		Severity: severity(d.Severity),
 		Code:     protocol.String(d.Rule),
 		Source:   protocol.NewOptional("scalelint"),
@@ -419,7 +419,7 @@ func toProtocol(snap *Snapshot, d *analyzer.Diagnostic) (*fileHandle, protocol.D
 			continue
 		}
 		pd.RelatedInformation = append(pd.RelatedInformation, protocol.DiagnosticRelatedInformation{
-			Location: protocol.Location{URI: uriOf(rh), Range: rh.mapper.Range(rs, re)},
+			Location: protocol.Location{URI: uriOf(rh), Range: rh.Mapper().Range(rs, re)},
 			Message:  r.Message,
 		})
 	}

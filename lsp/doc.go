@@ -28,13 +28,17 @@
 //	        v
 //	parse cache       file text -> its YAML documents (the core's own split) ->
 //	  (cache.go)      one manifest.File per document, cached by path and content
-//	                  hash: an edit re-parses only the document it touches
+//	                  hash: an edit re-parses only the document it touches; a
+//	                  file read from disk keeps its objects' views, not its node
+//	                  trees (workspace.Prepare), an open document its trees
 //	        |
 //	        v
 //	Snapshot          immutable: every file handle (path, URI, version, text,
-//	  (snapshot.go)   Mapper, parsed documents) and the configuration; on first
-//	                  use its workspace index (targets resolved across files as
-//	                  in the CLI) and its findings by file, computed once
+//	  (snapshot.go)   Mapper, parsed documents: the disk index, shared by
+//	                  snapshots, with the open documents over it, fileset.go)
+//	                  and the configuration; on first use its workspace index
+//	                  (targets resolved across files as in the CLI) and its
+//	                  findings by file, computed once
 //	        |
 //	        v
 //	incremental       a snapshot derives both from its base, the latest earlier
@@ -45,9 +49,11 @@
 //	                  the files of the autoscalers whose target they hold or
 //	                  held, or whose inferred inputs read a changed traffic
 //	                  object (infer.Readers), of those targets, and of every
-//	                  other autoscaler of them) and keeping every other
-//	                  file's findings, and their
-//	                  protocol form; without a base, or after a change whose
+//	                  other autoscaler of them: found through the workspace's
+//	                  reverse indexes, AutoscalersOf, AutoscalersIn and
+//	                  Reresolved, so an edit costs the same in a workspace of
+//	                  any size) and keeping every other file's findings, and
+//	                  their protocol form; without a base, or after a change whose
 //	                  reach is not tracked (configuration, kustomization,
 //	                  LimitRange), workspace.New and analyzer.Run over all
 //	        |

@@ -31,7 +31,7 @@ func (s *Server) Hover(ctx context.Context, params *protocol.HoverParams) (*prot
 	if h == nil {
 		return nil, nil
 	}
-	off := h.mapper.Offset(params.Position)
+	off := h.Mapper().Offset(params.Position)
 	var sections []string
 
 	diags, err := snap.Diagnostics(ctx)

@@ -33,27 +33,14 @@ import (
 // LimitRange) lints everything again.
 
 // changedPaths returns the paths whose file differs between base and s.
-func changedPaths(base, s *Snapshot) []string {
-	var out []string
-	for p, h := range s.files {
-		if base.files[p] != h {
-			out = append(out, p)
-		}
-	}
-	for p := range base.files {
-		if s.files[p] == nil {
-			out = append(out, p)
-		}
-	}
-	return out
-}
+func changedPaths(base, s *Snapshot) []string { return changedFileSetPaths(base.files, s.files) }
 
 // chunkFiles returns the parsed documents of a snapshot's file: none for
 // no file, or one neither linted nor read by a render (a chart's
 // values.yaml is not a manifest, but findings are reported on its lines
 // and its comments suppress them: the workspace holds it, rendered).
 func (s *Snapshot) chunkFiles(p string) []*manifest.File {
-	h := s.files[p]
+	h := s.files.get(p)
 	if h == nil || !h.linted() && s.rendering[p] == workspace.NotRendered {
 		return nil
 	}
@@ -117,7 +104,16 @@ func (s *Snapshot) relintPaths(b *Snapshot) (map[string]bool, bool) {
 		broken = broken || f.Template || hasSyntaxProblem(f)
 	}
 	targets := map[*manifest.Object]bool{}
-	for _, a := range newWS.Autoscalers() {
+	// Only an autoscaler With resolved again can have a target other
+	// than the base's (the same Resolution otherwise: its target, and the
+	// definitions it names, are in no changed file); but an unresolved
+	// one's finding also names files that do not parse, so a broken
+	// change looks at every autoscaler.
+	cands, ok := newWS.Reresolved()
+	if !ok || broken {
+		cands = newWS.Autoscalers()
+	}
+	for _, a := range cands {
 		nr := newWS.Target(a)
 		t := nr.Object
 		if !changed(a.Object) {
@@ -136,9 +132,11 @@ func (s *Snapshot) relintPaths(b *Snapshot) (map[string]bool, bool) {
 		relint[a.Object.Doc.File.Path] = true
 		targets[t] = true
 	}
-	for _, a := range oldWS.Autoscalers() {
-		if changed(a.Object) {
-			targets[oldWS.Target(a).Object] = true
+	for p := range s.changed {
+		for _, a := range oldWS.AutoscalersIn(p) {
+			if changed(a.Object) {
+				targets[oldWS.Target(a).Object] = true
+			}
 		}
 	}
 	// The workloads whose inferred inputs read a changed traffic object
@@ -162,8 +160,8 @@ func (s *Snapshot) relintPaths(b *Snapshot) (map[string]bool, bool) {
 		relint[t.Doc.File.Path] = true
 	}
 	for _, ws := range []*workspace.Workspace{oldWS, newWS} {
-		for _, a := range ws.Autoscalers() {
-			if targets[ws.Target(a).Object] {
+		for t := range targets {
+			for _, a := range ws.AutoscalersOf(t) {
 				relint[a.Object.Doc.File.Path] = true
 			}
 		}

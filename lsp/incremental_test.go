@@ -121,7 +121,7 @@ func fileDiagnosticsOf(t *testing.T, snap *Snapshot) map[string][]protocol.Diagn
 		t.Fatal(err)
 	}
 	out := map[string][]protocol.Diagnostic{}
-	for p := range snap.files {
+	for _, p := range snap.paths() {
 		out[p] = protocolFor(snap, fds, p)
 	}
 	return out
@@ -164,11 +164,11 @@ func TestIncrementalMatchesFullLint(t *testing.T) {
 		set := func(p string) {
 			if len(docs[p]) == 0 {
 				delete(docs, p)
-				delete(s.disk, p)
+				s.setDiskLocked(p, nil)
 				return
 			}
 			text := strings.Join(docs[p], "---\n")
-			s.disk[p] = s.cache.newHandle(p, uri.File(p), 0, false, []byte(text))
+			s.setDiskLocked(p, s.cache.newHandle(p, uri.File(p), 0, false, []byte(text)))
 		}
 		for _, p := range paths[:6] {
 			for n := g.r.Intn(3); n > 0; n-- {
@@ -231,7 +231,7 @@ func TestIncrementalMatchesFullLint(t *testing.T) {
 			fresh := NewServer(Options{Debounce: -1, Log: io.Discard})
 			for q := range docs {
 				text := strings.Join(docs[q], "---\n")
-				fresh.disk[q] = fresh.cache.newHandle(q, uri.File(q), 0, false, []byte(text))
+				fresh.setDiskLocked(q, fresh.cache.newHandle(q, uri.File(q), 0, false, []byte(text)))
 			}
 			fresh.mu.Lock()
 			full := fresh.newSnapshotLocked()
@@ -288,7 +288,7 @@ func TestFocusMatchesFullLint(t *testing.T) {
 				docs = append(docs, g.doc())
 			}
 			if len(docs) > 0 {
-				s.disk[p] = s.cache.newHandle(p, uri.File(p), 0, false, []byte(strings.Join(docs, "---\n")))
+				s.setDiskLocked(p, s.cache.newHandle(p, uri.File(p), 0, false, []byte(strings.Join(docs, "---\n"))))
 			}
 		}
 		s.mu.Lock()

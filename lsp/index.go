@@ -41,12 +41,15 @@ import (
 
 // DefaultMaxIndexedFiles is the most files the index reads unless the
 // settings say otherwise (maxIndexedFiles): a workspace opened on a home
-// directory or on "/" holds far more YAML and JSON than manifests.
-const DefaultMaxIndexedFiles = 20000
+// directory or on "/" holds far more YAML and JSON than manifests. 40,000
+// holds a repository of 10,000 services (testdata/bench/gen_corpus.py:
+// 34,000 files, 105 MiB) whole, within the byte cap.
+const DefaultMaxIndexedFiles = 40000
 
 // DefaultMaxIndexedBytes is the most bytes of files the index reads unless
 // the settings say otherwise (maxIndexedBytes): the server keeps every
-// file it indexed parsed, at about ten times its size.
+// file it indexed, with the positions and views of its objects (not their
+// node trees), at about three times its size.
 const DefaultMaxIndexedBytes = 128 << 20
 
 // testHookIndex is the method name testHook gets when an index run starts.
@@ -152,6 +155,7 @@ feed:
 	// (Snapshot.withIndex reads it without the lock); the server's disk
 	// index is a copy that changes go on updating.
 	s.disk, run.disk, s.index = maps.Clone(disk), disk, nil
+	s.diskShared = false
 	n := len(disk)
 	// The index may have met configuration files inside the folders:
 	// they govern the files below them, and when their excludes or
@@ -186,6 +190,9 @@ feed:
 // setDiskLocked records a file read again from disk (nil: gone), and marks
 // it newer than the index being built, if one is.
 func (s *Server) setDiskLocked(path string, h *fileHandle) {
+	if s.diskShared {
+		s.disk, s.diskShared = maps.Clone(s.disk), false // snapshots hold the old map
+	}
 	if h != nil {
 		s.disk[path] = h
 	} else {
@@ -226,10 +233,10 @@ func (s *Server) waitIndex(ctx context.Context, run *indexRun) (disk map[string]
 // built reads. It is computed once per snapshot.
 func (snap *Snapshot) withIndex(disk map[string]*fileHandle) *Snapshot {
 	snap.rebaseOnce.Do(func() {
-		files := maps.Clone(disk)
-		for p, h := range snap.files {
-			if h.open {
-				files[p] = h
+		files := fileSet{disk: &diskIndex{files: disk}, over: map[string]*fileHandle{}}
+		for p, h := range snap.files.over {
+			if h != nil && h.open {
+				files.over[p] = h
 			}
 		}
 		snap.rebased = &Snapshot{id: snap.id, files: files, cfg: snap.cfg, cfgErr: snap.cfgErr, folders: snap.folders, root: snap.root, renderCache: snap.renderCache}

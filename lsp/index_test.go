@@ -139,7 +139,7 @@ func TestWatchedFIFO(t *testing.T) {
 		unblockFIFO(fifo)
 		t.Fatal("no answer after a FIFO's watched-file event: the server blocked opening it")
 	}
-	if _, ok := c.srv.current().files[fifo]; ok {
+	if c.srv.current().files.get(fifo) != nil {
 		t.Error("the FIFO is in the index")
 	}
 }

@@ -24,7 +24,7 @@ func (s *Server) InlayHint(ctx context.Context, params *protocol.InlayHintParams
 	if h == nil {
 		return nil, nil
 	}
-	from, to, err := h.mapper.OffsetRange(params.Range)
+	from, to, err := h.Mapper().OffsetRange(params.Range)
 	if err != nil {
 		return nil, invalidParams("%v", err)
 	}
@@ -39,7 +39,7 @@ func (s *Server) InlayHint(ctx context.Context, params *protocol.InlayHintParams
 			return
 		}
 		hints = append(hints, protocol.InlayHint{
-			Position:    h.mapper.Position(end),
+			Position:    h.Mapper().Position(end),
 			Label:       protocol.String(label),
 			Tooltip:     protocol.String(tooltip),
 			PaddingLeft: &padding,
@@ -75,9 +75,9 @@ func (s *Server) InlayHint(ctx context.Context, params *protocol.InlayHintParams
 			add(o, n, label, tooltip)
 		}
 		if g := e.Growth; g != nil && g.Metric.Utilization.Set {
-			label := fmt.Sprintf("g %s", format.Num(g.G, 3))
+			label := fmt.Sprintf("g %s", format.Apart(g.G, 1+g.Tolerance, 3))
 			if g.Trapped {
-				label += fmt.Sprintf(" ≤ %s: trapped", format.Num(1+g.Tolerance, 3))
+				label += fmt.Sprintf(" ≤ %s: trapped", format.Exact(1+g.Tolerance))
 			} else if g.HasOverload && g.Rounds >= 0 {
 				label += fmt.Sprintf(" · %d rounds to %s×", g.Rounds, format.Num(g.Overload, 2))
 			}

@@ -37,10 +37,10 @@ func lawTable(snap *Snapshot, e *rules.Evaluation) string {
 	var rows [][3]string
 	if g := e.Growth; g != nil {
 		numbers := fmt.Sprintf("g = %s (limit %s / request %s at %d%%) vs 1 + tolerance = %s",
-			format.Num(g.G, 3), format.Num(g.Limit, 3), format.Num(g.Request, 3), g.TargetPercent, format.Num(1+g.Tolerance, 3))
+			format.Apart(g.G, 1+g.Tolerance, 3), format.Num(g.Limit, 3), format.Num(g.Request, 3), g.TargetPercent, format.Exact(1+g.Tolerance))
 		verdict := "grows"
 		if g.Trapped {
-			verdict = fmt.Sprintf("**trapped**: target ≤ %d%% or CPU limit ≥ %s escapes", g.FixTarget, format.Num(g.FixLimit, 3))
+			verdict = "**trapped**" + escapes(g)
 			if len(g.Others) > 0 {
 				verdict += fmt.Sprintf("; the other %d metrics may still scale up", len(g.Others))
 			}
@@ -257,4 +257,20 @@ func symbolOf(spec scaling.AnnotationSpec) string {
 		return "A"
 	}
 	return spec.Name
+}
+
+// escapes says which changes lift a trapped growth factor out of the band,
+// those of them that exist (rules.GrowthEval: FixTarget, FixLimit).
+func escapes(g *rules.GrowthEval) string {
+	var ways []string
+	if g.FixTarget >= 1 {
+		ways = append(ways, fmt.Sprintf("target ≤ %d%%", g.FixTarget))
+	}
+	if g.FixLimit > g.Limit {
+		ways = append(ways, "CPU limit ≥ "+format.Num(g.FixLimit, 3))
+	}
+	if len(ways) == 0 {
+		return ": no target and no CPU limit the controller can hold escapes"
+	}
+	return ": " + strings.Join(ways, " or ") + " escapes"
 }

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/scalelint/scalelint/analyzer/render/chart"
 	"github.com/scalelint/scalelint/analyzer/render/lint"
 	"github.com/scalelint/scalelint/analyzer/workspace"
 	"github.com/scalelint/scalelint/rules"
@@ -19,7 +20,9 @@ import (
 // linted as the command line does (analyzer/render/lint): each chart, and
 // the kustomizations together, form a render group, identified by its
 // inputs (the texts of the files it can read, open documents over the
-// disk's, and the configuration). A group whose inputs an edit did not
+// disk's, and the configuration; a chart's are its own files and those of
+// the charts its dependencies not vendored are taken from,
+// chart.DependencyDirs). A group whose inputs an edit did not
 // change is the previous snapshot's, findings and all; an edit of a
 // template, a values file or a patch renders that group only.
 //
@@ -37,6 +40,9 @@ type renderCache struct {
 	// gen changes when a file on disk changed that no handle holds (a
 	// chart's _helpers.tpl): every key with it.
 	gen uint64
+	// deps remembers each chart's dependency directories (by chart
+	// directory).
+	deps map[string]*depsMemo
 }
 
 // renderGroup is a chart, or the kustomizations, rendered and linted.
@@ -98,8 +104,7 @@ func (s *Snapshot) renders() []*renderGroup {
 		if s.renderCache == nil {
 			return
 		}
-		paths := s.paths()
-		plan := lint.Discover(paths)
+		paths, plan := s.files.paths()
 		if plan.Empty() {
 			return
 		}
@@ -110,15 +115,29 @@ func (s *Snapshot) renders() []*renderGroup {
 			for _, p := range files {
 				h.Write([]byte(p))
 				h.Write([]byte{0})
-				for _, ch := range s.files[p].chunks {
+				for _, ch := range s.files.get(p).chunks {
 					h.Write(ch.hash[:])
+					// The group's findings hold positions in these very
+					// parses: an open document and the disk file of the
+					// same text are parsed apart (cacheKey.released).
+					fmt.Fprintf(h, "%p", ch.file)
 				}
 			}
 			return hex.EncodeToString(h.Sum(nil))
 		}
+		isSource := plan.IsSource()
 		for _, dir := range plan.Charts {
+			// A chart reads its own directory, and the charts of the
+			// tree its dependencies not vendored are taken from (and
+			// those looked at for them): their files are the group's
+			// inputs too, and which they are is part of its key.
 			files := under(paths, dir)
-			s.groups = append(s.groups, s.renderCache.get(key("chart "+dir, files), lint.Plan{Charts: []string{dir}}))
+			kind := "chart " + dir
+			for _, d := range s.dependencyDirs(dir, isSource) {
+				kind += "\x00" + d
+				files = append(files, under(paths, d)...)
+			}
+			s.groups = append(s.groups, s.renderCache.get(key(kind, files), lint.Plan{Charts: []string{dir}, Sources: plan.Sources}))
 		}
 		if len(plan.Kustomizations) > 0 {
 			// A kustomization reads only below its directory (load
@@ -157,8 +176,8 @@ func (s *Snapshot) renders() []*renderGroup {
 func (g *renderGroup) render(s *Snapshot) {
 	g.once.Do(func() {
 		overlay := map[string][]byte{}
-		for p, h := range s.files {
-			if h.open {
+		for p, h := range s.files.over {
+			if h != nil && h.open {
 				overlay[p] = h.content
 			}
 		}
@@ -196,9 +215,71 @@ func (g *renderGroup) units(s *Snapshot) []*lint.Unit {
 	return g.res.Units
 }
 
+// depsMemo is what chart.DependencyDirs answered for a chart, and what it
+// asked of the snapshot: the files it read (nil: not there) and which
+// directories are charts of the tree. The answer stands for a snapshot
+// that answers the same (a file's handle is the same while its text is).
+type depsMemo struct {
+	reads  map[string]*fileHandle
+	charts map[string]bool
+	dirs   []string
+}
+
+// dependencyDirs returns chart.DependencyDirs of a chart over the
+// snapshot's files, remembered from the last snapshot that asked: parsing
+// every chart's Chart.yaml at each edit would cost a workspace of a
+// hundred charts milliseconds.
+func (s *Snapshot) dependencyDirs(dir string, isSource func(string) bool) []string {
+	c := s.renderCache
+	c.mu.Lock()
+	m := c.deps[dir]
+	c.mu.Unlock()
+	if m != nil && s.answersAs(m, isSource) {
+		return m.dirs
+	}
+	m = &depsMemo{reads: map[string]*fileHandle{}, charts: map[string]bool{}}
+	read := func(p string) ([]byte, bool) {
+		h := s.files.get(filepath.Clean(p))
+		m.reads[filepath.Clean(p)] = h
+		if h == nil {
+			return nil, false
+		}
+		return h.content, true
+	}
+	charts := func(d string) bool {
+		ok := isSource(d)
+		m.charts[d] = ok
+		return ok
+	}
+	m.dirs = chart.DependencyDirs(dir, charts, read)
+	c.mu.Lock()
+	if c.deps == nil {
+		c.deps = map[string]*depsMemo{}
+	}
+	c.deps[dir] = m
+	c.mu.Unlock()
+	return m.dirs
+}
+
+// answersAs reports whether the snapshot answers what a memo asked as it
+// was answered.
+func (s *Snapshot) answersAs(m *depsMemo, isSource func(string) bool) bool {
+	for p, h := range m.reads {
+		if s.files.get(p) != h {
+			return false
+		}
+	}
+	for d, ok := range m.charts {
+		if isSource(d) != ok {
+			return false
+		}
+	}
+	return true
+}
+
 // holdsGitOps says whether a file of the snapshot holds a GitOps object.
 func (s *Snapshot) holdsGitOps(path string) bool {
-	h := s.files[path]
+	h := s.files.get(path)
 	if h == nil {
 		return false
 	}
@@ -219,7 +300,7 @@ func (s *Snapshot) renderingOf(path string) workspace.Rendering {
 // position returns the position of a byte offset of a file of the
 // snapshot: in the parsed document (chunk) that holds it.
 func (s *Snapshot) position(path string, off int) (token.Pos, bool) {
-	h := s.files[filepath.Clean(path)]
+	h := s.files.get(filepath.Clean(path))
 	if h == nil || off < 0 || off > len(h.content) {
 		return token.NoPos, false
 	}

@@ -65,8 +65,12 @@ type Server struct {
 	folders  []string               // workspace folders, absolute
 	overlays map[string]*fileHandle // open documents by path
 	disk     map[string]*fileHandle // indexed files read from disk, by path
-	index    *indexRun              // the disk index being built, or nil (index.go)
-	settings settings               // from initializationOptions and didChangeConfiguration
+	// diskView is the disk index as snapshots hold it; while diskShared
+	// is set, disk is that map and is copied before it changes.
+	diskView   *diskIndex
+	diskShared bool
+	index      *indexRun // the disk index being built, or nil (index.go)
+	settings   settings  // from initializationOptions and didChangeConfiguration
 	// traceLevel is the verbosity the client's trace setting asks for
 	// (nil: none); the log level is the settings' (or the command
 	// line's), made more verbose by the trace.
@@ -123,7 +127,7 @@ func NewServer(opts Options) *Server {
 	if s.debounce == 0 {
 		s.debounce = DefaultDebounce
 	}
-	s.snap = &Snapshot{id: 0, files: map[string]*fileHandle{}, cfg: s.cfg}
+	s.snap = &Snapshot{id: 0, files: fileSet{}, cfg: s.cfg}
 	s.pub.published = map[string]publishedFile{}
 	return s
 }

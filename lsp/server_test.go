@@ -124,7 +124,7 @@ func TestOpenEditDiagnostics(t *testing.T) {
 	if len(p.Diagnostics) != 0 {
 		t.Fatalf("after the fix: %v, want none", p.rules())
 	}
-	if c.srv.current().files[filepath.Join(dir, "deployment.yaml")] == nil {
+	if c.srv.current().files.get(filepath.Join(dir, "deployment.yaml")) == nil {
 		t.Fatal("the workspace's other files were not indexed")
 	}
 }

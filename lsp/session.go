@@ -254,16 +254,16 @@ func (s *Server) excludedLocked(path string) bool {
 // newSnapshotLocked makes the next snapshot from the state: the disk
 // index with the open documents over it, minus excluded documents.
 func (s *Server) newSnapshotLocked() *Snapshot {
-	files := make(map[string]*fileHandle, len(s.disk)+len(s.overlays))
-	for p, h := range s.disk {
-		files[p] = h
+	if !s.diskShared || s.diskView == nil {
+		s.diskView, s.diskShared = &diskIndex{files: s.disk}, true
 	}
+	files := fileSet{disk: s.diskView, over: make(map[string]*fileHandle, len(s.overlays))}
 	for p, h := range s.overlays {
 		if s.excludedLocked(p) {
-			delete(files, p)
+			files.over[p] = nil
 			continue
 		}
-		files[p] = h
+		files.over[p] = h
 	}
 	s.nextID++
 	snap := &Snapshot{id: s.nextID, files: files, cfg: s.cfg, cfgErr: s.fileCfg.err, folders: s.folders, root: s.root, indexing: s.index, renderCache: &s.renders}

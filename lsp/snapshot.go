@@ -6,7 +6,6 @@ import (
 	"go/token"
 	"maps"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -36,11 +35,21 @@ type fileHandle struct {
 	version int32 // the editor's version; 0 with open false for a disk file
 	open    bool  // an overlay: the editor's text, not the disk's
 	content []byte
-	mapper  *Mapper
 	chunks  []chunk
+
+	// mapper is built on first use (Mapper): most files of a large
+	// workspace are never shown, and have no finding to place.
+	mapperOnce sync.Once
+	mapper     *Mapper
 
 	indexOnce sync.Once
 	index     map[*manifest.File]int // chunk by parsed document (chunkOf)
+}
+
+// Mapper returns the file's UTF-16 position mapper, built on first use.
+func (h *fileHandle) Mapper() *Mapper {
+	h.mapperOnce.Do(func() { h.mapper = NewMapper(h.content) })
+	return h.mapper
 }
 
 // chunkOf returns the index of the chunk whose parse is f. The map is built
@@ -82,7 +91,7 @@ type parsed struct {
 // the files the change can reach and keeping the others'.
 type Snapshot struct {
 	id      uint64
-	files   map[string]*fileHandle // by absolute path, excluded files left out
+	files   fileSet // by absolute path, excluded files left out
 	cfg     *analyzer.Config
 	cfgErr  error // the configuration file's error, reported on it
 	folders []string
@@ -148,7 +157,7 @@ type fileDiags struct {
 }
 
 // File returns the handle of a path, or nil.
-func (s *Snapshot) File(path string) *fileHandle { return s.files[path] }
+func (s *Snapshot) File(path string) *fileHandle { return s.files.get(path) }
 
 // ruleKinds are the kinds rules read beyond autoscalers and targets: the
 // workspace parses them as it is built, so that it never changes after
@@ -311,7 +320,7 @@ func groupByFile(ws *workspace.Workspace, all []analyzer.Diagnostic, keep func(s
 // locate returns the handle of the file that holds a parsed document, and
 // where the document starts in it.
 func (s *Snapshot) locate(f *manifest.File) (*fileHandle, int) {
-	h := s.files[f.Path]
+	h := s.files.get(f.Path)
 	if h == nil {
 		return nil, 0
 	}
@@ -365,10 +374,6 @@ func (s *Snapshot) objectAt(h *fileHandle, off int) (*manifest.Object, int) {
 
 // paths returns the snapshot's paths, sorted.
 func (s *Snapshot) paths() []string {
-	out := make([]string, 0, len(s.files))
-	for p := range s.files {
-		out = append(out, p)
-	}
-	sort.Strings(out)
-	return out
+	p, _ := s.files.paths()
+	return p
 }

@@ -62,7 +62,7 @@ spec:
 	files := map[string]string{"/ws/app/deploy.yaml": deploy, "/ws/app/hpa.yaml": hpa, "/ws/app/vs.yaml": vs("1")}
 	s := NewServer(Options{Debounce: -1, Log: io.Discard})
 	for p, text := range files {
-		s.disk[p] = s.cache.newHandle(p, uri.File(p), 0, false, []byte(text))
+		s.setDiskLocked(p, s.cache.newHandle(p, uri.File(p), 0, false, []byte(text)))
 	}
 	s.mu.Lock()
 	prev := s.newSnapshotLocked()
@@ -74,7 +74,7 @@ spec:
 	}
 
 	files["/ws/app/vs.yaml"] = vs("3")
-	s.disk["/ws/app/vs.yaml"] = s.cache.newHandle("/ws/app/vs.yaml", uri.File("/ws/app/vs.yaml"), 0, false, []byte(files["/ws/app/vs.yaml"]))
+	s.setDiskLocked("/ws/app/vs.yaml", s.cache.newHandle("/ws/app/vs.yaml", uri.File("/ws/app/vs.yaml"), 0, false, []byte(files["/ws/app/vs.yaml"])))
 	s.mu.Lock()
 	snap := s.newSnapshotLocked()
 	s.mu.Unlock()
@@ -84,7 +84,7 @@ spec:
 	}
 	fresh := NewServer(Options{Debounce: -1, Log: io.Discard})
 	for p, text := range files {
-		fresh.disk[p] = fresh.cache.newHandle(p, uri.File(p), 0, false, []byte(text))
+		fresh.setDiskLocked(p, fresh.cache.newHandle(p, uri.File(p), 0, false, []byte(text)))
 	}
 	fresh.mu.Lock()
 	full := fresh.newSnapshotLocked()

@@ -32,8 +32,8 @@ var CeilingOverPeak = &analyzer.Analyzer{
 			// Not into the trap: above the amplified need (a least one when
 			// A is a lower bound, so then no fix is offered).
 			if fix >= 1 && (!c.HasFloor || (fix > c.Floor && !c.Bounded)) {
-				if edit, ok := setField(a.Object, maxPath(a), format.Num(fix, 0)); ok {
-					d.SuggestedFixes = []analyzer.SuggestedFix{{Message: fmt.Sprintf("Lower the ceiling to %s", format.Num(fix, 0)), Edits: []analyzer.TextEdit{edit}}}
+				if edit, ok := setField(a.Object, maxPath(a), format.Plain(fix, 0)); ok {
+					d.SuggestedFixes = []analyzer.SuggestedFix{{Message: fmt.Sprintf("Lower the ceiling to %s", format.Plain(fix, 0)), Edits: []analyzer.TextEdit{edit}}}
 				}
 			}
 			pass.Report(d)

@@ -41,8 +41,8 @@ var CeilingTrap = &analyzer.Analyzer{
 				Sources: factSources(e, "amplification", amplificationInput(e), "demand", "demand", "podRate", "pod-rate"),
 			}
 			if !c.HasTop || fix <= c.Top {
-				if edit, ok := setField(a.Object, maxPath(a), format.Num(fix, 0)); ok {
-					msg := fmt.Sprintf("Raise the ceiling to %s", format.Num(fix, 0))
+				if edit, ok := setField(a.Object, maxPath(a), format.Plain(fix, 0)); ok {
+					msg := fmt.Sprintf("Raise the ceiling to %s", format.Plain(fix, 0))
 					if c.Bounded {
 						msg += " (the least that may escape: A is at least " + format.Num(c.Amplification, 3) + ")"
 					}

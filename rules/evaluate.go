@@ -68,8 +68,10 @@ type GrowthEval struct {
 	Tolerance     float64
 	G             float64 // as the controller computes it (whole percent)
 	Trapped       bool
-	// FixTarget is the largest target percent that escapes the trap;
-	// FixLimit the smallest summed limit (cores) that does.
+	// FixTarget is the largest target percent below TargetPercent that
+	// escapes the trap; FixLimit the smallest summed limit (cores) above
+	// Limit that does. 0 when there is none the controller can hold
+	// (laws.EscapeTarget, laws.EscapeLimit).
 	FixTarget int
 	FixLimit  float64
 	// Rounds for the design overload, when it is known.
@@ -478,13 +480,10 @@ func (e *Evaluation) evalGrowth(val func(string) (float64, bool)) {
 	if g.Trapped {
 		g.Others = e.others(m)
 	}
-	// The largest whole target that escapes: U/p > 1 + tol with U the
-	// utilization of a saturated pod in whole percent.
-	u := g.G * float64(pct)
-	g.FixTarget = int(math.Ceil(u/(1+g.Tolerance)-1e-9)) - 1
-	// The smallest limit that escapes at this target, in millicores.
-	needU := math.Floor(float64(pct)*(1+g.Tolerance)+1e-9) + 1
-	g.FixLimit = math.Ceil(needU*g.Request*1000/100-1e-9) / 1000
+	// The largest whole target below this one that escapes, and the
+	// smallest limit above this one that does (0 when none is sound).
+	g.FixTarget = laws.EscapeTarget(g.Limit, g.Request, pct, g.Tolerance)
+	g.FixLimit = float64(laws.EscapeLimit(g.Limit, g.Request, pct, g.Tolerance)) / 1000
 	k, hasK := val("overload")
 	tau, hasTau := val("dead-time") // with inference, at least the probes' floor
 	if hasK {

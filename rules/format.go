@@ -171,3 +171,12 @@ func throughRoutes(bounded bool) string {
 	}
 	return "; A counts the requests that come through the routes read, so this holds as far as the demand does"
 }
+
+// GrowthText writes a growth factor and the tolerance it is compared
+// with: the tolerance as written (every digit), and g with as many digits
+// as it takes not to round onto or across 1 + tolerance (format.Apart):
+// "g = 1.0999 ≤ 1 + tolerance 0.1", never "g = 1.1", and never "g = 1"
+// for a g of 1.0000001 against a tolerance of 0.
+func GrowthText(g *GrowthEval) (gText, tolerance string) {
+	return format.Apart(g.G, 1+g.Tolerance, 4), format.Exact(g.Tolerance)
+}

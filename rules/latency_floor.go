@@ -144,7 +144,7 @@ func reportLatencyFloor(pass *analyzer.Pass, e *Evaluation, b *BacklogEval) {
 	d.Related = append(d.Related, inputRelated(e.Inputs["dead-time"], "the dead time")...)
 	d.Related = append(d.Related, inputRelated(e.Inputs["pod-rate"], "the pod rate")...)
 	// Fix 1: the smallest threshold that rests (at least that, at a bound).
-	value := format.Num(b.FixThreshold(pass.Option("margin", file)), 0)
+	value := format.Plain(b.FixThreshold(pass.Option("margin", file)), 0)
 	var edit analyzer.TextEdit
 	ok := false
 	if m.Threshold.Set && m.Threshold.At.IsValid() {
@@ -163,8 +163,8 @@ func reportLatencyFloor(pass *analyzer.Pass, e *Evaluation, b *BacklogEval) {
 	// that, at a bound).
 	if b.FixWindowOK && !b.FixWindowUnlimited && b.FixWindow < b.Window {
 		wv := math.Floor(b.FixWindow)
-		if edit, ok := setField(a.Object, windowPath(a), format.Num(wv, 0)); ok {
-			msg := fmt.Sprintf("Shorten the scale-down stabilization window to %ss", format.Num(wv, 0))
+		if edit, ok := setField(a.Object, windowPath(a), format.Plain(wv, 0)); ok {
+			msg := fmt.Sprintf("Shorten the scale-down stabilization window to %ss", format.Plain(wv, 0))
 			if b.Bounded {
 				msg += " (the longest that may rest: the dead time is at least " + format.Secs(b.DeadTime) + ")"
 			}

@@ -28,13 +28,13 @@ var RetryTrap = &analyzer.Analyzer{
 			var sev analyzer.Severity
 			target := format.Pct(rt.Target)
 			what := "CPU target " + target
-			fixMsg := fmt.Sprintf("Lower the target to %s%%", format.Num(rt.FixTarget, 0))
-			fixValue := format.Num(rt.FixTarget, 0)
+			fixValue := format.Plain(rt.FixTarget, 0) // written into the manifest: never an exponent
+			fixMsg := fmt.Sprintf("Lower the target to %s%%", fixValue)
 			if rt.Signal == scaling.SignalRate {
 				at = a.ThresholdField(m)
 				what = fmt.Sprintf("rate target %s (threshold %s / pod rate %s)", target, format.Num(m.Threshold.V, 3), InputText(e.Inputs["pod-rate"], file))
-				fixMsg = fmt.Sprintf("Lower %s to %s", m.ThresholdKey, format.Num(rt.FixTarget, 2))
-				fixValue = format.Num(rt.FixTarget, 2)
+				fixValue = format.Plain(rt.FixTarget, 2)
+				fixMsg = fmt.Sprintf("Lower %s to %s", m.ThresholdKey, fixValue)
 				if len(rt.Others) > 0 || rt.Bounded {
 					// Another metric may hold more pods; an inferred A
 					// counts only the requests through the routes found.

@@ -25,9 +25,10 @@ var ScaleUpRounds = &analyzer.Analyzer{
 			if g.HasDeadTime {
 				facts["deadTime"] = g.DeadTime
 			}
-			msg := fmt.Sprintf("a %sx overload needs %d rounds at growth factor g = %s", format.Num(g.Overload, 2), g.Rounds, format.Num(g.G, 4))
+			gText, _ := GrowthText(g)
+			msg := fmt.Sprintf("a %sx overload needs %d rounds at growth factor g = %s", format.Num(g.Overload, 2), g.Rounds, gText)
 			if g.Rounds == 0 {
-				msg = fmt.Sprintf("a %sx overload needs no round: the capacity held at this target covers it (g = %s)", format.Num(g.Overload, 2), format.Num(g.G, 4))
+				msg = fmt.Sprintf("a %sx overload needs no round: the capacity held at this target covers it (g = %s)", format.Num(g.Overload, 2), gText)
 			}
 			var sev analyzer.Severity
 			if g.HasDeadTime {

@@ -23,8 +23,9 @@ var ToleranceTrap = &analyzer.Analyzer{
 			}
 			a := e.Autoscaler
 			r := analyzer.FieldSpan(a.Object, metricField(a, g.Metric))
+			gText, tolText := GrowthText(g)
 			msg := fmt.Sprintf("CPU target %d%% with limit %s and request %s cores gives g = %s ≤ 1 + tolerance %s: on a saturated metric the controller never scales up",
-				g.TargetPercent, format.Num(g.Limit, 3), format.Num(g.Request, 3), format.Num(g.G, 4), format.Num(g.Tolerance, 3))
+				g.TargetPercent, format.Num(g.Limit, 3), format.Num(g.Request, 3), gText, tolText)
 			var sev analyzer.Severity
 			if len(g.Others) > 0 {
 				// The HPA scales to the largest recommendation of its
@@ -34,7 +35,7 @@ var ToleranceTrap = &analyzer.Analyzer{
 					names = append(names, metricLabel(a, o))
 				}
 				msg = fmt.Sprintf("CPU target %d%% with limit %s and request %s cores gives g = %s ≤ 1 + tolerance %s: on saturated pods this target never asks for more, so only %s can scale this workload up",
-					g.TargetPercent, format.Num(g.Limit, 3), format.Num(g.Request, 3), format.Num(g.G, 4), format.Num(g.Tolerance, 3), strings.Join(names, ", "))
+					g.TargetPercent, format.Num(g.Limit, 3), format.Num(g.Request, 3), gText, tolText, strings.Join(names, ", "))
 				sev = analyzer.Warning
 			}
 			d := analyzer.Diagnostic{
@@ -43,13 +44,15 @@ var ToleranceTrap = &analyzer.Analyzer{
 				Facts: map[string]float64{"g": g.G, "tolerance": g.Tolerance, "limit": g.Limit, "request": g.Request,
 					"target": float64(g.TargetPercent) / 100},
 			}
-			if g.FixTarget >= 1 && g.Metric.Utilization.Set {
+			// Each fix satisfies the law and does what it says, or is not
+			// offered (laws.EscapeTarget, laws.EscapeLimit).
+			if g.FixTarget >= 1 && g.FixTarget < g.TargetPercent && g.Metric.Utilization.Set {
 				d.SuggestedFixes = append(d.SuggestedFixes, analyzer.SuggestedFix{
 					Message: fmt.Sprintf("Lower the target to %d%%", g.FixTarget),
 					Edits:   []analyzer.TextEdit{replaceScalar(g.Metric.Utilization.At, fmt.Sprint(g.FixTarget))},
 				})
 			}
-			if cs := e.Target.Workload.Counted(g.Metric.Container); len(cs) == 1 && cs[0].CPULimit.Set && cs[0].CPULimit.At.IsValid() {
+			if cs := e.Target.Workload.Counted(g.Metric.Container); g.FixLimit > g.Limit && len(cs) == 1 && cs[0].CPULimit.Set && cs[0].CPULimit.At.IsValid() {
 				c := cs[0]
 				value := fmt.Sprintf("%dm", int64(g.FixLimit*1000+0.5))
 				d.SuggestedFixes = append(d.SuggestedFixes, analyzer.SuggestedFix{

@@ -30,7 +30,14 @@ var Controllers = []Controller{
 	{Name: "envoy-gateway", Applies: "HTTPRoutes attached to Gateways whose GatewayClass is Envoy Gateway's (or not among the inputs)",
 		Default: "request timeout 15 s (no retries without a BackendTrafficPolicy)",
 		Source:  "https://github.com/envoyproxy/gateway/blob/main/internal/gatewayapi/route.go"},
+	{Name: flaggerDefault, Applies: "Flagger Canaries without spec.provider",
+		Default: "Flagger runs with its default -mesh-provider istio: spec.service.retries and timeout are read as the VirtualService it generates",
+		Source:  "https://github.com/fluxcd/flagger/blob/main/cmd/flagger/main.go and https://github.com/fluxcd/flagger/blob/main/pkg/router/istio.go"},
 }
+
+// flaggerDefault opts into Flagger's default mesh provider for Canaries
+// that name none.
+const flaggerDefault = "flagger-istio"
 
 // ControllerNames lists the names Controllers accepts.
 func ControllerNames() []string {

@@ -11,8 +11,9 @@
 //	   (package traffic) linked exactly to workloads: a route's backend ->
 //	   the Service of that name in the route's namespace -> the workloads
 //	   whose pod template labels its selector matches; a Flagger Canary ->
-//	   its targetRef; an Envoy Gateway BackendTrafficPolicy -> the routes
-//	   of its targets
+//	   its targetRef (its spec.service read only under a spec.provider
+//	   that writes it, or Flagger's default by opt-in: controllers.go); an
+//	   Envoy Gateway BackendTrafficPolicy -> the routes of its targets
 //	-> For(autoscaler): scaling.Inputs, each FromInference with its Bound
 //	   and Source, and Notes on what was found and not counted
 //

@@ -34,6 +34,12 @@ type index struct {
 	byWorkload map[*manifest.Object][]link
 	// ignored are Linkerd routes a ServiceProfile overrides, by workload.
 	ignored map[*manifest.Object][]link
+	// unprovided are the routes of Canaries that name no spec.provider,
+	// by workload, as Flagger's default provider would write them, when
+	// the repository does not opt into that default: Flagger's
+	// -mesh-provider flag decides them, so they are only noted
+	// (byWorkload holds them with nothing read; linkCanary).
+	unprovided map[*manifest.Object][]link
 }
 
 type indexKey struct{ controllers string }
@@ -52,7 +58,8 @@ type builder struct {
 }
 
 func build(ws *workspace.Workspace, opts Options) *index {
-	b := &builder{ws: ws, opts: opts, idx: &index{byWorkload: map[*manifest.Object][]link{}, ignored: map[*manifest.Object][]link{}}}
+	b := &builder{ws: ws, opts: opts, idx: &index{byWorkload: map[*manifest.Object][]link{}, ignored: map[*manifest.Object][]link{},
+		unprovided: map[*manifest.Object][]link{}}}
 	for _, o := range ws.AllObjects() {
 		if !traffic.Is(o) {
 			continue // a kind check, without the object's memo lock: the language server builds this on every edit
@@ -209,15 +216,66 @@ func (b *builder) hasServiceProfile(svc *manifest.Object) bool {
 }
 
 // linkCanary links a Flagger Canary to the workload its targetRef names.
+// A Canary without spec.provider is routed by the provider Flagger's
+// -mesh-provider flag names, installation configuration the manifests do
+// not show: unless the repository opts into Flagger's default
+// (flagger-istio), its routes (read as that default writes them) are kept
+// apart to be reported as not counted, and in their place the workload
+// gets routes with nothing read from them: they still reach the pods, and
+// under a provider that ignores spec.service.retries they amplify nothing,
+// so they lower the least factor over the routes to 1 (a lower bound on A
+// must hold whatever the flag says) and bound no timeout.
 func (b *builder) linkCanary(v *traffic.View) {
 	c := v.Canary
+	routes, controller := v.Routes, ""
+	var unread []traffic.Route
+	if c.Provider == "" {
+		if b.opts.has(flaggerDefault) {
+			routes, controller = optedRoutes(v), flaggerDefault
+		} else {
+			routes, unread = unreadRoutes(v), v.Routes
+		}
+	}
 	for _, w := range b.ws.Named(c.Target.Kind, c.Target.Name) {
 		if wv := b.ws.Workload(w); wv != nil && b.ws.Linkable(v.Object, w) {
-			for i := range v.Routes {
-				b.idx.byWorkload[w] = append(b.idx.byWorkload[w], link{view: v, route: &v.Routes[i]})
+			for i := range routes {
+				b.idx.byWorkload[w] = append(b.idx.byWorkload[w], link{view: v, route: &routes[i], controller: controller})
+			}
+			for i := range unread {
+				b.idx.unprovided[w] = append(b.idx.unprovided[w], link{view: v, route: &unread[i]})
 			}
 		}
 	}
+}
+
+// unreadRoutes returns a Canary's routes as they reach the pods when its
+// provider is not known: the backends only, no retry and no timeout.
+func unreadRoutes(v *traffic.View) []traffic.Route {
+	out := make([]traffic.Route, len(v.Routes))
+	for i, r := range v.Routes {
+		out[i] = traffic.Route{Backends: r.Backends}
+	}
+	return out
+}
+
+// optedRoutes returns a Canary's routes with their sources saying they are
+// read as Flagger's default provider writes them, by opt-in.
+func optedRoutes(v *traffic.View) []traffic.Route {
+	const as = " (no spec.provider: as Flagger's default mesh provider " + traffic.DefaultProvider + " writes it, opted in: infer.controllers)"
+	out := make([]traffic.Route, len(v.Routes))
+	for i, r := range v.Routes {
+		r.Timeouts = append([]traffic.Timeout(nil), r.Timeouts...)
+		for j := range r.Timeouts {
+			r.Timeouts[j].Source += as
+		}
+		if r.Retry != nil {
+			rt := *r.Retry
+			rt.Source += as
+			r.Retry = &rt
+		}
+		out[i] = r
+	}
+	return out
 }
 
 // linkPolicy links an Envoy Gateway BackendTrafficPolicy through the
@@ -308,7 +366,7 @@ func Readers(ws *workspace.Workspace, opts Options, objs []*manifest.Object) []*
 	}
 	idx := indexOf(ws, opts)
 	var out []*manifest.Object
-	for _, m := range []map[*manifest.Object][]link{idx.byWorkload, idx.ignored} {
+	for _, m := range []map[*manifest.Object][]link{idx.byWorkload, idx.ignored, idx.unprovided} {
 		for w, links := range m {
 			for _, l := range links {
 				if global || touched[l.view.Object] || touched[l.via] || slices.ContainsFunc(l.deps, func(d *manifest.Object) bool { return touched[d] }) {

@@ -87,11 +87,18 @@ func (res *Result) cachedMetrics(a *scaling.Autoscaler) {
 		if err != nil {
 			return
 		}
-		poll := a.PollingInterval.V
-		res.Inputs["sampling-delay"] = scaling.Input{Name: "sampling-delay", Value: base.Value, Upper: base.Value + poll,
-			Bound: scaling.AtLeast, Origin: scaling.FromInference, Object: a.Object, At: m.At, Text: spec.Default, From: "useCachedMetrics",
-			Source: fmt.Sprintf("trigger %s sets useCachedMetrics: the HPA reads values up to pollingInterval %gs old, so the sampling delay is between %gs and %gs",
-				m.Type, poll, base.Value, base.Value+poll)}
+		in := scaling.Input{Name: "sampling-delay", Value: base.Value, Bound: scaling.AtLeast, Origin: scaling.FromInference,
+			Object: a.Object, At: m.At, Text: spec.Default, From: "useCachedMetrics"}
+		if poll := a.PollingInterval; poll.Invalid {
+			// Not an int32 (invalid-field): the upper end is not known.
+			in.Source = fmt.Sprintf("trigger %s sets useCachedMetrics: the HPA reads values up to one pollingInterval old, and spec.pollingInterval is not an integer KEDA accepts: the sampling delay is at least %gs",
+				m.Type, base.Value)
+		} else {
+			in.Upper = base.Value + poll.V
+			in.Source = fmt.Sprintf("trigger %s sets useCachedMetrics: the HPA reads values up to pollingInterval %gs old, so the sampling delay is between %gs and %gs",
+				m.Type, poll.V, base.Value, base.Value+poll.V)
+		}
+		res.Inputs["sampling-delay"] = in
 		return
 	}
 }
@@ -107,6 +114,18 @@ func (res *Result) traffic(idx *index, w *manifest.Object) {
 	for _, l := range idx.ignored[w] {
 		res.Notes = append(res.Notes, Note{Law: "retry-trap", Object: l.view.Object, At: l.view.Object.KindAt,
 			Text: fmt.Sprintf("%s: a ServiceProfile for Service %s overrides Linkerd's retry and timeout annotations", routeName(l), l.via.Name)})
+	}
+	for _, l := range idx.unprovided[w] {
+		if l.route.Retry == nil && len(l.route.Timeouts) == 0 {
+			continue
+		}
+		law := "retry-trap"
+		if l.route.Retry == nil {
+			law = "bound-exceeds-timeout"
+		}
+		res.Notes = append(res.Notes, Note{Law: law, Object: l.view.Object, At: l.view.Object.KindAt,
+			Text: fmt.Sprintf("Canary %s names no spec.provider: Flagger's -mesh-provider flag, which the manifests do not show, decides what its spec.service.retries and timeout become (infer.controllers: [%s] reads them as the default provider %s writes them)",
+				l.view.Object.Name, flaggerDefault, traffic.DefaultProvider)})
 	}
 	if len(links) == 0 {
 		return

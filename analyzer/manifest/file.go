@@ -81,11 +81,13 @@ type Options struct {
 	// (File.Release): the node memory of a released document is then
 	// reused by the next parse instead of left to the garbage collector.
 	Recycle bool
-	// HelmOutput says the text is what Helm rendered: a Go template
-	// action left in it is text (a configuration's own templating, such
-	// as kube-rbac-proxy's "{{ .Value }}"), never a chart template to
-	// render, wherever the file's template path puts it.
-	HelmOutput bool
+	// RenderedOutput says the text is what a renderer wrote (a Helm
+	// chart's value set, a kustomize build): template syntax left in it is
+	// text (a configuration's own templating, such as kube-rbac-proxy's
+	// "{{ .Value }}" in a chart, or "{{PROJECT_ID}}" in a ConfigMap that
+	// kustomize writes as a quoted multi-line string), never a template
+	// to render, wherever the file's path puts it.
+	RenderedOutput bool
 	// Deadline, when set, is when Parse stops: the documents it has not
 	// parsed by then are refused with an input-limit problem (the time
 	// limit, Limits.Timeout). A document parsed later, on first use, is
@@ -193,6 +195,7 @@ func Parse(fset *token.FileSet, path string, content []byte, opts Options) *File
 		f.addProblem(Problem{Rule: "yaml-syntax", Pos: f.Tok.Pos(off), End: f.Tok.Pos(off), Message: msg})
 		return f
 	}
+	sniffStart := startTiming()
 	chunks := splitDocuments(content)
 	if len(chunks) > opts.Limits.MaxDocuments {
 		c := chunks[opts.Limits.MaxDocuments]
@@ -216,6 +219,7 @@ func Parse(fset *token.FileSet, path string, content []byte, opts Options) *File
 		}
 	}
 	f.checkMarks(chunks)
+	addTiming(&tSniff, sniffStart)
 	if opts.SplitOnly {
 		return f
 	}
@@ -656,7 +660,9 @@ func (d *Document) doParse() {
 	if f.opts.Recycle {
 		d.arena = &fastyaml.Arena{}
 	}
+	parseStart := startTiming()
 	root, err := d.parseTree(d.arena)
+	addTiming(&tParse, parseStart)
 	if err != nil {
 		d.problems = append(d.problems, d.syntaxProblem(err))
 		return
@@ -671,7 +677,9 @@ func (d *Document) doParse() {
 		d.root = nil
 		return
 	}
+	decodeStart := startTiming()
 	d.objects, d.problems = buildObjects(d, d.root, d.problems)
+	addTiming(&tDecode, decodeStart)
 	if len(d.objects) > 0 {
 		api, kind := d.objects[0].APIVersion, d.objects[0].Kind
 		if len(d.objects) > 1 || d.objects[0].ListItem >= 0 {

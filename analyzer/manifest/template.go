@@ -66,7 +66,9 @@ type templateMark struct {
 // know, which stays an invalid-field or yaml-syntax error.
 func (f *File) detectTemplate() {
 	src := f.Text()
-	if !MayHoldTemplate(src) {
+	// A renderer's output (Options.RenderedOutput) is never a template
+	// to render: what looks like one is the text of a value.
+	if f.opts.RenderedOutput || !MayHoldTemplate(src) {
 		return
 	}
 	marks := templateMarks(src)
@@ -96,13 +98,8 @@ func (f *File) detectTemplate() {
 	// An action where data would be is a template whatever else holds;
 	// so is any Go action in a manifest of a chart's templates directory:
 	// Helm renders the file, even where its actions sit inside values.
-	// In Helm's output (Options.HelmOutput) a Go action is text.
-	helmText := func(m templateMark) bool { return f.opts.HelmOutput && m.syntax == goTemplate }
-	chartManifest := !f.opts.HelmOutput && inChartTemplates(f.Path) && topLevelKeys(src)
+	chartManifest := inChartTemplates(f.Path) && topLevelKeys(src)
 	for _, m := range marks {
-		if helmText(m) {
-			continue
-		}
 		if (m.structural && m.syntax != terraform) || (m.syntax == goTemplate && chartManifest) {
 			f.markTemplate(m)
 			return
@@ -130,9 +127,6 @@ func (f *File) detectTemplate() {
 	}
 	// A file that does not parse and holds block syntax is a template.
 	for _, m := range marks {
-		if helmText(m) {
-			continue
-		}
 		if m.syntax == goTemplate || m.syntax == jinja || (m.syntax == terraform && m.structural) {
 			f.markTemplate(m)
 			return
@@ -141,7 +135,7 @@ func (f *File) detectTemplate() {
 	// Otherwise a placeholder must be where the file breaks.
 	for _, p := range broken {
 		for _, m := range marks {
-			if !helmText(m) && f.explains(m, p) {
+			if f.explains(m, p) {
 				f.markTemplate(m)
 				return
 			}
@@ -203,6 +197,10 @@ func MayHoldTemplate(src []byte) bool {
 func templateMarks(src []byte) []templateMark {
 	var out []templateMark
 	blockIndent := -1 // inside a block scalar whose key is indented this much
+	// A quoted scalar may span lines (kustomize writes a multi-line
+	// value with trailing spaces that way): its text is a value, never
+	// structure, on every line it covers.
+	var quote byte
 	for off := 0; off < len(src); {
 		end := bytes.IndexByte(src[off:], '\n')
 		if end < 0 {
@@ -214,12 +212,14 @@ func templateMarks(src []byte) []templateMark {
 		trimmed := bytes.TrimLeft(line, " \t")
 		indent := len(line) - len(trimmed)
 		blank := len(bytes.TrimSpace(trimmed)) == 0
-		inBlock := blockIndent >= 0 && (blank || indent > blockIndent)
+		inBlock := quote == 0 && blockIndent >= 0 && (blank || indent > blockIndent)
 		if !inBlock {
 			blockIndent = -1
 		}
-		out = append(out, lineMarks(line, off, indent, inBlock)...)
-		if !inBlock && opensBlockScalar(trimmed) {
+		var marks []templateMark
+		marks, quote = lineMarks(line, off, indent, inBlock, quote)
+		out = append(out, marks...)
+		if !inBlock && quote == 0 && opensBlockScalar(trimmed) {
 			blockIndent = indent
 		}
 		off = end + 1
@@ -227,15 +227,23 @@ func templateMarks(src []byte) []templateMark {
 	return out
 }
 
-// lineMarks finds the marks of one line starting at offset off.
-func lineMarks(line []byte, off, indent int, inBlock bool) []templateMark {
+// lineMarks finds the marks of one line starting at offset off. quote is
+// the quoted scalar open at the line's start (0: none); it returns the
+// one open at its end.
+func lineMarks(line []byte, off, indent int, inBlock bool, quote byte) ([]templateMark, byte) {
 	var out []templateMark
-	var quote byte
 	valueStart := indent // where an unquoted value may start: line start, after ": " or "- "
 	for i := indent; i < len(line); i++ {
 		c := line[i]
 		if quote != 0 {
-			if c == quote {
+			switch {
+			case quote == '"' && c == '\\':
+				i++ // an escape: \" does not close the string
+				continue
+			case quote == '\'' && c == '\'' && i+1 < len(line) && line[i+1] == '\'':
+				i++ // '' is a quote inside a single-quoted string
+				continue
+			case c == quote:
 				quote = 0
 			}
 			// Placeholders inside quotes are values, never structure.
@@ -275,7 +283,7 @@ func lineMarks(line []byte, off, indent int, inBlock bool) []templateMark {
 			i = j - 1
 		}
 	}
-	return out
+	return out, quote
 }
 
 // structuralAt reports whether a mark at the start of a value stands

@@ -39,6 +39,14 @@ func TestTemplateSyntaxes(t *testing.T) {
 		{"script in a ConfigMap", "t.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  run.sh: |\n    echo ${HOME} {{ x }} %{ y } #{z}#\n", "", ""},
 		{"token in a quoted string", "t.yaml", hpa + "  maxReplicas: 3\n  # see #{Build}#\n", "", ""},
 		{"unknown placeholder", "t.yaml", hpa + "  maxReplicas: <MAX>\n", "", "invalid-field"},
+		// A quoted scalar spans lines (kustomize writes a multi-line value
+		// with trailing spaces so): an action at a continuation line's start
+		// is text, not structure. GoogleCloudPlatform/microservices-demo's
+		// otel-collector ConfigMap ("project: {{PROJECT_ID}}") built so.
+		{"action in a multi-line double-quoted string", "t.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  c.yaml: \"receivers:\\n  otlp: \\n\n    project: {{PROJECT_ID}}\\n\"\n", "", ""},
+		{"action in a multi-line single-quoted string", "t.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  c.yaml: 'it''s\n    {{ x }}'\n", "", ""},
+		{"escaped quote keeps the string open", "t.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  c.yaml: \"say \\\"hi\\\"\n    {{ x }}\"\n", "", ""},
+		{"a template after a closed multi-line string", "t.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  c.yaml: \"a\n    b\"\n  d: {{ .Values.d }}\n", "helm template", ""},
 		{"GitHub expression in a string", "t.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  sha: \"${{ github.sha }}\"\n", "", ""},
 	}
 	for _, c := range cases {

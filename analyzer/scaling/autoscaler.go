@@ -119,7 +119,8 @@ type Autoscaler struct {
 	// object is not kept past it (manifest.Object.Typed).
 	KEDAFindings []manifest.KEDAFinding
 	// PollingInterval is a ScaledObject's pollingInterval in seconds
-	// (KEDA's default 30 when unset); zero for other kinds.
+	// (KEDA's default 30 when unset; Invalid when it is not an int32);
+	// zero for other kinds.
 	PollingInterval Num
 	// Annotations are the scalelint.dev annotations on the autoscaler.
 	Annotations map[string]Input
@@ -162,7 +163,9 @@ func fromObject(o *manifest.Object) *Autoscaler {
 		if t.Spec.PollingInterval != nil {
 			poll = float64(*t.Spec.PollingInterval)
 		}
-		a.PollingInterval = a.num("spec.pollingInterval", poll, t.Spec.PollingInterval != nil)
+		// An int32 of KEDA's ScaledObjectSpec: 30.5 or "30" is refused by
+		// the API server, not read as a float or a quantity.
+		a.PollingInterval = a.intNum("spec.pollingInterval", poll, t.Spec.PollingInterval != nil)
 		a.KEDAFindings = append(manifest.ValidateScaledObject(t), manifest.CheckScaledObjectName(t)...)
 	case *manifest.ScaledJob:
 		a = fromKEDA(o, ScaledJob, nil, t.Spec.MinReplicaCount, t.Spec.MaxReplicaCount, t.Spec.Triggers, nil)

@@ -13,24 +13,31 @@ import (
 type Canary struct {
 	Target     Ref // spec.targetRef
 	Autoscaler Ref // spec.autoscalerRef (Kind "" when none)
-	// Provider is spec.provider, or Flagger's default mesh provider
-	// (istio, the -mesh-provider flag's default in cmd/flagger/main.go)
-	// when unset; ProviderSet says which.
-	Provider    string
-	ProviderSet bool
+	// Provider is spec.provider as written ("" when unset).
+	Provider string
 }
 
+// DefaultProvider is the provider a Canary without spec.provider is read
+// as, Flagger's -mesh-provider default (cmd/flagger/main.go). That flag is
+// installation configuration the manifests do not show, so the routes of
+// such a Canary are read as this provider writes them but bound nothing
+// unless the repository says its Flagger runs with the default
+// (infer.controllers: flagger-istio; package infer).
+const DefaultProvider = "istio"
+
 // Flagger copies spec.service.retries and spec.service.timeout into the
-// VirtualService it generates for the istio provider, and retries into
-// the HTTPProxy's retryPolicy for contour
+// VirtualService it generates for the istio provider, and into the
+// HTTPProxy's retryPolicy and timeoutPolicy for contour
 // (https://github.com/fluxcd/flagger/blob/main/pkg/router/istio.go and
-// contour.go); the other providers do not read them.
+// contour.go). Of the other providers, appmesh also reads both and
+// gatewayapi the timeout (appmesh.go, gateway_api.go); scalelint reads
+// neither, and the rest do not read them.
 func readCanary(o *manifest.Object, v *View) {
 	spec := get(o.Root(), "spec")
 	c := &Canary{Target: readRef(o, get(spec, "targetRef"), "apps", "Deployment"), Provider: str(get(spec, "provider"))}
-	c.ProviderSet = c.Provider != ""
-	if !c.ProviderSet {
-		c.Provider = "istio"
+	provider := c.Provider
+	if provider == "" {
+		provider = DefaultProvider
 	}
 	if a := get(spec, "autoscalerRef"); a != nil {
 		c.Autoscaler = readRef(o, a, "", "")
@@ -38,8 +45,8 @@ func readCanary(o *manifest.Object, v *View) {
 	v.Canary = c
 	svc := get(spec, "service")
 	where := fmt.Sprintf("Canary %s spec.service", o.Name)
-	r := Route{Impl: c.Provider, Backends: []Backend{{Kind: c.Target.Kind, Name: c.Target.Name, At: c.Target.At}}}
-	switch c.Provider {
+	r := Route{Impl: provider, Backends: []Backend{{Kind: c.Target.Kind, Name: c.Target.Name, At: c.Target.At}}}
+	switch provider {
 	case "istio":
 		timeout := duration(o, svc, "timeout")
 		if timeout.Set && timeout.V > 0 {

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/scaling"
 )
 
 // Focus returns a view of the workspace for linting the files of some
@@ -27,7 +28,7 @@ func (ws *Workspace) Focus(paths []string) *Workspace {
 	v := &Workspace{
 		Fset: ws.Fset, opts: ws.opts, scopes: ws.scopes, kustomized: ws.kustomized,
 		byName: ws.byName, byBase: ws.byBase, objects: ws.objects, workloads: ws.workloads,
-		resolved: ws.resolved, lazyKinds: ws.lazyKinds, kinds: ws.kinds, focused: true, shared: true, derived: ws.derived,
+		resolved: ws.resolved, byTarget: ws.byTarget, lazyKinds: ws.lazyKinds, kinds: ws.kinds, focused: true, shared: true, derived: ws.derived,
 	}
 	in := map[*manifest.File]bool{}
 	for _, p := range slices.Compact(slices.Sorted(slices.Values(paths))) {
@@ -53,16 +54,40 @@ func (ws *Workspace) Focus(paths []string) *Workspace {
 	}
 	// The targets the view's files hold or point at, then every
 	// autoscaler of those targets.
+	// Found through the reverse index of targets, not by a pass over
+	// every autoscaler.
 	targets := map[*manifest.Object]bool{}
-	for _, a := range ws.autoscalers {
-		if t := ws.Target(a).Object; t != nil && (in[a.Object.Doc.File] || in[t.Doc.File]) {
-			targets[t] = true
+	listed := map[*scaling.Autoscaler]bool{}
+	for _, p := range slices.Compact(slices.Sorted(slices.Values(paths))) {
+		for _, a := range ws.AutoscalersIn(p) {
+			if in[a.Object.Doc.File] {
+				listed[a] = true
+				if t := ws.Target(a).Object; t != nil {
+					targets[t] = true
+				}
+			}
 		}
 	}
-	for _, a := range ws.autoscalers {
-		if in[a.Object.Doc.File] || targets[ws.Target(a).Object] {
-			v.autoscalers = append(v.autoscalers, a)
+	for _, f := range v.Files {
+		for _, d := range f.Docs {
+			if !d.Parsed() {
+				continue
+			}
+			for _, o := range d.Objects() {
+				if len(ws.AutoscalersOf(o)) > 0 {
+					targets[o] = true
+				}
+			}
 		}
 	}
+	for t := range targets {
+		for _, a := range ws.AutoscalersOf(t) {
+			listed[a] = true
+		}
+	}
+	for a := range listed {
+		v.autoscalers = append(v.autoscalers, a)
+	}
+	v.autoscalers = ws.inOrder(v.autoscalers)
 	return v
 }

@@ -45,10 +45,17 @@ func (m *layered[K, V]) set(k K, v V) {
 	m.over[k] = entry[V]{v, true}
 }
 
-// delete removes a key.
+// delete removes a key. A key the base does not hold leaves no trace: a
+// workspace derived edit after edit would otherwise keep every removed
+// key (an object of each version of the edited file, and all it
+// references) alive until the changes are merged.
 func (m *layered[K, V]) delete(k K) {
 	if !m.shared {
 		delete(m.base, k)
+		return
+	}
+	if _, ok := m.base[k]; !ok {
+		delete(m.over, k)
 		return
 	}
 	if m.over == nil {

@@ -342,13 +342,17 @@ func (l *loader) load(path string) (*manifest.File, error) {
 func (l *loader) parse(path string) loadResult {
 	opts := l.opts
 	opts.Deadline = time.Now().Add(l.lim.Timeout)
+	readStart := startTiming()
 	data, err := ReadLimited(path, int64(l.lim.MaxFileSize))
+	addTiming(&tRead, readStart)
 	if err != nil {
 		return loadResult{err: &WalkError{path, unwrapPathError(err)}}
 	}
 	f := manifest.Parse(l.fset, path, data, opts)
 	if l.release {
+		viewStart := startTiming()
 		Prepare(f, true)
+		addTiming(&tViews, viewStart)
 		// The line tables go too, but not an autoscaler's: the report
 		// gives the line of every autoscaler whose laws lack inputs,
 		// and its file is small.

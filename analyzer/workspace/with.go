@@ -36,8 +36,14 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 	defer ws.lazyMu.Unlock()
 	paths := slices.Sorted(maps.Keys(replace))
 	files, gone, kept := spliceFiles(ws.Files, paths, replace, ws.kustomized)
-	// changed reports whether a file of the base is one replaced.
+	// changed reports whether a file of the base is one replaced: an edit
+	// replaces a few, and comparing with each is cheaper than hashing,
+	// once for every object of the workspace.
+	goneList := slices.Collect(maps.Keys(gone))
 	changed := func(f *manifest.File) bool { return gone[f] }
+	if len(goneList) <= 8 {
+		changed = func(f *manifest.File) bool { return slices.Contains(goneList, f) }
+	}
 	if !kept {
 		// A kustomization among the changes, or a file count change
 		// where kustomizations place files: the scopes may differ.
@@ -63,16 +69,26 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 
 	nw := &Workspace{
 		Fset: ws.Fset, Files: files, opts: ws.opts, scopes: ws.scopes, kustomized: ws.kustomized,
-		byName:    ws.byName.derive(),
-		workloads: ws.workloads.derive(),
-		resolved:  ws.resolved.derive(),
-		lazyKinds: make(map[string][]*manifest.Document, len(ws.lazyKinds)),
-		kinds:     maps.Clone(ws.kinds),
-		shared:    true,
-		derived:   &derivedTable{},
+		byName:        ws.byName.derive(),
+		workloads:     ws.workloads.derive(),
+		resolved:      ws.resolved.derive(),
+		byTarget:      ws.byTarget.derive(),
+		byTargetName:  ws.byTargetName.derive(),
+		derivedByWith: true,
+		lazyKinds:     make(map[string][]*manifest.Document, len(ws.lazyKinds)),
+		kinds:         maps.Clone(ws.kinds),
+		shared:        true,
+		derived:       &derivedTable{},
+	}
+	// Only the kinds of the replaced files' documents can lose one.
+	goneKinds := map[string]bool{}
+	for f := range gone {
+		for _, d := range f.Docs {
+			goneKinds[d.Kind] = true
+		}
 	}
 	for k, docs := range ws.lazyKinds {
-		if slices.ContainsFunc(docs, func(d *manifest.Document) bool { return changed(d.File) }) {
+		if goneKinds[k] && slices.ContainsFunc(docs, func(d *manifest.Document) bool { return changed(d.File) }) {
 			docs = slices.DeleteFunc(slices.Clone(docs), func(d *manifest.Document) bool { return changed(d.File) })
 		}
 		if len(docs) > 0 {
@@ -83,6 +99,7 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 	// Drop what the changed paths held. names collects the keys scale
 	// targets are looked up by whose candidates changed.
 	names := map[nameKey]bool{}
+	// (objects is not sorted by path: parseKind appends what it parses.)
 	objects := make([]*manifest.Object, 0, len(ws.objects))
 	for _, o := range ws.objects {
 		if !changed(o.Doc.File) {
@@ -99,14 +116,22 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 		}
 		nw.workloads.delete(o)
 	}
-	autoscalers := make([]*scaling.Autoscaler, 0, len(ws.autoscalers))
-	for _, a := range ws.autoscalers {
+	// Autoscalers are sorted by path: the changed paths' are found by
+	// binary search, not by a pass over the workspace.
+	autoscalers := slices.Clone(ws.autoscalers)
+	autoscalers = dropPaths(autoscalers, paths, func(a *scaling.Autoscaler) string { return a.Object.Doc.File.Path }, func(a *scaling.Autoscaler) {
 		if changed(a.Object.Doc.File) {
+			nw.unindexTarget(a, ws.Target(a))
 			nw.resolved.delete(a)
-		} else {
-			autoscalers = append(autoscalers, a)
+			k := nameKey{a.Target.Kind, a.Target.Name}
+			as, _ := nw.byTargetName.get(k)
+			if as = slices.DeleteFunc(slices.Clone(as), func(x *scaling.Autoscaler) bool { return x == a }); len(as) > 0 {
+				nw.byTargetName.set(k, as)
+			} else {
+				nw.byTargetName.delete(k)
+			}
 		}
-	}
+	})
 
 	// Index the new files, then put what they hold where their paths
 	// sort, as New would have. skipped are the kinds of their documents
@@ -160,12 +185,39 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 		}
 	}
 
-	nw.byBase = withBases(ws.byBase, changed, replace, paths)
+	nw.byBase = withBases(ws.byBase, gone, replace, paths)
 	// Resolve the new autoscalers, and the others whose candidates
 	// changed; every other resolution is the base's.
-	for _, a := range nw.autoscalers {
-		if _, ok := nw.resolved.get(a); !ok || names[nameKey{a.Target.Kind, a.Target.Name}] {
-			nw.resolved.set(a, nw.resolve(a))
+	// The autoscalers to resolve: the new ones, and those that name a
+	// key in names (byTargetName), not a pass over every autoscaler.
+	for _, a := range addedAs {
+		k := nameKey{a.Target.Kind, a.Target.Name}
+		as, _ := nw.byTargetName.get(k)
+		nw.byTargetName.set(k, append(slices.Clone(as), a))
+	}
+	seen := map[*scaling.Autoscaler]bool{}
+	var again []*scaling.Autoscaler
+	for _, a := range addedAs {
+		seen[a] = true
+		again = append(again, a)
+	}
+	for k := range names {
+		as, _ := nw.byTargetName.get(k)
+		for _, a := range as {
+			if !seen[a] {
+				seen[a] = true
+				again = append(again, a)
+			}
+		}
+	}
+	for _, a := range nw.inOrder(again) {
+		prev, ok := nw.resolved.get(a)
+		if !ok || names[nameKey{a.Target.Kind, a.Target.Name}] {
+			r := nw.resolve(a)
+			nw.unindexTarget(a, prev)
+			nw.resolved.set(a, r)
+			nw.indexTarget(a, r)
+			nw.reresolved = append(nw.reresolved, a)
 		}
 	}
 	return nw, true
@@ -222,25 +274,41 @@ func insertByPath[T any](list, add []T, path func(T) string) []T {
 	return append(out, list[i:]...)
 }
 
+// dropPaths removes from list (sorted by path) the elements of each of
+// paths (sorted), calling drop on each, by binary search: the cost is
+// that of the changed paths, and one copy.
+func dropPaths[T any](list []T, paths []string, path func(T) string, drop func(T)) []T {
+	for i := len(paths) - 1; i >= 0; i-- {
+		p := paths[i]
+		lo := sort.Search(len(list), func(k int) bool { return path(list[k]) >= p })
+		hi := lo
+		for hi < len(list) && path(list[hi]) == p {
+			drop(list[hi])
+			hi++
+		}
+		list = slices.Delete(list, lo, hi)
+	}
+	return list
+}
+
 // withBases returns the files by token.File base (FileOf's index) with
-// the changed paths' files replaced.
-func withBases(byBase []*manifest.File, changed func(*manifest.File) bool, replace map[string][]*manifest.File, paths []string) []*manifest.File {
-	var add []*manifest.File
+// the changed paths' files replaced: each found by binary search.
+func withBases(byBase []*manifest.File, gone map[*manifest.File]bool, replace map[string][]*manifest.File, paths []string) []*manifest.File {
+	out := slices.Clone(byBase)
+	base := func(k int) int { return out[k].Tok.Base() }
+	for f := range gone {
+		b := f.Tok.Base()
+		i := sort.Search(len(out), func(k int) bool { return base(k) >= b })
+		if i < len(out) && out[i] == f {
+			out = slices.Delete(out, i, i+1)
+		}
+	}
 	for _, p := range paths {
-		add = append(add, replace[p]...)
-	}
-	sort.Slice(add, func(i, j int) bool { return add[i].Tok.Base() < add[j].Tok.Base() })
-	out := make([]*manifest.File, 0, len(byBase)+len(add))
-	j := 0
-	for _, f := range byBase {
-		if changed(f) {
-			continue
+		for _, f := range replace[p] {
+			b := f.Tok.Base()
+			i := sort.Search(len(out), func(k int) bool { return base(k) >= b })
+			out = slices.Insert(out, i, f)
 		}
-		for j < len(add) && add[j].Tok.Base() < f.Tok.Base() {
-			out = append(out, add[j])
-			j++
-		}
-		out = append(out, f)
 	}
-	return append(out, add[j:]...)
+	return out
 }

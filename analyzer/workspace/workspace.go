@@ -21,9 +21,14 @@
 //	base workspace + changed paths' files -> With -> the changed files
 //	    indexed, the others' entries shared (layered maps, copied lists);
 //	    only the autoscalers whose target key the change touched resolved
-//	    again; from scratch (New) when deployment roots may move
+//	    again (found by the index of target names, and listed: Reresolved);
+//	    from scratch (New) when deployment roots may move
 //	workspace + paths -> Focus -> a view listing only what bears on those
 //	    files, for linting them again while lookups see everything
+//
+// The reverse indexes (AutoscalersOf: the autoscalers of a target;
+// AutoscalersIn: those of a path) let With, Focus and the language
+// server find what an edit reaches without a pass over the workspace.
 package workspace
 
 import (
@@ -123,6 +128,16 @@ type Workspace struct {
 	autoscalers []*scaling.Autoscaler
 	workloads   layered[*manifest.Object, *scaling.Workload]
 	resolved    layered[*scaling.Autoscaler, *Resolution]
+	// byTarget lists the autoscalers resolved to each target, in file
+	// order (AutoscalersOf).
+	byTarget layered[*manifest.Object, []*scaling.Autoscaler]
+	// byTargetName lists the autoscalers by the kind and name their
+	// scale target names (With resolves again those of a changed key).
+	byTargetName layered[nameKey, []*scaling.Autoscaler]
+	// reresolved are the autoscalers With resolved again (Reresolved);
+	// derivedByWith is set on a workspace With made.
+	reresolved    []*scaling.Autoscaler
+	derivedByWith bool
 	// lazyMu guards what parseKind changes: lazyKinds, kinds and the
 	// index it adds to.
 	lazyMu    sync.Mutex
@@ -166,6 +181,7 @@ func New(fset *token.FileSet, files []*manifest.File, opts Options) *Workspace {
 	if opts.TargetDistance == 0 {
 		opts.TargetDistance = 2
 	}
+	indexStart := startTiming()
 	files = append([]*manifest.File(nil), files...)
 	sort.SliceStable(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	docs := 0
@@ -209,9 +225,22 @@ func New(fset *token.FileSet, files []*manifest.File, opts Options) *Workspace {
 	ws.byBase = append([]*manifest.File(nil), files...)
 	sort.Slice(ws.byBase, func(i, j int) bool { return ws.byBase[i].Tok.Base() < ws.byBase[j].Tok.Base() })
 	ws.resolved = newLayered[*scaling.Autoscaler, *Resolution](len(ws.autoscalers))
+	addTiming(&tIndex, indexStart)
+	resolveStart := startTiming()
+	ws.byTarget = newLayered[*manifest.Object, []*scaling.Autoscaler](len(ws.autoscalers))
+	ws.byTargetName = newLayered[nameKey, []*scaling.Autoscaler](len(ws.autoscalers))
 	for _, a := range ws.autoscalers {
-		ws.resolved.set(a, ws.resolve(a))
+		k := nameKey{a.Target.Kind, a.Target.Name}
+		as, _ := ws.byTargetName.get(k)
+		ws.byTargetName.set(k, append(as, a))
+		r := ws.resolve(a)
+		ws.resolved.set(a, r)
+		if t := r.Object; t != nil {
+			as, _ := ws.byTarget.get(t)
+			ws.byTarget.set(t, append(as, a)) // in file order: autoscalers are
+		}
 	}
+	addTiming(&tResol, resolveStart)
 	return ws
 }
 

@@ -32,6 +32,7 @@ type checkOptions struct {
 	baseline, writeBaseline   string
 	fix, diff                 bool
 	cpuProfile, memProfile    string
+	stats                     bool
 }
 
 func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -52,6 +53,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs.BoolVar(&o.diff, "diff", false, "print the safe fixes as a unified diff instead of applying them")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to this file")
 	fs.StringVar(&o.memProfile, "memprofile", "", "write a heap profile at the end of the run to this file")
+	fs.BoolVar(&o.stats, "stats", false, "print on stderr the time, heap and resident memory of each phase of the run (walk, render, load, index, rules, report, output)")
 	values := valuesFlags(fs)
 	paths, err := parseCommand(fs, checkUsage, args, stderr)
 	if err != nil {
@@ -67,6 +69,10 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer stop()
+	if o.stats {
+		st := startStats()
+		defer func() { phaseMark = nil; st.print(stderr) }()
+	}
 	failOn, ok := parseFailOn(o.failOn)
 	if !ok {
 		return fmt.Errorf("--fail-on must be error, warning, info or none, not %q", o.failOn)
@@ -106,6 +112,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	lint := func(in *load.Inputs) *report.Report {
 		shared := analyzer.NewShared()
 		diags := in.Lint(context.Background(), shared)
+		mark("rules")
 		heapSnapshot()
 		rep := report.New(in.Workspace, diags, in.Config, shared)
 		rep.Inputs = reportInputs(in)
@@ -113,6 +120,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		if baseline != nil {
 			rep.ApplyBaseline(baseline)
 		}
+		mark("report")
 		return rep
 	}
 	rep := lint(in)
@@ -177,6 +185,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	mark("output")
 	if !o.quiet && !output.TextToStdout(outs) {
 		fmt.Fprintln(stderr, rep.SummaryLine())
 		if hint := rep.MissingHint(); hint != "" {

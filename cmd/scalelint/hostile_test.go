@@ -404,12 +404,14 @@ func hostileCases() []hostileCase {
 			want: expect{"unresolved-scale-target", 11, 26, "not among the inputs"}, audit: true},
 		// A rate target T/c = +Inf against 1/A = 1/3: the fact and the
 		// margin are unbounded.
-		{name: "unbounded-rate-target", data: text(unboundedRate), want: expect{"retry-trap", 14, 86, `rate target ∞% \(threshold 1\d+ / pod rate 1e-9\)`}, audit: true},
+		// The threshold 1e300 is written so (was its 301 digits).
+		{name: "unbounded-rate-target", data: text(unboundedRate), want: expect{"retry-trap", 14, 86, `rate target ∞% \(threshold 1e\+300 / pod rate 1e-9\)`}, audit: true},
 		// was: the audit's staircase drew each of 23,025,852 rounds (g = 1 +
 		// 1e-7: a tolerance of 0, a target of 1e9 %, a limit 10,000,001
 		// times the request): 565 MB of HTML in 80 s.
 		{name: "millions-of-rounds", data: text(millionsOfRounds),
-			want: expect{"scale-up-rounds", 23, 55, `a 10x overload needs 23025852 rounds`}, audit: true},
+			// g = 1.0000001 against a tolerance of 0 is written so (was "g = 1").
+			want: expect{"scale-up-rounds", 23, 55, `a 10x overload needs 23025852 rounds at growth factor g = 1\.0000001`}, audit: true},
 		// was: also "scaleTargetRef names no target" and "maxReplicas 0".
 		{name: "billion-laughs", data: hpaWith("spec:\n", "x:\n"+indent(aliasBomb(), "  ")+"spec:\n"),
 			want: expect{"input-limit", 15, 10, `alias expansion makes this object larger than 1000000 nodes`}, maxFindings: 1, parse: true},

@@ -27,7 +27,7 @@ func readInputs(paths []string, stdin io.Reader, stderr io.Writer, configPath, n
 	if progress {
 		p = stderr
 	}
-	in, err := load.Read(paths, stdin, load.Options{ConfigPath: configPath, Namespace: namespace, Progress: p, Values: values.Values, Set: values.Set})
+	in, err := load.Read(paths, stdin, load.Options{ConfigPath: configPath, Namespace: namespace, Progress: p, Values: values.Values, Set: values.Set, Mark: phaseMark})
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"time"
 
 	"github.com/scalelint/scalelint/lsp"
 )
@@ -25,7 +26,9 @@ func runLSP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	verbose := fs.Bool("v", false, "log to stderr at debug level (default: warnings and errors only)")
 	logLevel := fs.String("log-level", "", "log level on stderr: off, error, warn, info or debug")
-	debounce := fs.Duration("debounce", 0, "delay between an edit and the lint it triggers (default 50ms)")
+	debounce := fs.Duration("debounce", lsp.DefaultDebounce, "delay between an edit and the lint it triggers; 0 lints at once")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the session to this file")
+	memProfile := fs.String("memprofile", "", "write a heap profile to this file when the session ends")
 	// Clients launching a server over stdio often pass these (the VS Code
 	// client does): stdio is the only transport, and the server exits when
 	// its input closes, so both are accepted and need nothing more.
@@ -61,7 +64,17 @@ func runLSP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "scalelint: --log-level must be off, error, warn, info or debug, not %q\n", *logLevel)
 		return exitError
 	}
-	srv := lsp.NewServer(lsp.Options{Debounce: *debounce, LogLevel: level, Log: stderr, Version: versionString()})
+	if *debounce < 0 {
+		fmt.Fprintf(stderr, "scalelint: --debounce must be zero or more, not %s\n", *debounce)
+		return exitError
+	}
+	stop, err := startProfiles(*cpuProfile, *memProfile)
+	if err != nil {
+		fmt.Fprintf(stderr, "scalelint: %v\n", err)
+		return exitError
+	}
+	defer func() { heapSnapshot(); stop() }()
+	srv := lsp.NewServer(lsp.Options{Debounce: debounceOption(*debounce), LogLevel: level, Log: stderr, Version: versionString()})
 	if stdin == nil {
 		stdin = os.Stdin
 	}
@@ -76,4 +89,13 @@ func runLSP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitFindings // the client exited without shutdown (LSP: exit code 1)
 	}
 	return exitOK
+}
+
+// debounceOption turns the --debounce flag into lsp.Options.Debounce,
+// where zero means the default: the flag's zero means no delay.
+func debounceOption(flag time.Duration) time.Duration {
+	if flag == 0 {
+		return -1
+	}
+	return flag
 }

@@ -6,11 +6,13 @@
 // Two families:
 //
 //   - text for a person, rounded to what a reader can use: Num (a fixed
-//     number of decimals at most), Sig (significant digits), Secs and Pct
-//     (Num with a unit), Compact (an axis label);
+//     number of decimals at most), Sig (significant digits), Apart (Num
+//     beside a bound), Secs and Pct (Num with a unit), Compact (an axis
+//     label);
 //   - values for a file or a machine: Exact (every digit the float holds),
-//     Round and RoundSig (a float rounded before it is written, so outputs
-//     are stable across platforms).
+//     Plain (a fix's value in a manifest), Round, RoundSig and the JSON
+//     writers' JSONSig and JSONApart (a float rounded before it is written,
+//     so outputs are stable across platforms).
 //
 // Non-finite values: +Inf is written "∞" (an unbounded time, a loop that
 // never recovers); -Inf and NaN are written as strconv writes them, "-Inf"
@@ -21,6 +23,17 @@
 // decimals asked: one that rounds to zero keeps its first significant
 // digits (Num(0.0004, 3) = "0.0004", Sig(1e-9, 3) = "1e-9"), so a pod rate
 // of 1e-9 never reads as no rate at all.
+//
+// Magnitudes from 1e9 up and below 1e-4 are written by Num and Sig in
+// exponent form, with the digits they keep and the exponent without a
+// leading zero, as encoding/json writes it: Num(2e9, 3) = "2e+9" (not
+// "2000000000"), Sig(0.0000012345, 3) = "1.23e-6". A value a manifest
+// field is set to (a fix's edit) is written by Plain, never in exponent
+// form, since an integer field does not read one.
+//
+// A number written beside a bound it is compared with is written by
+// Apart, with as many digits as it takes not to round onto or across the
+// bound ("g = 1.0999 ≤ 1.1", never "g = 1.1 ≤ 1.1").
 package format
 
 import (
@@ -41,13 +54,63 @@ const MaxDecimals = 6
 // value that rounds to zero is written with one significant digit
 // instead (tiny): Num(0.04, 1) = "0.04", Num(-0.04, 1) = "-0.04",
 // Num(1e-9, 3) = "1e-9". +Inf is "∞".
+//
+// From 1e9 up, and below 1e-4, the rounded value is written in exponent
+// form with every digit it keeps: Num(2e9, 3) = "2e+9", Num(2200000001,
+// 0) = "2.200000001e+9", Num(0.00004567, 6) = "4.6e-5".
 func Num(v float64, prec int) string {
 	if math.IsInf(v, 1) {
 		return "∞"
 	}
-	s := trimZeros(strconv.FormatFloat(v, 'f', prec, 64))
+	s := Plain(v, prec)
 	if (s == "0" || s == "-0") && v != 0 {
 		return tiny(v, 1)
+	}
+	if x, err := strconv.ParseFloat(s, 64); err == nil && x != 0 && outsideDecimal(x) {
+		return exponent(x)
+	}
+	return s
+}
+
+// Plain writes v as Num does but never in exponent form, and a nonzero
+// value that rounds to zero as zero: the text a fix writes into a
+// manifest field, which YAML and KEDA's integer metadata read as a
+// number only without an exponent: Plain(2e9, 0) = "2000000000",
+// Plain(89.46, 1) = "89.5", Plain(0.0004, 3) = "0". +Inf is "∞", and -Inf
+// and NaN are written as strconv writes them.
+func Plain(v float64, prec int) string {
+	if math.IsInf(v, 1) {
+		return "∞"
+	}
+	return trimZeros(strconv.FormatFloat(v, 'f', prec, 64))
+}
+
+// Exponent form starts at these magnitudes: a larger whole part is a row
+// of digits nobody counts, and a smaller value a row of zeros.
+const (
+	expAbove = 1e9
+	expBelow = 1e-4
+)
+
+// outsideDecimal reports whether a finite nonzero x is written in exponent
+// form.
+func outsideDecimal(x float64) bool {
+	a := math.Abs(x)
+	return !math.IsInf(a, 0) && (a >= expAbove || a < expBelow)
+}
+
+// exponent writes x in exponent form with the fewest digits that read back
+// as x, the exponent without a leading zero: 2e9 is "2e+9", 4.6e-05 is
+// "4.6e-5".
+func exponent(x float64) string {
+	return dropExpZero(strconv.FormatFloat(x, 'e', -1, 64))
+}
+
+// dropExpZero drops the leading zero of a two-digit exponent: "e+09" →
+// "e+9", "e-07" → "e-7", as encoding/json writes an exponent.
+func dropExpZero(s string) string {
+	if i := strings.LastIndexAny(s, "eE"); i >= 0 && i+3 < len(s) && s[i+2] == '0' {
+		s = s[:i+2] + s[i+3:]
 	}
 	return s
 }
@@ -57,11 +120,7 @@ func Num(v float64, prec int) string {
 // exponent below), the exponent without its leading zero as encoding/json
 // writes it: tiny(0.00049, 1) = "0.0005", tiny(4.9e-7, 3) = "4.9e-7".
 func tiny(v float64, digits int) string {
-	s := strconv.FormatFloat(v, 'g', digits, 64)
-	if i := strings.Index(s, "e-0"); i >= 0 {
-		s = s[:i+2] + s[i+3:]
-	}
-	return s
+	return dropExpZero(strconv.FormatFloat(v, 'g', digits, 64))
 }
 
 // Secs writes a number of seconds with at most one decimal, as messages
@@ -76,23 +135,62 @@ func Pct(v float64) string { return Num(100*v, 1) + "%" }
 // Sig writes v with digits significant digits, never rounding its whole
 // part and never writing more than MaxDecimals decimals, without trailing
 // zeros: Sig(1.0526, 4) = "1.053", Sig(89.46, 3) = "89.5",
-// Sig(1234.56, 3) = "1235", Sig(0.012345, 3) = "0.0123",
-// Sig(0.0000012345, 3) = "0.000001", Sig(0, 3) = "0". A nonzero value
-// that rounds to zero at MaxDecimals is written with digits significant
-// digits in exponent form: Sig(0.00000049, 3) = "4.9e-7",
-// Sig(1e-9, 3) = "1e-9". digits below 1 count as 1. The rounding is
-// Num's.
+// Sig(1234.56, 3) = "1235", Sig(0.012345, 3) = "0.0123", Sig(0, 3) = "0".
+// A value below 1e-4 is written with digits significant digits in
+// exponent form: Sig(0.0000012345, 3) = "1.23e-6", Sig(0.00000049, 3) =
+// "4.9e-7", Sig(1e-9, 3) = "1e-9"; one from 1e9 up with its whole part in
+// exponent form, as Num writes it: Sig(2e9, 3) = "2e+9". digits below 1
+// count as 1. The rounding is Num's.
 func Sig(v float64, digits int) string {
 	if v == 0 || math.IsInf(v, 0) || math.IsNaN(v) {
 		return Num(v, 0)
 	}
 	digits = max(digits, 1)
-	prec := digits - 1 - int(math.Floor(math.Log10(math.Abs(v))))
-	s := trimZeros(strconv.FormatFloat(v, 'f', min(max(prec, 0), MaxDecimals), 64))
-	if s == "0" || s == "-0" {
-		return tiny(v, digits)
+	if math.Abs(v) < expBelow {
+		return tiny(v, digits) // 'g' keeps the decimal form if it rounds up to 1e-4
 	}
-	return s
+	prec := digits - 1 - int(math.Floor(math.Log10(math.Abs(v))))
+	return Num(v, min(max(prec, 0), MaxDecimals))
+}
+
+// Apart writes v as Num(v, prec) does, with more decimals (up to every
+// digit v holds) when fewer would write a value that does not compare
+// with ref as v does: written beside a bound it is measured against, a
+// number never rounds onto or across it. With ref 1.1, Apart(1.0999, 3)
+// = "1.0999" (Num writes "1.1"), Apart(1.1004, 3) = "1.1004",
+// Apart(1.04, 3) = "1.04"; with ref 1, Apart(1.0000001, 4) = "1.0000001"
+// (Num writes "1"). A v within a relative 1e-9 of ref, which the laws
+// judge equal to it (rules/laws: ToleranceTrapped), is written as ref is:
+// Apart(1.1+5e-10, 1.1, 3) = "1.1". Write ref itself with Exact, or
+// enough digits that it is not rounded.
+func Apart(v, ref float64, prec int) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) || math.IsNaN(ref) || math.IsInf(ref, 0) {
+		return Num(v, prec)
+	}
+	if math.Abs(v-ref) <= 1e-9*math.Max(1, math.Abs(ref)) {
+		v = ref
+	}
+	want := cmp(v, ref)
+	for d := max(prec, 0); d <= max(prec, 0)+20; d++ {
+		s := Num(v, d)
+		if x, err := strconv.ParseFloat(s, 64); err == nil && cmp(x, ref) == want {
+			return s
+		}
+	}
+	if v != 0 && outsideDecimal(v) {
+		return exponent(v)
+	}
+	return Exact(v)
+}
+
+func cmp(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
 
 // SigUp writes a positive v rounded up to digits significant digits
@@ -145,16 +243,22 @@ func Round(v float64, decimals int) float64 {
 	return math.Round(v*p) / p
 }
 
-// RoundSig rounds v to digits significant digits, halves away from zero:
-// RoundSig(89.4949, 3) = 89.5, RoundSig(1234, 3) = 1230,
-// RoundSig(0.000123456, 3) = 0.000123. Zero and non-finite values are
-// returned as they are.
+// RoundSig rounds v to digits significant digits: the float nearest the
+// decimal strconv rounds v to (correct on the binary value, an exact tie
+// to even), RoundSig(89.4949, 3) = 89.5, RoundSig(1234, 3) = 1230,
+// RoundSig(0.000123456, 3) = 0.000123, RoundSig(9.638905943483319e10, 6)
+// = 9.63891e10 (scaling by a power of ten gave 9.638909999999998e10, and
+// NaN for a subnormal v). Zero and non-finite values are returned as they
+// are; digits below 1 count as 1.
 func RoundSig(v float64, digits int) float64 {
 	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
 		return v
 	}
-	mag := math.Pow(10, float64(digits-1)-math.Floor(math.Log10(math.Abs(v))))
-	return math.Round(v*mag) / mag
+	x, err := strconv.ParseFloat(strconv.FormatFloat(v, 'e', max(digits, 1)-1, 64), 64)
+	if err != nil {
+		return v // out of range: a v within a rounding of the largest float
+	}
+	return x
 }
 
 // trimZeros drops the trailing zeros of a decimal with a point, then the

@@ -74,3 +74,22 @@ func (f *Float) UnmarshalJSON(b []byte) error {
 // document: the precision every JSON writer of scalelint gives a computed
 // number, so outputs are stable across platforms.
 func JSONSig(v float64) Float { return Float(RoundSig(v, 6)) }
+
+// JSONApart is JSONSig for a number compared with a bound ref, with more
+// significant digits where six would round it onto or across ref, as
+// Apart writes it: a growth factor of 1.1000004 against 1.1 is not
+// written 1.1. A v within a relative 1e-9 of ref is written as ref.
+func JSONApart(v, ref float64) Float {
+	if math.IsNaN(v) || math.IsInf(v, 0) || math.IsNaN(ref) || math.IsInf(ref, 0) {
+		return JSONSig(v)
+	}
+	if math.Abs(v-ref) <= 1e-9*math.Max(1, math.Abs(ref)) {
+		return Float(ref)
+	}
+	for d := 6; d < 17; d++ {
+		if x := RoundSig(v, d); cmp(x, ref) == cmp(v, ref) {
+			return Float(x)
+		}
+	}
+	return Float(v)
+}

@@ -74,4 +74,20 @@ func TestJSONSig(t *testing.T) {
 	}
 }
 
+// TestJSONApart: six digits when they keep v on its side of ref, more
+// when they would not (1.1000004 to six digits is 1.1, onto the bound).
+func TestJSONApart(t *testing.T) {
+	for _, c := range []struct{ v, ref, want float64 }{
+		{1.0526315789, 1.1, 1.05263},
+		{1.1000004, 1.1, 1.1000004},
+		{1.0999996, 1.1, 1.0999996},
+		{1.1 + 5e-10, 1.1, 1.1}, // equal to the laws (1e-9)
+		{1.25, 1.1, 1.25},
+	} {
+		if got := JSONApart(c.v, c.ref); float64(got) != c.want {
+			t.Errorf("JSONApart(%v, %v) = %v, want %v", c.v, c.ref, got, c.want)
+		}
+	}
+}
+
 func ptrTo[T any](v T) *T { return &v }

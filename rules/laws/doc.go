@@ -6,7 +6,7 @@
 // sections.
 //
 //  1. Tolerance trap and rounds (growth.go): ControllerGrowthFactor,
-//     ToleranceTrapped, Rounds, TimeToCapacity.
+//     ToleranceTrapped, EscapeTarget, EscapeLimit, Rounds, TimeToCapacity.
 //  2. Latency floor of a backlog loop (phi.go, latency.go): Phi, PhiInverse,
 //     RequiredStandingDelay, StandingDelay, Rests, SmallestRestingThreshold,
 //     LongestRestingWindow, WindowProofStandingDelay, LatencyTargetHeld;

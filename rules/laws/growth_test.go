@@ -117,3 +117,65 @@ func TestToleranceTrap(t *testing.T) {
 		t.Errorf("ControllerGrowthFactor(1, 1, 0) = %g, want NaN", g)
 	}
 }
+
+// TestEscapes: the fixes of README.md §1.5. §1.4 gives 90% and 1.05 cores
+// for ℓ = r = 1 at 95%; the rest is checked against the law itself: every
+// fix escapes (ControllerGrowthFactor, ToleranceTrapped), lowers or
+// raises, and is the extreme one (one step further back is trapped), or
+// is 0 when none exists, over targets up to the int32 range.
+func TestEscapes(t *testing.T) {
+	if p := EscapeTarget(1, 1, 95, 0.1); p != 90 {
+		t.Errorf("EscapeTarget(1, 1, 95, 0.1) = %d, want 90 (README.md §1.4)", p)
+	}
+	if l := EscapeLimit(1, 1, 95, 0.1); l != 1050 {
+		t.Errorf("EscapeLimit(1, 1, 95, 0.1) = %dm, want 1050m (README.md §1.4)", l)
+	}
+	trapped := func(limit, request float64, p int, tol float64) bool {
+		return ToleranceTrapped(ControllerGrowthFactor(limit, request, p), tol)
+	}
+	for _, limit := range []float64{0.001, 0.5, 1, 1.04, 2, 1000, 2090000.001, 2200000.001, 1e7} {
+		for _, request := range []float64{0.001, 0.1, 0.5, 1, 3} {
+			for _, target := range []int{1, 2, 50, 91, 95, 100, 1000, 123456789, 1900000000, 2000000000, math.MaxInt32} {
+				for _, tol := range []float64{0, 0.05, 0.1, 1, 1e6} {
+					if !trapped(limit, request, target, tol) {
+						continue
+					}
+					u := ControllerGrowthFactor(limit, request, target) * float64(target)
+					if p := EscapeTarget(limit, request, target, tol); p != 0 {
+						switch {
+						case p < 1 || p >= target:
+							t.Errorf("EscapeTarget(%g, %g, %d, %g) = %d: not a lower target", limit, request, target, tol, p)
+						case trapped(limit, request, p, tol):
+							t.Errorf("EscapeTarget(%g, %g, %d, %g) = %d: still trapped", limit, request, target, tol, p)
+						case p+1 < target && !trapped(limit, request, p+1, tol):
+							t.Errorf("EscapeTarget(%g, %g, %d, %g) = %d: %d escapes too", limit, request, target, tol, p, p+1)
+						case u > MaxUtilization:
+							t.Errorf("EscapeTarget(%g, %g, %d, %g) = %d at a utilization past int32", limit, request, target, tol, p)
+						}
+					} else if u <= MaxUtilization && target > 1 && !trapped(limit, request, 1, tol) {
+						t.Errorf("EscapeTarget(%g, %g, %d, %g) = 0, but 1%% escapes", limit, request, target, tol)
+					}
+					l := EscapeLimit(limit, request, target, tol)
+					if l == 0 {
+						// None only when the least escaping utilization is past int32.
+						if float64(target)*(1+tol) < MaxUtilization-2 {
+							t.Errorf("EscapeLimit(%g, %g, %d, %g) = 0", limit, request, target, tol)
+						}
+						continue
+					}
+					lc := float64(l) / 1000
+					switch {
+					case lc <= limit:
+						t.Errorf("EscapeLimit(%g, %g, %d, %g) = %dm: not a raise", limit, request, target, tol, l)
+					case trapped(lc, request, target, tol):
+						t.Errorf("EscapeLimit(%g, %g, %d, %g) = %dm: still trapped", limit, request, target, tol, l)
+					case float64(l-1)/1000 > limit && !trapped(float64(l-1)/1000, request, target, tol):
+						t.Errorf("EscapeLimit(%g, %g, %d, %g) = %dm: %dm escapes too", limit, request, target, tol, l, l-1)
+					case math.Floor(float64(l)*100/math.Round(request*1000)) > MaxUtilization:
+						t.Errorf("EscapeLimit(%g, %g, %d, %g) = %dm: a utilization past int32", limit, request, target, tol, l)
+					}
+				}
+			}
+		}
+	}
+}

@@ -35,6 +35,8 @@ if [ -n "${BEFORE:-}" ]; then
   programs+=(before)
 fi
 
+has_stats() { "$work/$1" check -h 2>&1 | grep -q -- '-stats'; }
+
 command_of() { # PROGRAM CORPUS: sets cmd to the command line to time
   case $1 in
   baseline) cmd=("$work/baseline" -mode yamlv3 "$2") ;;
@@ -63,3 +65,74 @@ for n in "${sizes[@]}"; do
       }
     }'
 done
+
+# The phase table of one run per size and program (--stats; a revision
+# before it has none).
+for n in "${sizes[@]}"; do
+  for p in "${programs[@]}"; do
+    [ "$p" = baseline ] && continue
+    has_stats "$p" || continue
+    echo
+    echo "phases: $p, $n services"
+    "$work/$p" check --format json --quiet --stats "$work/corpus-$n" 2>&1 >/dev/null | grep -v '^scalelint:' || true
+  done
+done
+
+# Start-up: `version`, and `check` of one small file.
+starts=${STARTS:-21}
+small="$work/small.yaml"
+cat >"$small" <<'YAML'
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: web}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  minReplicas: 2
+  maxReplicas: 10
+  metrics:
+  - type: Resource
+    resource: {name: cpu, target: {type: Utilization, averageUtilization: 60}}
+YAML
+echo
+printf '%-10s %-12s %9s %9s %9s\n' program command wall_ms max_ms rss_MiB
+for p in "${programs[@]}"; do
+  [ "$p" = baseline ] && continue
+  for what in version check; do
+    case $what in
+    version) cmd=("$work/$p" version) ;;
+    check) cmd=("$work/$p" check --quiet "$small") ;;
+    esac
+    # Wall time from the shell's clock (GNU time's is in hundredths),
+    # peak RSS from GNU time, in separate runs.
+    for i in $(seq "$starts"); do
+      t0=$(date +%s%N)
+      "${cmd[@]}" >/dev/null 2>&1 || true
+      t1=$(date +%s%N)
+      /usr/bin/time -f "%M" -o "$work/time.txt" "${cmd[@]}" >/dev/null 2>&1 || true
+      echo "$(( (t1 - t0) / 1000 )) $(tail -n 1 "$work/time.txt")"
+    done | sort -n | awk -v p="$p" -v w="$what" -v n="$starts" '
+      { t[NR]=$1; if ($2 > m) m=$2 }
+      END { printf "%-10s %-12s %9.1f %9.1f %9.1f\n", p, w, t[int((n+1)/2)]/1000, t[NR]/1000, m/1024 }'
+  done
+done
+for p in "${programs[@]}"; do
+  [ "$p" = baseline ] && continue
+  echo
+  echo "costliest package initialisations of $p (GODEBUG=inittrace=1, one run of version):"
+  GODEBUG=inittrace=1 "$work/$p" version 2>"$work/inittrace.txt" >/dev/null || true
+  grep '^init' "$work/inittrace.txt" | sort -k5 -n -r | head -n 8 || true # head closes the pipe early
+  awk '/^init/ { t+=$5; b+=$8; n++ } END { printf "total: %d packages, %.1f ms, %.1f MiB allocated\n", n, t, b/1048576 }' "$work/inittrace.txt"
+done
+
+# The language server, through a separate client (lspbench/).
+if [ -n "${LSP:-}" ]; then
+  (cd "$root/testdata/bench/lspbench" && go build -o "$work/lspbench" .)
+  for n in "${sizes[@]}"; do
+    for p in "${programs[@]}"; do
+      [ "$p" = baseline ] && continue
+      echo
+      echo "lsp: $p, $n services"
+      "$work/lspbench" -server "$work/$p" -dir "$work/corpus-$n" -edits "${LSP_EDITS_TIMED:-100}" -rss-edits "${LSP_EDITS:-1000}" || echo "lspbench failed"
+    done
+  done
+fi

@@ -1,14 +1,25 @@
 // The extension's settings and their translation into what `scalelint lsp`
 // accepts (lsp/config.go): the keys of .scalelint.yaml (rules, defaults,
-// exclude, namespace, overrides) plus logLevel and debounceMs, sent as
-// initializationOptions, in workspace/didChangeConfiguration and in answer
-// to workspace/configuration. Editor-only settings (path, trace.server) are
+// exclude, namespace, overrides) plus logLevel, debounceMs and the index's
+// caps (maxIndexedFiles, maxIndexedBytes), sent as initializationOptions,
+// in workspace/didChangeConfiguration and in answer to
+// workspace/configuration. Editor-only settings (path, trace.server) are
 // never sent: the server would warn about unknown keys. Pure logic.
 
 export const SECTION = 'scalelint';
 
 /** The server's configuration keys (lsp/config.go configKeys and serverKeys). */
-export const SERVER_KEYS = ['rules', 'defaults', 'exclude', 'namespace', 'overrides', 'logLevel', 'debounceMs'] as const;
+export const SERVER_KEYS = [
+  'rules',
+  'defaults',
+  'exclude',
+  'namespace',
+  'overrides',
+  'logLevel',
+  'debounceMs',
+  'maxIndexedFiles',
+  'maxIndexedBytes',
+] as const;
 
 /** Settings whose change needs a new server process rather than a notification. */
 export const RESTART_SETTINGS = ['scalelint.path'];
@@ -25,6 +36,8 @@ export interface ExtensionSettings {
   overrides: Record<string, unknown>[];
   logLevel?: LogLevel;
   debounceMs?: number;
+  maxIndexedFiles?: number;
+  maxIndexedBytes?: number;
 }
 
 export interface ServerSettings {
@@ -35,6 +48,8 @@ export interface ServerSettings {
   overrides?: Record<string, unknown>[];
   logLevel?: LogLevel;
   debounceMs?: number;
+  maxIndexedFiles?: number;
+  maxIndexedBytes?: number;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -86,6 +101,11 @@ export function readSettings(get: (key: string) => unknown): ExtensionSettings {
   const overrides = Array.isArray(rawOverrides) ? rawOverrides.filter(isObject).map((o) => plain(o)) : [];
   const level = str('logLevel').toLowerCase();
   const debounce = get('debounceMs');
+  // The caps are whole numbers, one or more (the server refuses others).
+  const count = (k: string): number | undefined => {
+    const v = get(k);
+    return typeof v === 'number' && Number.isSafeInteger(v) && v >= 1 ? v : undefined;
+  };
   return {
     path: str('path'),
     rules,
@@ -95,6 +115,8 @@ export function readSettings(get: (key: string) => unknown): ExtensionSettings {
     overrides,
     logLevel: (LOG_LEVELS as readonly string[]).includes(level) ? (level as LogLevel) : undefined,
     debounceMs: typeof debounce === 'number' && Number.isFinite(debounce) && debounce >= 0 ? debounce : undefined,
+    maxIndexedFiles: count('maxIndexedFiles'),
+    maxIndexedBytes: count('maxIndexedBytes'),
   };
 }
 
@@ -125,6 +147,15 @@ export function toServerSettings(s: ExtensionSettings): ServerSettings {
   }
   if (s.debounceMs !== undefined) {
     out.debounceMs = s.debounceMs;
+  }
+  // Sent even at their defaults, which VS Code hands over when the user
+  // sets none: a change without them leaves the server's caps as they
+  // were (lsp/config.go), so clearing a setting must send the default.
+  if (s.maxIndexedFiles !== undefined) {
+    out.maxIndexedFiles = s.maxIndexedFiles;
+  }
+  if (s.maxIndexedBytes !== undefined) {
+    out.maxIndexedBytes = s.maxIndexedBytes;
   }
   return out;
 }

@@ -110,6 +110,8 @@ const SETTINGS = {
   overrides: [{ paths: ['legacy/**'], rules: { 'tolerance-trap': 'off' } }],
   logLevel: 'info',
   debounceMs: 0,
+  maxIndexedFiles: 20000,
+  maxIndexedBytes: 1.5,
   trace: { server: 'verbose' },
 };
 const TRANSLATED = {
@@ -120,6 +122,7 @@ const TRANSLATED = {
   overrides: [{ paths: ['legacy/**'], rules: { 'tolerance-trap': 'off' } }],
   logLevel: 'info',
   debounceMs: 0,
+  maxIndexedFiles: 20000,
 };
 
 test('activation with the bundled binary', async (t) => {

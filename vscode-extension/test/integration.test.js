@@ -3,7 +3,8 @@
 // spawns the real `scalelint lsp` binary, and the test sees, through the
 // client's own providers and converters, what a user would see in VS Code:
 // the latency-floor diagnostic, its hover, the "Set lagThreshold to 985"
-// fix, a settings change that reaches the server without a restart, the
+// fix, a settings change that reaches the server without a restart (the
+// rules, and the index caps), the
 // rule's documentation, a restart after a crash, and a clean stop.
 //
 // The binary: SCALELINT_BIN, else server/<platform>-<arch>/scalelint (npm
@@ -129,6 +130,32 @@ test('the extension drives the real scalelint lsp through vscode-languageclient'
     assert.strictEqual(serverPidOf(), serverPid, 'same server process');
     const warnings = host.outputChannels[0].lines.filter((l) => /unknown setting/.test(l));
     assert.deepStrictEqual(warnings, [], 'the server got only keys it knows');
+  });
+
+  await t.test('the index caps reach the running server: maxIndexedFiles 1 of the two fixture files', async () => {
+    const before = host.messages.length;
+    host.setSetting('scalelint.maxIndexedFiles', 1);
+    const capped = await host.waitFor('the server to say the index is capped', () =>
+      host.messages.slice(before).find((m) => /holds more YAML and JSON than the index reads \(1 files or 128 MiB/.test(m.text)),
+    );
+    assert.strictEqual(capped.level, 'warning');
+    assert.match(capped.text, /only the first 1 files/);
+    // Cleared, VS Code hands over the default, which is sent: the server
+    // indexes the whole workspace again and the diagnostic is as before.
+    const after = host.messages.length;
+    host.setSetting('scalelint.maxIndexedFiles', 20000);
+    diag = (
+      await host.waitFor('the diagnostic with the whole workspace indexed', () => {
+        const d = host.diagnostics(doc.uri);
+        return d.length === 1 && d[0].code.value === 'latency-floor' && d[0].severity === vscode.DiagnosticSeverity.Error ? d : undefined;
+      })
+    )[0];
+    assert.strictEqual(serverPidOf(), serverPid, 'same server process');
+    assert.deepStrictEqual(
+      host.messages.slice(after).filter((m) => /holds more/.test(m.text)),
+      [],
+      'no cap at the default',
+    );
   });
 
   await t.test('the quick fix sets lagThreshold to 985 and the diagnostic goes', async () => {

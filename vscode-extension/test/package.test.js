@@ -54,6 +54,27 @@ test('one setting per server key (lsp/config.go), plus path and trace.server', (
   }
 });
 
+test('the index caps default to the server\'s (lsp/index.go) and take whole numbers from 1', () => {
+  const go = fs.readFileSync(path.join(repo, 'lsp', 'index.go'), 'utf8');
+  const constant = (name) => {
+    const m = new RegExp(`const ${name} = (\\d+)(?: << (\\d+))?\\n`).exec(go);
+    assert.ok(m, `${name} in lsp/index.go`);
+    return Number(m[1]) * 2 ** Number(m[2] || 0);
+  };
+  const files = constant('DefaultMaxIndexedFiles');
+  const bytes = constant('DefaultMaxIndexedBytes');
+  assert.strictEqual(files, 40000, 'the README says 40,000 files');
+  assert.strictEqual(bytes, 128 * 1024 * 1024, 'the README says 128 MiB');
+  for (const [key, def] of [
+    ['scalelint.maxIndexedFiles', files],
+    ['scalelint.maxIndexedBytes', bytes],
+  ]) {
+    assert.strictEqual(settings[key].default, def, `${key} default`);
+    assert.strictEqual(settings[key].type, 'integer', key);
+    assert.strictEqual(settings[key].minimum, 1, key);
+  }
+});
+
 test('yamlValidation points at the shipped copy of the schema, byte for byte', () => {
   assert.deepStrictEqual(pkg.contributes.yamlValidation, [
     { fileMatch: ['.scalelint.yaml', '.scalelint.yml'], url: './schemas/scalelint.schema.json' },

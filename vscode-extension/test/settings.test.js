@@ -9,9 +9,23 @@ const { readSettings, toServerSettings, translateConfigurationResult, SERVER_KEY
 
 const from = (obj) => readSettings((k) => obj[k]);
 
-test('defaults (as VS Code hands them over) translate to nothing but the log level', () => {
-  const s = from({ path: '', rules: {}, defaults: {}, exclude: [], namespace: '', overrides: [], logLevel: 'warn', debounceMs: null });
-  assert.deepStrictEqual(toServerSettings(s), { logLevel: 'warn' });
+test('defaults (as VS Code hands them over) translate to nothing but the log level and the index caps', () => {
+  const s = from({
+    path: '',
+    rules: {},
+    defaults: {},
+    exclude: [],
+    namespace: '',
+    overrides: [],
+    logLevel: 'warn',
+    debounceMs: null,
+    maxIndexedFiles: 20000,
+    maxIndexedBytes: 134217728,
+  });
+  // The caps go even at their defaults: a change without them would leave
+  // the server's previous caps in place (lsp/config.go), so clearing a
+  // setting must send the default VS Code hands over.
+  assert.deepStrictEqual(toServerSettings(s), { logLevel: 'warn', maxIndexedFiles: 20000, maxIndexedBytes: 134217728 });
   assert.deepStrictEqual(toServerSettings(from({})), {});
 });
 
@@ -25,6 +39,8 @@ test('every server key, and no editor-only key', () => {
     overrides: [{ paths: ['legacy/**'], rules: { 'tolerance-trap': 'off' } }],
     logLevel: 'debug',
     debounceMs: 25,
+    maxIndexedFiles: 500,
+    maxIndexedBytes: 1048576,
     trace: { server: 'verbose' },
   });
   assert.strictEqual(s.path, '/opt/scalelint');
@@ -37,6 +53,8 @@ test('every server key, and no editor-only key', () => {
     overrides: [{ paths: ['legacy/**'], rules: { 'tolerance-trap': 'off' } }],
     logLevel: 'debug',
     debounceMs: 25,
+    maxIndexedFiles: 500,
+    maxIndexedBytes: 1048576,
   });
   assert.deepStrictEqual(Object.keys(out), [...SERVER_KEYS]);
 });
@@ -51,6 +69,8 @@ test('values of the wrong type and empty entries are dropped', () => {
       overrides: ['x', null, { paths: ['p'] }],
       logLevel: 'LOUD',
       debounceMs: -5,
+      maxIndexedFiles: 1.5,
+      maxIndexedBytes: '128Mi',
     }),
   );
   assert.deepStrictEqual(out, {
@@ -61,6 +81,11 @@ test('values of the wrong type and empty entries are dropped', () => {
   });
   assert.deepStrictEqual(toServerSettings(from({ rules: [], defaults: 'x', exclude: 'x', overrides: {} })), {});
   assert.strictEqual(from({ logLevel: 'INFO' }).logLevel, 'info');
+  // The caps: whole numbers, one or more, as the server reads them.
+  for (const bad of [0, -1, 2.5, Number.NaN, Infinity, 2 ** 60, '20000', null, true]) {
+    assert.deepStrictEqual(toServerSettings(from({ maxIndexedFiles: bad, maxIndexedBytes: bad })), {}, String(bad));
+  }
+  assert.deepStrictEqual(toServerSettings(from({ maxIndexedFiles: 1, maxIndexedBytes: 1 })), { maxIndexedFiles: 1, maxIndexedBytes: 1 });
 });
 
 test('the result is a plain copy: editing it never touches the settings', () => {

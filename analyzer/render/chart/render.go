@@ -56,6 +56,7 @@ func (o Options) withDefaults() Options {
 // template is one template of a loaded chart and where it is on disk.
 type template struct {
 	key    string // the engine's name: CHART/charts/SUB/templates/x.yaml
+	rel    string // its slash path below the chart ("" in a packaged subchart)
 	source string // the file on disk; for a packaged subchart, the .tgz
 	chart  *node
 }
@@ -178,11 +179,13 @@ func (c *Chart) prepare(vs ValueSet, opts Options) (*chartv2.Chart, common.Value
 }
 
 // dropMissing removes the dependencies charts/ does not hold, which the
-// chart renders without (reported once by Load).
+// chart renders without (reported once by Load), from the chart and from
+// every subchart (a dependency taken from the tree may miss its own).
 func dropMissing(ch *chartv2.Chart) {
 	have := map[string]bool{}
 	for _, d := range ch.Dependencies() {
 		have[d.Name()] = true
+		dropMissing(d)
 	}
 	deps := ch.Metadata.Dependencies[:0]
 	for _, d := range ch.Metadata.Dependencies {
@@ -220,11 +223,12 @@ func (c *Chart) walk(ch *chartv2.Chart, parent *node, name string, fn func(*temp
 		if t == nil {
 			continue
 		}
-		src := n.packaged
+		src, rel := n.packaged, ""
 		if src == "" {
-			src = filepath.Join(c.Dir, filepath.FromSlash(path.Join(n.dir, t.Name)))
+			rel = path.Join(n.dir, t.Name)
+			src = c.diskPath(rel)
 		}
-		fn(&template{key: path.Join(ch.ChartFullPath(), t.Name), source: src, chart: n}, t)
+		fn(&template{key: path.Join(ch.ChartFullPath(), t.Name), rel: rel, source: src, chart: n}, t)
 	}
 	for _, d := range ch.Dependencies() {
 		c.walk(d, n, d.Name(), fn)
@@ -252,10 +256,10 @@ func (c *Chart) packagedSource(parent *node, ch *chartv2.Chart) string {
 	}
 	for rel := range c.data {
 		if path.Dir(rel) == dir && strings.HasPrefix(path.Base(rel), ch.Name()) && strings.HasSuffix(rel, ".tgz") {
-			return filepath.Join(c.Dir, filepath.FromSlash(rel))
+			return c.diskPath(rel)
 		}
 	}
-	return filepath.Join(c.Dir, filepath.FromSlash(path.Join(parent.dir, "Chart.yaml")))
+	return c.diskPath(path.Join(parent.dir, "Chart.yaml"))
 }
 
 // engineRender runs Helm's engine within the time limit, with the marker
@@ -424,13 +428,24 @@ const overLimit = "over the output limit of"
 // required and fail functions.
 const requiredPrefix = "execution error at ("
 
+// noDefaults reports whether vs is the defaults value set of a chart that
+// has no values.yaml: Helm renders it with no values.
+func (c *Chart) noDefaults(vs ValueSet) bool {
+	_, ok := c.data["values.yaml"]
+	return vs.Name == DefaultsName && len(vs.Files) == 0 && len(vs.Set) == 0 && len(vs.Enable) == 0 && !ok
+}
+
 // renderProblem places a render error at the template line Helm names
 // (the deepest, where an include failed inside another template), or at
 // Chart.yaml. An error is the chart's own (render-error) unless the chart
 // asked for it or may not render as it stands: a value it requires
 // (Helm's required or fail: the chart wants values its defaults do not
 // give), or any error of a chart whose dependencies are not vendored
-// (their templates and values are missing). Those are render-incomplete.
+// (their templates and values are missing), or the defaults of a chart
+// that has no values.yaml (a build step writes it: envoyproxy/gateway's
+// gateway-helm generates it from values.tmpl.yaml and git ignores it; Helm
+// renders such a chart with no values at all, and a template that reads
+// below one stops at a nil value). Those are render-incomplete.
 func (c *Chart) renderProblem(err error, vs ValueSet, tpls map[string]*template, chartFile string) render.Problem {
 	if le, ok := err.(*limitError); ok {
 		return render.Problem{Rule: render.RuleLimit, Path: chartFile, Message: le.msg, Set: vs.Name}
@@ -466,6 +481,12 @@ func (c *Chart) renderProblem(err error, vs ValueSet, tpls map[string]*template,
 	case len(c.Missing) > 0:
 		p.Rule = render.RuleIncomplete
 		why = fmt.Sprintf("template does not render without the dependencies not vendored (%s): ", strings.Join(c.Missing, ", "))
+	case c.noDefaults(vs) && strings.Contains(msg, " executing "):
+		// An execution error, not a parse error: the template may read
+		// values the chart does not give.
+		p.Rule = render.RuleIncomplete
+		why = "value set does not render: the chart has no values.yaml and its templates read values: "
+		msg += " (its other value sets are linted; give values in ci/*-values.yaml, .scalelint.yaml helm.charts or --values to lint this one)"
 	}
 	// The engine names templates CHART/templates/x.yaml; say where they
 	// are on disk.

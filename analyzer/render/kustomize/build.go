@@ -11,6 +11,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 
@@ -68,7 +69,12 @@ func (t *Tree) Build(ctx context.Context, dir string) (*render.Output, []render.
 				done <- result{err: fmt.Errorf("kustomize panicked: %v", r)}
 			}
 		}()
-		m, err := krusty.MakeKustomizer(opts).Run(fs, path.Join(fsRoot, dir))
+		var m resmap.ResMap
+		var err error
+		func() {
+			defer hush()() // restored on a panic too
+			m, err = krusty.MakeKustomizer(opts).Run(fs, path.Join(fsRoot, dir))
+		}()
 		if err != nil {
 			done <- result{err: err}
 			return

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log"
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,6 +56,39 @@ func TestRootsAreOverlays(t *testing.T) {
 	tree := readTree(hpaTree, render.Limits{})
 	if got := strings.Join(tree.Roots(), ","); got != "overlays/prod,overlays/staging" {
 		t.Errorf("Roots = %s; want the two overlays (the base is included by both)", got)
+	}
+}
+
+// A kustomize Component is built only by the kustomizations that list it
+// under components. As in GoogleCloudPlatform/microservices-demo's
+// kustomize/components, whose optional components are commented out of
+// kustomize/kustomization.yaml, one that nothing includes is no root:
+// built alone its patches match nothing, a build error no user sees.
+func TestComponentsAreNeverRoots(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel, text string) {
+		t.Helper()
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("app/kustomization.yaml", "resources: [deployment.yaml]\ncomponents: [../components/used]\n# - ../components/optional\n")
+	write("app/deployment.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  template:\n    spec:\n      containers: [{name: web, image: web:1}]\n")
+	component := "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\npatches:\n- patch: |-\n    apiVersion: apps/v1\n    kind: Deployment\n    metadata: {name: web}\n    spec: {replicas: 2}\n"
+	write("components/used/kustomization.yaml", component)
+	write("components/optional/kustomization.yaml", component)
+	tree := readTree(root, render.Limits{})
+	if got := strings.Join(tree.Roots(), ","); got != "app" {
+		t.Errorf("Roots = %s; want app only (components are built through what includes them)", got)
+	}
+	// The including kustomization builds with its component applied.
+	out := build(t, tree, "app")
+	if !bytes.Contains(out.Text, []byte("replicas: 2")) {
+		t.Errorf("app's build lacks its component's patch:\n%s", out.Text)
 	}
 }
 
@@ -294,5 +328,45 @@ func TestDeprecatedFieldsBuildSilently(t *testing.T) {
 	patch, _ := os.ReadFile(filepath.Join(dir, "prod/max.yaml"))
 	if filepath.Base(loc.Path) != "max.yaml" || string(patch[loc.Start:loc.End]) != "30" {
 		t.Errorf("Locate(maxReplicas) = %+v; want the patch's 30", loc)
+	}
+}
+
+// kustomize's library prints a warning for a kustomization's `vars` (no
+// conversion removes them) on os.Stderr, and unused vars through the
+// standard logger: kubeflow/manifests printed a line per build between
+// scalelint's messages. A build writes nothing to either, and leaves both
+// as it found them.
+func TestBuildWritesNothingToStderr(t *testing.T) {
+	root := t.TempDir()
+	for rel, text := range map[string]string{
+		"app/kustomization.yaml": "resources: [cm.yaml]\nvars:\n- name: UNUSED\n  objref: {kind: ConfigMap, name: c, apiVersion: v1}\n  fieldref: {fieldpath: metadata.name}\n",
+		"app/cm.yaml":            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: b}\n",
+	} {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr, logw := os.Stderr, log.Writer()
+	os.Stderr = w
+	log.SetOutput(w)
+	build(t, readTree(root, render.Limits{}), "app")
+	restoredStderr, restoredLog := os.Stderr == w, log.Writer() == w
+	os.Stderr = stderr
+	log.SetOutput(logw)
+	w.Close()
+	out, _ := io.ReadAll(r)
+	if len(out) > 0 {
+		t.Errorf("the build wrote to standard error:\n%s", out)
+	}
+	if !restoredStderr || !restoredLog {
+		t.Errorf("after the build: os.Stderr restored %v, the standard logger's output restored %v", restoredStderr, restoredLog)
 	}
 }

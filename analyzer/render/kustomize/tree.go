@@ -45,6 +45,11 @@ type kustomization struct {
 	// unread is set when scalelint could not read the file (or write it
 	// back with its remote references cut): it is not built.
 	unread bool
+	// component is a kustomize Component (kind: Component): a reusable
+	// set of patches and resources meant to be included by the
+	// kustomizations that list it under components, never built alone
+	// (its patches name targets only the including kustomization holds).
+	component bool
 }
 
 // patch is a patch a kustomization applies.
@@ -217,6 +222,9 @@ func (t *Tree) readKustomization(rel string) {
 		return
 	}
 	doc := y.Docs[0]
+	if _, kind := render.Lookup(doc, manifest.Path{manifest.Key("kind")}); kind != nil && kind.Kind == yaml.ScalarNode && kind.Value == "Component" {
+		k.component = true
+	}
 	changed := t.cutRemote(k, doc)
 	for _, key := range []string{"resources", "bases", "components"} {
 		_, seq := render.Lookup(doc, manifest.Path{manifest.Key(key)})
@@ -457,7 +465,11 @@ func (t *Tree) kustAt(dir string) (string, bool) {
 func (t *Tree) path(rel string) string { return filepath.Join(t.Root, filepath.FromSlash(rel)) }
 
 // Roots returns the directories (slash, below the tree root) of the
-// kustomizations that no other kustomization of the tree includes.
+// kustomizations that no other kustomization of the tree includes. A
+// Component is never a root: it is built only as part of a kustomization
+// that lists it (kustomize's components field), so one that nothing
+// includes (a repository's optional components, commented out of its
+// kustomization until a user enables them) is not built at all.
 func (t *Tree) Roots() []string {
 	included := map[string]bool{}
 	for _, k := range t.kusts {
@@ -468,8 +480,8 @@ func (t *Tree) Roots() []string {
 		}
 	}
 	var out []string
-	for dir := range t.kusts {
-		if !included[dir] {
+	for dir, k := range t.kusts {
+		if !included[dir] && !k.component {
 			out = append(out, dir)
 		}
 	}

@@ -682,7 +682,7 @@ func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *
 	}
 
 	if g := e.Growth; g != nil {
-		gl := &GrowthLaw{G: format.JSONSig(g.G), Tolerance: format.Float(g.Tolerance), Target: format.Float(g.TargetPercent) / 100, Limit: format.JSONSig(g.Limit),
+		gl := &GrowthLaw{G: format.JSONApart(g.G, 1+g.Tolerance), Tolerance: format.Float(g.Tolerance), Target: format.Float(g.TargetPercent) / 100, Limit: format.JSONSig(g.Limit),
 			Request: format.JSONSig(g.Request), Trapped: g.Trapped, Eval: g}
 		gl.Rule, gl.Verdict = "tolerance-trap", Pass
 		gl.MarginPercent = MarginAbove(g.G, 1+g.Tolerance)

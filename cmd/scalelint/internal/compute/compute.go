@@ -115,9 +115,9 @@ func Compute(in Inputs) Result {
 
 	// §1 growth factor, tolerance trap, rounds.
 	if g := e.Growth; g != nil {
-		r.Values["g"] = round6(g.G)
+		r.Values["g"] = format.JSONApart(g.G, 1+g.Tolerance)
 		r.Values["toleranceTrap"] = g.Trapped
-		add("tolerance trap (§1)", fmt.Sprintf("g = ℓ/(r·u*) = %s against 1 + %s", num(g.G), num(g.Tolerance)),
+		add("tolerance trap (§1)", fmt.Sprintf("g = ℓ/(r·u*) = %s against 1 + %s", format.Apart(g.G, 1+g.Tolerance, 4), format.Exact(g.Tolerance)),
 			verdict(g.Trapped, "never scales up on a saturated metric", "scales up"))
 		if g.HasOverload && !g.Trapped {
 			r.Values["rounds"] = g.Rounds

@@ -56,6 +56,11 @@ type Options struct {
 	// Values and Set are helm's --values files and --set assignments:
 	// one more value set every chart among the inputs is rendered with.
 	Values, Set []string
+	// Mark, when not nil, is called with the name of each phase as it
+	// ends: "walk", "render" (charts and kustomizations rendered),
+	// "load" (read and parse), "index" (the workspace built, targets
+	// resolved): check's --stats.
+	Mark func(phase string)
 }
 
 // Inputs are the files a command reads, in one workspace.
@@ -166,6 +171,7 @@ func Read(paths []string, stdin io.Reader, o Options) (*Inputs, error) {
 	if len(diskPaths) > 0 {
 		found, errs := workspace.Walk(diskPaths, cfg.Excluded)
 		in.Errs = append(in.Errs, errs...)
+		o.mark("walk")
 		// Configuration files are never inputs; those found below the
 		// paths govern their directories.
 		var manifests, nested []string
@@ -189,6 +195,7 @@ func Read(paths []string, stdin io.Reader, o Options) (*Inputs, error) {
 		if plan := lint.Discover(manifests); !plan.Empty() {
 			in.Rendered = lint.Render(context.Background(), plan, lint.Options{Analyzers: rules.All(), Config: cfg, Values: o.Values, Set: o.Set})
 		}
+		o.mark("render")
 		// A chart's files are read only through its renders (and may be
 		// fixed); a built kustomization's resources and patches are read
 		// for the problems of their text only (lint package doc).
@@ -230,6 +237,7 @@ func Read(paths []string, stdin io.Reader, o Options) (*Inputs, error) {
 			files = append(files, loaded...)
 		}
 		p.done()
+		o.mark("load")
 		for _, f := range files {
 			if f.Path != stdinName {
 				in.Named[f.Path] = true
@@ -275,7 +283,14 @@ func Read(paths []string, stdin io.Reader, o Options) (*Inputs, error) {
 		in.Rendered.DeployTogether(context.Background(), in.Rendered.GitOpsGroups(in.Workspace))
 		in.Rendered.SetPositions(lint.FilePositions(in.Workspace))
 	}
+	o.mark("index")
 	return in, nil
+}
+
+func (o Options) mark(phase string) {
+	if o.Mark != nil {
+		o.Mark(phase)
+	}
 }
 
 // Lint runs every rule over the inputs, as analyzer.RunWith does (shared

@@ -143,17 +143,17 @@ func cell(r *audit.Row, law string, short bool) string {
 		g := r.Growth
 		if g.Trapped {
 			if short {
-				return gnum(g.G) + " trap"
+				return gnum(g.G, g.Tolerance) + " trap"
 			}
-			return fmt.Sprintf("g %s ≤ %s: trapped", gnum(g.G), anum(1+g.Tolerance))
+			return fmt.Sprintf("g %s ≤ %s: trapped", gnum(g.G, g.Tolerance), bound(g.Tolerance))
 		}
 		if short {
 			if g.Rounds != nil {
-				return fmt.Sprintf("%s %dr", gnum(g.G), *g.Rounds)
+				return fmt.Sprintf("%s %dr", gnum(g.G, g.Tolerance), *g.Rounds)
 			}
-			return gnum(g.G)
+			return gnum(g.G, g.Tolerance)
 		}
-		out := "g " + gnum(g.G)
+		out := "g " + gnum(g.G, g.Tolerance)
 		if g.Rounds != nil {
 			out += fmt.Sprintf(" · %s (%s×)", report.Plural(*g.Rounds, "round"), anum(*g.Overload))
 			if g.TimeToCapacity != nil {

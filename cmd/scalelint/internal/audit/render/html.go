@@ -135,14 +135,14 @@ func sentence(r *audit.Row, law string) []string {
 	switch law {
 	case audit.Growth:
 		g := r.Growth
-		s := fmt.Sprintf("g = ℓ/(r·u*) = %s/(%s × %s) → %s as the controller computes it", anum(g.Limit), anum(g.Request), apct(g.Target), gnum(g.G))
+		s := fmt.Sprintf("g = ℓ/(r·u*) = %s/(%s × %s) → %s as the controller computes it", anum(g.Limit), anum(g.Request), apct(g.Target), gnum(g.G, g.Tolerance))
 		if g.Trapped {
-			s += fmt.Sprintf(" ≤ 1 + tolerance = %s: never scales up on a saturated metric", anum(1+g.Tolerance))
+			s += fmt.Sprintf(" ≤ 1 + tolerance = %s: never scales up on a saturated metric", bound(g.Tolerance))
 			if g.FixTarget != nil {
 				s += fmt.Sprintf("; a target of %d%% or less escapes", *g.FixTarget)
 			}
 		} else {
-			s += fmt.Sprintf(" > %s (%s)", anum(1+g.Tolerance), amargin(audit.MarginAbove(g.G, 1+g.Tolerance)))
+			s += fmt.Sprintf(" > %s (%s)", bound(g.Tolerance), amargin(audit.MarginAbove(g.G, 1+g.Tolerance)))
 			if g.Rounds != nil {
 				s += fmt.Sprintf("; a %s× overload needs %s", anum(*g.Overload), report.Plural(*g.Rounds, "round"))
 				if g.TimeToCapacity != nil && *g.Rounds > 0 {

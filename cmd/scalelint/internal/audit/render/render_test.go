@@ -396,3 +396,25 @@ func TestAuditNeutralisesMentionsAndEscapes(t *testing.T) {
 	}
 	mustContain(t, "the table", tb.String(), `\x1b`)
 }
+
+// TestGrowthFactorDigits: the audit writes g with four significant digits
+// (format.Sig), more where they would round it onto or across 1 +
+// tolerance (format.Apart), and a g below 0.001 whole.
+func TestGrowthFactorDigits(t *testing.T) {
+	for _, c := range []struct {
+		g, tolerance float64
+		want         string
+	}{
+		{100.0 / 95, 0.1, "1.053"}, // rules/laws/README.md §1.4
+		{1.25, 0.1, "1.25"},
+		{1.09999, 0.1, "1.09999"}, // Sig: "1.1", onto the bound
+		{1.10004, 0.1, "1.10004"}, // Sig: "1.1", below a g that escapes
+		{1.0000001, 0, "1.0000001"},
+		{1.0 / 3000, 0.1, "0.0003333"},
+		{1.1 + 5e-10, 0.1, "1.1"}, // equal to the laws (1e-9)
+	} {
+		if got := gnum(c.g, c.tolerance); got != c.want {
+			t.Errorf("gnum(%v, %v) = %q, want %q", c.g, c.tolerance, got, c.want)
+		}
+	}
+}

@@ -33,19 +33,31 @@ func anum[F ~float64](v F) string {
 }
 
 // gnum writes a growth factor with four significant digits: "1.053",
-// "1.25". It is format.Sig(v, 4) but below 0.001, where Sig stops at
-// format.MaxDecimals and would drop digits (0.000333 for 1/3000): a
-// growth factor that small is a manifest's own (a 300000% target on
-// pods at their limit: g = 0.0003333), and the audit writes it whole.
-func gnum[F ~float64](v F) string {
-	if a := math.Abs(float64(v)); a > 0 && a < 0.001 {
-		return format.Num(float64(v), 3-int(math.Floor(math.Log10(a))))
-	}
-	if math.IsNaN(float64(v)) {
+// "1.25", and more where fewer would round it onto or across 1 +
+// tolerance, the bound it is read against (format.Apart: "1.0999", never
+// "1.1" beside a trap at 1.1). It is format.Sig(v, 4) but below 0.001,
+// where Sig stops at format.MaxDecimals and would drop digits (0.000333
+// for 1/3000): a growth factor that small is a manifest's own (a 300000%
+// target on pods at their limit: g = 0.0003333), and the audit writes it
+// whole.
+func gnum[F, T ~float64](v F, tolerance T) string {
+	a := math.Abs(float64(v))
+	if math.IsNaN(a) {
 		return anum(v)
 	}
-	return format.Sig(float64(v), 4)
+	prec := 0
+	if a > 0 && !math.IsInf(a, 0) {
+		prec = max(3-int(math.Floor(math.Log10(a))), 0)
+		if a >= 0.001 {
+			prec = min(prec, format.MaxDecimals)
+		}
+	}
+	return format.Apart(float64(v), 1+float64(tolerance), prec)
 }
+
+// bound writes 1 + tolerance, the bound of the tolerance trap, with every
+// digit it holds: gnum is kept apart from it.
+func bound[T ~float64](tolerance T) string { return format.Exact(1 + float64(tolerance)) }
 
 // asecs formats seconds as check's messages do: "89.6s".
 func asecs[F ~float64](v F) string { return anum(v) + "s" }
@@ -289,9 +301,9 @@ func stairsSVG(g *audit.GrowthLaw) string {
 	k := e.Overload
 	need := k / e.G // pods at their limit that serve the overload, × before
 	n := e.Rounds
-	label := fmt.Sprintf("rounds: %d for a %s× overload at g = %s", n, anum(k), gnum(e.G))
+	label := fmt.Sprintf("rounds: %d for a %s× overload at g = %s", n, anum(k), gnum(e.G, e.Tolerance))
 	if e.Trapped {
-		label = fmt.Sprintf("rounds: never, g = %s is inside the tolerance", gnum(e.G))
+		label = fmt.Sprintf("rounds: never, g = %s is inside the tolerance", gnum(e.G, e.Tolerance))
 	}
 	s := newSVG(W, H, label)
 	round := 1.0
@@ -404,11 +416,11 @@ func stairsSVG(g *audit.GrowthLaw) string {
 	}
 
 	// Titles.
-	s.text(8, 16, "start", ` font-size="12" font-weight="bold"`, fmt.Sprintf("rounds · a %s× overload at g = %s per round", anum(k), gnum(e.G)))
+	s.text(8, 16, "start", ` font-size="12" font-weight="bold"`, fmt.Sprintf("rounds · a %s× overload at g = %s per round", anum(k), gnum(e.G, e.Tolerance)))
 	var sub string
 	switch {
 	case e.Trapped:
-		sub = fmt.Sprintf("g = %s ≤ 1 + tolerance = %s: never scales up on a saturated metric", gnum(e.G), anum(1+e.Tolerance))
+		sub = fmt.Sprintf("g = %s ≤ 1 + tolerance = %s: never scales up on a saturated metric", gnum(e.G, e.Tolerance), bound(e.Tolerance))
 		s.text((x0+x1)/2, ys(1)-10, "middle", ` fill="`+colFail+`" font-weight="bold"`, "never: no round scales up")
 	case n == 0:
 		sub = "0 rounds: the capacity held at this target covers it"

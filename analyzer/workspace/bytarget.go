@@ -1,0 +1,90 @@
+package workspace
+
+import (
+	"slices"
+	"sort"
+
+	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/scaling"
+)
+
+// The reverse of Target, and the autoscalers of a path: what the language
+// server needs to find the reach of an edit (and Focus, the view it lints)
+// without a pass over every autoscaler of the workspace.
+
+// AutoscalersOf returns the autoscalers whose scale target resolved to
+// an object, in file order.
+func (ws *Workspace) AutoscalersOf(t *manifest.Object) []*scaling.Autoscaler {
+	as, _ := ws.byTarget.get(t)
+	return as
+}
+
+// AutoscalersIn returns the autoscalers of the files of a path, in file
+// order (of a view made by Focus, those it lists).
+func (ws *Workspace) AutoscalersIn(path string) []*scaling.Autoscaler {
+	path1 := func(a *scaling.Autoscaler) string { return a.Object.Doc.File.Path }
+	lo := sort.Search(len(ws.autoscalers), func(i int) bool { return path1(ws.autoscalers[i]) >= path })
+	hi := lo
+	for hi < len(ws.autoscalers) && path1(ws.autoscalers[hi]) == path {
+		hi++
+	}
+	return ws.autoscalers[lo:hi:hi]
+}
+
+// Reresolved returns, for a workspace made by With, the autoscalers whose
+// scale target was resolved again: those of the changed files, and those
+// whose candidates the change touched. Every other autoscaler has the
+// base's resolution. ok is false for a workspace not made by With.
+func (ws *Workspace) Reresolved() (as []*scaling.Autoscaler, ok bool) {
+	return ws.reresolved, ws.derivedByWith
+}
+
+// indexTarget adds an autoscaler to the reverse index of its target.
+func (ws *Workspace) indexTarget(a *scaling.Autoscaler, r *Resolution) {
+	if r == nil || r.Object == nil {
+		return
+	}
+	as, _ := ws.byTarget.get(r.Object)
+	ws.byTarget.set(r.Object, ws.inOrder(append(slices.Clone(as), a)))
+}
+
+// unindexTarget removes an autoscaler from the reverse index of its
+// target.
+func (ws *Workspace) unindexTarget(a *scaling.Autoscaler, r *Resolution) {
+	if r == nil || r.Object == nil {
+		return
+	}
+	as, _ := ws.byTarget.get(r.Object)
+	if as = slices.DeleteFunc(slices.Clone(as), func(x *scaling.Autoscaler) bool { return x == a }); len(as) > 0 {
+		ws.byTarget.set(r.Object, as)
+	} else {
+		ws.byTarget.delete(r.Object)
+	}
+}
+
+// inOrder sorts autoscalers of the workspace in its order (Autoscalers).
+func (ws *Workspace) inOrder(as []*scaling.Autoscaler) []*scaling.Autoscaler {
+	if len(as) < 2 {
+		return as
+	}
+	pos := make(map[*scaling.Autoscaler]int, len(as))
+	for _, a := range as {
+		pos[a] = ws.position(a)
+	}
+	sort.SliceStable(as, func(i, j int) bool { return pos[as[i]] < pos[as[j]] })
+	return as
+}
+
+// position returns an autoscaler's index in Autoscalers (binary search
+// by path, then a scan of that path's), or len(Autoscalers) when it is
+// not there.
+func (ws *Workspace) position(a *scaling.Autoscaler) int {
+	p := a.Object.Doc.File.Path
+	i := sort.Search(len(ws.autoscalers), func(i int) bool { return ws.autoscalers[i].Object.Doc.File.Path >= p })
+	for ; i < len(ws.autoscalers) && ws.autoscalers[i].Object.Doc.File.Path == p; i++ {
+		if ws.autoscalers[i] == a {
+			return i
+		}
+	}
+	return len(ws.autoscalers)
+}

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime/metrics"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/workspace"
+)
+
+// phaseMark, when not nil, is told when each phase of a check ends
+// (--stats): load.Options.Mark and the check command call it.
+var phaseMark func(phase string)
+
+// runStats is the phase table of one check (--stats): the wall time of
+// each phase, and the heap in use and the resident set size at its end.
+type runStats struct {
+	start, last time.Time
+	rows        []phaseRow
+}
+
+type phaseRow struct {
+	name      string
+	wall      time.Duration
+	heap, rss float64 // MiB
+}
+
+// startStats turns the timings of loading and parsing on and starts the
+// table; phaseMark records each phase from then on.
+func startStats() *runStats {
+	manifest.EnableTimings()
+	workspace.EnableTimings()
+	s := &runStats{start: time.Now()}
+	s.last = s.start
+	phaseMark = s.mark
+	return s
+}
+
+// mark records the end of a phase, when --stats is on.
+func mark(phase string) {
+	if phaseMark != nil {
+		phaseMark(phase)
+	}
+}
+
+func (s *runStats) mark(phase string) {
+	now := time.Now()
+	s.rows = append(s.rows, phaseRow{name: phase, wall: now.Sub(s.last), heap: heapInUse(), rss: procStatus("VmRSS")})
+	s.last = now
+}
+
+// print writes the table: the phases in order, each with its wall time;
+// the steps of "load" and "index" below it with their time summed over the
+// goroutines that ran them (they overlap: loading runs on every core).
+func (s *runStats) print(w io.Writer) {
+	m, ws := manifest.ReadTimings(), workspace.ReadTimings()
+	steps := map[string][][2]any{
+		"load":  {{"read", ws.Read}, {"sniff", m.Sniff}, {"parse", m.Parse}, {"decode", m.Decode}, {"views", ws.Views}},
+		"index": {{"index", ws.Index}, {"resolve", ws.Resolve}},
+	}
+	ms := func(d time.Duration) string {
+		return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', 1, 64)
+	}
+	fmt.Fprintf(w, "%-10s %10s %10s %9s %9s\n", "phase", "wall_ms", "busy_ms", "heap_MiB", "rss_MiB")
+	for _, r := range s.rows {
+		fmt.Fprintf(w, "%-10s %10s %10s %9.1f %9.1f\n", r.name, ms(r.wall), "", r.heap, r.rss)
+		for _, st := range steps[r.name] {
+			fmt.Fprintf(w, "  %-8s %10s %10s\n", st[0], "", ms(st[1].(time.Duration)))
+		}
+	}
+	fmt.Fprintf(w, "%-10s %10s %10s %9s %9.1f\n", "total", ms(time.Since(s.start)), "", "peak", procStatus("VmHWM"))
+	fmt.Fprintln(w, "busy: the wall time of the goroutines that ran the step, summed (loading runs 2 per core, so it overlaps and includes waiting); heap: in use, collected or not, at the phase's end; rss and peak: of the process")
+}
+
+// heapInUse returns the bytes of heap objects, in MiB.
+func heapInUse() float64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return float64(s[0].Value.Uint64()) / (1 << 20)
+}
+
+// procStatus returns a kB field of /proc/self/status in MiB (0 where
+// there is none).
+func procStatus(field string) float64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, field+":"); ok {
+			kb, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
+			return float64(kb) / 1024
+		}
+	}
+	return 0
+}

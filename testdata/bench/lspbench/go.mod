@@ -1,0 +1,3 @@
+module scalelint.dev/bench/lspbench
+
+go 1.26

@@ -1,0 +1,328 @@
+// Command lspbench measures `scalelint lsp` from outside, as an editor
+// sees it: a separate process speaking the Language Server Protocol over
+// the server's stdin and stdout.
+//
+//	lspbench -server /path/to/scalelint -dir CORPUS [-edits 100] [-rss-edits 1000]
+//
+// It starts `scalelint lsp --debounce 1ms --log-level info` with CORPUS
+// as the one workspace folder, and measures:
+//
+//   - initialize: from sending initialize to its answer;
+//   - first diagnostics: from sending initialize to the publishDiagnostics
+//     of the first scaledobject.yaml of CORPUS (in path order) with a
+//     kafka trigger's lagThreshold,, opened
+//     right after initialized;
+//   - indexed: from sending initialize to the server's log line
+//     "indexed workspace";
+//   - RSS (VmRSS of the server process) once the index is built and its
+//     first lint published (no publication for half a second);
+//   - edits: -edits didChange notifications of the opened file, each
+//     setting its lagThreshold (alternately "1" and "100000", so the
+//     findings change), timed from the didChange to the publishDiagnostics
+//     of that version; p50, p90, p99 and max;
+//   - RSS after those edits and, when -rss-edits is larger, after
+//     -rss-edits edits in all.
+//
+// It prints one line of key=value pairs (the bench script's table reads
+// it) and exits non-zero when the server fails to answer in time.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+type message struct {
+	ID     *json.RawMessage `json:"id,omitempty"`
+	Method string           `json:"method,omitempty"`
+	Params json.RawMessage  `json:"params,omitempty"`
+	Result json.RawMessage  `json:"result,omitempty"`
+	Error  json.RawMessage  `json:"error,omitempty"`
+}
+
+type publication struct {
+	URI     string `json:"uri"`
+	Version *int32 `json:"version"`
+	at      time.Time
+}
+
+type client struct {
+	in      io.Writer
+	wmu     sync.Mutex
+	mu      sync.Mutex
+	cond    *sync.Cond
+	answers map[int]time.Time
+	pubs    map[string]publication // last publication by URI
+	lastPub time.Time
+	indexed time.Time
+	nextID  int
+}
+
+func (c *client) send(v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	fmt.Fprintf(c.in, "Content-Length: %d\r\n\r\n", len(b))
+	c.in.Write(b)
+}
+
+func (c *client) request(method string, params any) int {
+	c.mu.Lock()
+	c.nextID++
+	id := c.nextID
+	c.mu.Unlock()
+	c.send(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+	return id
+}
+
+func (c *client) notify(method string, params any) {
+	c.send(map[string]any{"jsonrpc": "2.0", "method": method, "params": params})
+}
+
+// read reads the server's messages: answers, publications; requests
+// from the server (workspace/configuration, registrations) get a null
+// result.
+func (c *client) read(out io.Reader) {
+	r := bufio.NewReaderSize(out, 1<<20)
+	for {
+		n := -1
+		for {
+			line, err := r.ReadString('\n')
+			if err != nil {
+				return
+			}
+			line = strings.TrimSpace(line)
+			if line == "" {
+				break
+			}
+			if v, ok := strings.CutPrefix(line, "Content-Length: "); ok {
+				n, _ = strconv.Atoi(v)
+			}
+		}
+		body := make([]byte, n)
+		if _, err := io.ReadFull(r, body); err != nil {
+			return
+		}
+		now := time.Now()
+		var m message
+		if json.Unmarshal(body, &m) != nil {
+			continue
+		}
+		switch {
+		case m.Method == "textDocument/publishDiagnostics":
+			var p publication
+			json.Unmarshal(m.Params, &p)
+			p.at = now
+			c.mu.Lock()
+			c.pubs[p.URI] = p
+			c.lastPub = now
+			c.cond.Broadcast()
+			c.mu.Unlock()
+		case m.Method != "" && m.ID != nil:
+			var result any
+			if m.Method == "workspace/configuration" {
+				result = []any{nil}
+			}
+			c.send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": result})
+		case m.Method == "" && m.ID != nil:
+			id, _ := strconv.Atoi(string(*m.ID))
+			c.mu.Lock()
+			c.answers[id] = now
+			c.cond.Broadcast()
+			c.mu.Unlock()
+		}
+	}
+}
+
+// waitFor waits, at most timeout, until ok holds (called with c.mu held).
+func (c *client) waitFor(what string, timeout time.Duration, ok func() bool) {
+	deadline := time.Now().Add(timeout)
+	t := time.AfterFunc(timeout, func() { c.mu.Lock(); c.cond.Broadcast(); c.mu.Unlock() })
+	defer t.Stop()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for !ok() {
+		if time.Now().After(deadline) {
+			fmt.Fprintf(os.Stderr, "lspbench: timed out waiting for %s\n", what)
+			os.Exit(1)
+		}
+		c.cond.Wait()
+	}
+}
+
+func rssMiB(pid int) float64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+			kb, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
+			return float64(kb) / 1024
+		}
+	}
+	return 0
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.1f", float64(d)/float64(time.Millisecond)) }
+
+func percentile(sorted []time.Duration, p float64) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	return sorted[int(float64(len(sorted)-1)*p+0.5)]
+}
+
+func main() {
+	server := flag.String("server", "scalelint", "the scalelint binary")
+	dir := flag.String("dir", "", "the workspace folder (a generated corpus)")
+	edits := flag.Int("edits", 100, "edits timed")
+	rssEdits := flag.Int("rss-edits", 0, "edits in all before the last RSS reading (at least -edits)")
+	debounce := flag.String("debounce", "1ms", "the server's --debounce")
+	timeout := flag.Duration("timeout", 120*time.Second, "the longest wait for any one answer")
+	flag.Parse()
+	if *dir == "" {
+		fmt.Fprintln(os.Stderr, "lspbench: -dir is required")
+		os.Exit(2)
+	}
+	root, _ := filepath.Abs(*dir)
+	key := []byte("lagThreshold: \"")
+	var open string
+	var text []byte
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if open == "" && err == nil && strings.HasSuffix(p, "scaledobject.yaml") {
+			if b, err := os.ReadFile(p); err == nil && bytes.Contains(b, key) {
+				open, text = p, b
+			}
+		}
+		return nil
+	})
+	if open == "" {
+		fmt.Fprintln(os.Stderr, "lspbench: no scaledobject.yaml with a lagThreshold under", root)
+		os.Exit(2)
+	}
+
+	cmd := exec.Command(*server, "lsp", "--debounce", *debounce, "--log-level", "info")
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	stderr, _ := cmd.StderrPipe()
+	c := &client{in: stdin, answers: map[int]time.Time{}, pubs: map[string]publication{}}
+	c.cond = sync.NewCond(&c.mu)
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, "lspbench:", err)
+		os.Exit(2)
+	}
+	go c.read(stdout)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), "indexed workspace") {
+				c.mu.Lock()
+				c.indexed = time.Now()
+				c.cond.Broadcast()
+				c.mu.Unlock()
+			}
+		}
+	}()
+
+	rootURI := "file://" + root
+	uri := "file://" + open
+	start := time.Now()
+	id := c.request("initialize", map[string]any{
+		"processId": os.Getpid(), "rootUri": rootURI,
+		"workspaceFolders": []any{map[string]any{"uri": rootURI, "name": filepath.Base(root)}},
+		"capabilities":     map[string]any{"textDocument": map[string]any{"publishDiagnostics": map[string]any{"versionSupport": true}}},
+	})
+	c.waitFor("initialize", *timeout, func() bool { _, ok := c.answers[id]; return ok })
+	initAt := c.answers[id]
+	c.notify("initialized", map[string]any{})
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "yaml", "version": 1, "text": string(text)}})
+	c.waitFor("the opened file's diagnostics", *timeout, func() bool {
+		p, ok := c.pubs[uri]
+		return ok && p.Version != nil && *p.Version == 1
+	})
+	firstAt := c.pubs[uri].at
+	c.waitFor("the index", *timeout, func() bool { return !c.indexed.IsZero() })
+	indexedAt := c.indexed
+	// The index's lint publishes every file with findings: wait for it
+	// to be over.
+	for {
+		time.Sleep(250 * time.Millisecond)
+		c.mu.Lock()
+		quiet := time.Since(c.lastPub) > 500*time.Millisecond
+		c.mu.Unlock()
+		if quiet {
+			break
+		}
+	}
+	rssIndexed := rssMiB(cmd.Process.Pid)
+
+	at := bytes.Index(text, key) + len(key)
+	line := bytes.Count(text[:at], []byte("\n"))
+	col := at - (bytes.LastIndexByte(text[:at], '\n') + 1)
+	cur := string(text[at : at+bytes.IndexByte(text[at:], '"')])
+	version := int32(1)
+	edit := func(i int) time.Duration {
+		value := "1"
+		if i%2 == 1 {
+			value = "100000"
+		}
+		version++
+		v := version
+		t0 := time.Now()
+		c.notify("textDocument/didChange", map[string]any{
+			"textDocument": map[string]any{"uri": uri, "version": v},
+			"contentChanges": []any{map[string]any{
+				"range": map[string]any{"start": map[string]any{"line": line, "character": col}, "end": map[string]any{"line": line, "character": col + len(cur)}},
+				"text":  value,
+			}},
+		})
+		cur = value
+		c.waitFor(fmt.Sprintf("the diagnostics of version %d", v), *timeout, func() bool {
+			p, ok := c.pubs[uri]
+			return ok && p.Version != nil && *p.Version >= v
+		})
+		return c.pubs[uri].at.Sub(t0)
+	}
+	lat := make([]time.Duration, 0, *edits)
+	for i := 0; i < *edits; i++ {
+		lat = append(lat, edit(i))
+	}
+	rssEdited := rssMiB(cmd.Process.Pid)
+	total := *edits
+	for ; total < *rssEdits; total++ {
+		edit(total)
+	}
+	rssLast := rssMiB(cmd.Process.Pid)
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+
+	c.request("shutdown", nil)
+	c.notify("exit", nil)
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+	}
+	fmt.Printf("initialize_ms=%s first_diag_ms=%s indexed_ms=%s rss_indexed_MiB=%.0f edits=%d edit_p50_ms=%s edit_p90_ms=%s edit_p99_ms=%s edit_max_ms=%s rss_after_%d_MiB=%.0f rss_after_%d_MiB=%.0f\n",
+		ms(initAt.Sub(start)), ms(firstAt.Sub(start)), ms(indexedAt.Sub(start)), rssIndexed, *edits,
+		ms(percentile(lat, 0.5)), ms(percentile(lat, 0.9)), ms(percentile(lat, 0.99)), ms(lat[len(lat)-1]),
+		*edits, rssEdited, total, rssLast)
+}
