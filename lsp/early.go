@@ -23,7 +23,9 @@ import (
 // autoscalers of a workload, what is deployed together, inferred inputs,
 // or the absence of any of them: unresolved-scale-target), so it is
 // withheld until the index is complete; the full set is then published as
-// a newer publication of the same version.
+// a newer publication of the same version. A document without local
+// findings gets no early publication (an empty one would tell the user
+// nothing an editor does not already show).
 //
 // A document is linted early only when the walk shows that nothing unread
 // can change how it is read:
@@ -78,6 +80,12 @@ func (e *earlyPlan) rendered(p string, open lint.Plan) bool {
 	return false
 }
 
+// earlyOpenPlan returns the charts and kustomizations among the open
+// documents' paths (one not saved yet is not among the walk's).
+func earlyOpenPlan(open map[string]bool) lint.Plan {
+	return lint.Discover(slices.Sorted(maps.Keys(open)))
+}
+
 // planEarlyLocked records the walk's plan on the index run when the
 // configuration files it met are all loaded, and reports whether it did.
 func (s *Server) planEarlyLocked(run *indexRun, paths []string, e *earlyPlan) bool {
@@ -126,17 +134,16 @@ func (s *Server) runEarlyLint(ctx context.Context, snap *Snapshot, e *earlyPlan)
 	if s.testHook != nil {
 		s.testHook(ctx, testHookEarlyLint)
 	}
-	var openPaths []string
+	open := map[string]bool{}
 	for p, h := range snap.files.over {
 		if h != nil && h.open {
-			openPaths = append(openPaths, p)
+			open[p] = true
 		}
 	}
-	sort.Strings(openPaths)
-	openPlan := lint.Discover(openPaths)
+	plan := earlyOpenPlan(open)
 	over := map[string]*fileHandle{}
-	for _, p := range openPaths {
-		if h := snap.files.get(p); h.linted() && !e.rendered(p, openPlan) {
+	for p := range open {
+		if h := snap.files.get(p); h.linted() && !e.rendered(p, plan) {
 			over[p] = h
 		}
 	}
@@ -170,6 +177,11 @@ func (s *Server) runEarlyLint(ctx context.Context, snap *Snapshot, e *earlyPlan)
 		h := over[p]
 		items := protocolFor(alone, local, p)
 		prev := s.pub.published[p]
+		if len(items) == 0 && prev.key == "" {
+			// Nothing to show, nor to clear: a publication of no findings
+			// would say no more than none, and an editor shows both alike.
+			continue
+		}
 		next := prev.next(p, h, items, false)
 		v := next.version
 		next.key = diagKey(items, v, true)
