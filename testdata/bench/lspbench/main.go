@@ -2,7 +2,7 @@
 // sees it: a separate process speaking the Language Server Protocol over
 // the server's stdin and stdout.
 //
-//	lspbench -server /path/to/scalelint -dir CORPUS [-edits 100] [-rss-edits 1000]
+//	lspbench -server /path/to/scalelint -dir CORPUS [-edits 100] [-rss-edits 1000] [-broken]
 //
 // It starts `scalelint lsp --debounce 1ms --log-level info` with CORPUS
 // as the one workspace folder, and measures:
@@ -202,6 +202,8 @@ func main() {
 	rssEdits := flag.Int("rss-edits", 0, "edits in all before the last RSS reading (at least -edits)")
 	debounce := flag.String("debounce", "1ms", "the server's --debounce")
 	timeout := flag.Duration("timeout", 120*time.Second, "the longest wait for any one answer")
+	logFile := flag.String("log", "", "write the server's log (at info level) to this file")
+	broken := flag.Bool("broken", false, "open the file with a broken YAML document appended (a yaml-syntax finding, which the server may publish before the index is read)")
 	flag.Parse()
 	if *dir == "" {
 		fmt.Fprintln(os.Stderr, "lspbench: -dir is required")
@@ -224,6 +226,9 @@ func main() {
 		os.Exit(2)
 	}
 
+	if *broken {
+		text = append(bytes.Clone(text), "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: broken\n"...)
+	}
 	cmd := exec.Command(*server, "lsp", "--debounce", *debounce, "--log-level", "info")
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
@@ -238,7 +243,15 @@ func main() {
 	go func() {
 		sc := bufio.NewScanner(stderr)
 		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		var log io.Writer = io.Discard
+		if *logFile != "" {
+			if f, err := os.Create(*logFile); err == nil {
+				defer f.Close()
+				log = f
+			}
+		}
 		for sc.Scan() {
+			fmt.Fprintln(log, sc.Text())
 			switch line := sc.Text(); {
 			case strings.Contains(line, "published the indexed workspace's diagnostics"):
 				c.mu.Lock()
@@ -273,13 +286,18 @@ func main() {
 	c.waitFor("the index", *timeout, func() bool { return !c.indexed.IsZero() })
 	indexedAt := c.indexed
 	// The index's lint publishes every file with findings: wait for it
-	// to be over.
+	// to be over (an edit would cancel it): the server's log line says
+	// so, or, from a server that does not log it (and so published the
+	// opened file only after the index), no publication for half a
+	// second.
+	early := firstAt.Before(indexedAt)
 	for {
 		time.Sleep(250 * time.Millisecond)
 		c.mu.Lock()
 		quiet := time.Since(c.lastPub) > 500*time.Millisecond
+		done := !c.linted.IsZero() || (!early && quiet)
 		c.mu.Unlock()
-		if quiet {
+		if done && quiet {
 			break
 		}
 	}
