@@ -19,7 +19,9 @@
 //	                     every file read (regular files only) and parsed in parallel within
 //	                     the configured limits; configuration files and files that are
 //	                     not manifests not linted; initialize answered at once, lints and
-//	                     requests wait for the index
+//	                     requests wait for the index, but for the open documents' local
+//	                     findings (analyzer.Analyzer.Local), published once the walk is
+//	                     done (early.go)
 //	didOpen/Change    overlays: the editor's text over the disk's (incremental
 //	didSave/Close     changes applied through the Mapper, in wire order)
 //	didChangeWatched  disk files re-read (outside the lock) or forgotten; .scalelint.yaml reloaded

@@ -101,6 +101,7 @@ type Snapshot struct {
 	// (nil: the index was complete): such a snapshot is not linted, and a
 	// request reads it over the finished index (withIndex).
 	indexing   *indexRun
+	afterIndex bool // made when an index was done: its lint is logged
 	rebaseOnce sync.Once
 	rebased    *Snapshot
 
