@@ -39,6 +39,14 @@ type Options struct {
 	// named relative to in findings (the language server's workspace
 	// folder; the command line names them as the paths it was given).
 	RelativeTo string
+	// Release is for a one-shot run (the command line): each unit drops
+	// its documents' node trees once linted (workspace.Options.Release),
+	// and its locators their parse of the rendered text once its findings
+	// and its objects' kinds and names are located (render.Releaser); a
+	// later Locate of another place parses again. Without it (the
+	// language server, which locates anything a request asks) they are
+	// kept.
+	Release bool
 }
 
 func (o Options) config() *analyzer.Config {
@@ -73,6 +81,10 @@ type Unit struct {
 	namespace string                            // of objects that set none
 	locators  map[*manifest.File]render.Locator // by rendered file
 	located   []located                         // Diags, located in their sources
+	// placed holds the locations of its objects' kinds and names, taken
+	// before the locators were released (Options.Release): what the
+	// report's counts and the sources read ask for.
+	placed map[[2]token.Pos]render.Location
 }
 
 // Result is what a run rendered: its units and what could not be rendered.
@@ -149,6 +161,9 @@ func Render(ctx context.Context, plan Plan, opts Options) *Result {
 	run(jobs)
 	if tree != nil {
 		r.addTree(tree, built)
+		if opts.Release {
+			tree.ReleaseParsed()
+		}
 	}
 	sort.SliceStable(r.Units, func(i, j int) bool {
 		a, b := r.Units[i], r.Units[j]
@@ -380,12 +395,27 @@ func lintUnit(ctx context.Context, kind, root, set, anchor string, out *render.O
 	}
 	// One render is one deployment: a scale target is wherever its
 	// template or resource file is.
-	u.Workspace = workspace.New(fset, files, workspace.Options{DefaultNamespace: namespace, TargetDistance: -1, Generated: true, Kinds: opts.Kinds})
+	u.Workspace = workspace.New(fset, files, workspace.Options{DefaultNamespace: namespace, TargetDistance: -1, Generated: true, Kinds: opts.Kinds, Release: opts.Release})
 	u.Shared = analyzer.NewShared()
 	u.Diags = analyzer.RunWith(ctx, u.Workspace, opts.Analyzers, cfg, u.Shared)
 	u.located = make([]located, len(u.Diags))
 	for i := range u.Diags {
 		u.located[i] = u.locate(&u.Diags[i])
+	}
+	if opts.Release {
+		u.placed = map[[2]token.Pos]render.Location{}
+		for _, o := range u.Workspace.Objects() {
+			for _, f := range []manifest.Field{o.KindAt, o.NameAt} {
+				if l, ok := u.Locate(f.Pos, f.End); ok {
+					u.placed[[2]token.Pos{f.Pos, f.End}] = l
+				}
+			}
+		}
+		for _, l := range u.locators {
+			if rl, ok := l.(render.Releaser); ok {
+				rl.Release()
+			}
+		}
 	}
 	return u
 }
