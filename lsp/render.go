@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/scalelint/scalelint/analyzer/render/chart"
 	"github.com/scalelint/scalelint/analyzer/render/lint"
 	"github.com/scalelint/scalelint/analyzer/workspace"
 	"github.com/scalelint/scalelint/rules"
@@ -19,7 +20,9 @@ import (
 // linted as the command line does (analyzer/render/lint): each chart, and
 // the kustomizations together, form a render group, identified by its
 // inputs (the texts of the files it can read, open documents over the
-// disk's, and the configuration). A group whose inputs an edit did not
+// disk's, and the configuration; a chart's are its own files and those of
+// the charts its dependencies not vendored are taken from,
+// chart.DependencyDirs). A group whose inputs an edit did not
 // change is the previous snapshot's, findings and all; an edit of a
 // template, a values file or a patch renders that group only.
 //
@@ -37,6 +40,9 @@ type renderCache struct {
 	// gen changes when a file on disk changed that no handle holds (a
 	// chart's _helpers.tpl): every key with it.
 	gen uint64
+	// deps remembers each chart's dependency directories (by chart
+	// directory).
+	deps map[string]*depsMemo
 }
 
 // renderGroup is a chart, or the kustomizations, rendered and linted.
@@ -119,9 +125,19 @@ func (s *Snapshot) renders() []*renderGroup {
 			}
 			return hex.EncodeToString(h.Sum(nil))
 		}
+		isSource := plan.IsSource()
 		for _, dir := range plan.Charts {
+			// A chart reads its own directory, and the charts of the
+			// tree its dependencies not vendored are taken from (and
+			// those looked at for them): their files are the group's
+			// inputs too, and which they are is part of its key.
 			files := under(paths, dir)
-			s.groups = append(s.groups, s.renderCache.get(key("chart "+dir, files), lint.Plan{Charts: []string{dir}}))
+			kind := "chart " + dir
+			for _, d := range s.dependencyDirs(dir, isSource) {
+				kind += "\x00" + d
+				files = append(files, under(paths, d)...)
+			}
+			s.groups = append(s.groups, s.renderCache.get(key(kind, files), lint.Plan{Charts: []string{dir}, Sources: plan.Sources}))
 		}
 		if len(plan.Kustomizations) > 0 {
 			// A kustomization reads only below its directory (load
@@ -197,6 +213,68 @@ func (g *renderGroup) units(s *Snapshot) []*lint.Unit {
 		}
 	})
 	return g.res.Units
+}
+
+// depsMemo is what chart.DependencyDirs answered for a chart, and what it
+// asked of the snapshot: the files it read (nil: not there) and which
+// directories are charts of the tree. The answer stands for a snapshot
+// that answers the same (a file's handle is the same while its text is).
+type depsMemo struct {
+	reads  map[string]*fileHandle
+	charts map[string]bool
+	dirs   []string
+}
+
+// dependencyDirs returns chart.DependencyDirs of a chart over the
+// snapshot's files, remembered from the last snapshot that asked: parsing
+// every chart's Chart.yaml at each edit would cost a workspace of a
+// hundred charts milliseconds.
+func (s *Snapshot) dependencyDirs(dir string, isSource func(string) bool) []string {
+	c := s.renderCache
+	c.mu.Lock()
+	m := c.deps[dir]
+	c.mu.Unlock()
+	if m != nil && s.answersAs(m, isSource) {
+		return m.dirs
+	}
+	m = &depsMemo{reads: map[string]*fileHandle{}, charts: map[string]bool{}}
+	read := func(p string) ([]byte, bool) {
+		h := s.files.get(filepath.Clean(p))
+		m.reads[filepath.Clean(p)] = h
+		if h == nil {
+			return nil, false
+		}
+		return h.content, true
+	}
+	charts := func(d string) bool {
+		ok := isSource(d)
+		m.charts[d] = ok
+		return ok
+	}
+	m.dirs = chart.DependencyDirs(dir, charts, read)
+	c.mu.Lock()
+	if c.deps == nil {
+		c.deps = map[string]*depsMemo{}
+	}
+	c.deps[dir] = m
+	c.mu.Unlock()
+	return m.dirs
+}
+
+// answersAs reports whether the snapshot answers what a memo asked as it
+// was answered.
+func (s *Snapshot) answersAs(m *depsMemo, isSource func(string) bool) bool {
+	for p, h := range m.reads {
+		if s.files.get(p) != h {
+			return false
+		}
+	}
+	for d, ok := range m.charts {
+		if isSource(d) != ok {
+			return false
+		}
+	}
+	return true
 }
 
 // holdsGitOps says whether a file of the snapshot holds a GitOps object.

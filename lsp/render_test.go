@@ -338,3 +338,48 @@ func TestChartFixAfterIndexThenOpen(t *testing.T) {
 		t.Fatal("no fix on the values line of the open document")
 	}
 }
+
+// TestChartDependencyEditRerenders: web depends on worker, a chart of the
+// same repository that charts/ does not hold, and takes it from the tree
+// (its sibling directory, version 1.0.0 in ^1.0.0). worker's CPU target
+// is in worker/values.yaml; its container's resources only in web's
+// values (worker.resources: limit = request), so only web's render can
+// find the tolerance trap there (a target of 95: g = 100/95 = 1.0526 <=
+// 1.1, rules/laws/README.md §1.4); worker's own render cannot (no CPU
+// request). Editing worker/values.yaml must render web again: the
+// sibling's files are inputs of web's render group.
+func TestChartDependencyEditRerenders(t *testing.T) {
+	files := map[string]string{
+		"web/Chart.yaml": "apiVersion: v2\nname: web\nversion: 0.1.0\ndependencies:\n- name: worker\n  version: ^1.0.0\n  repository: oci://registry.example/charts\n",
+		"web/values.yaml": `worker:
+  resources:
+    requests: {cpu: 500m}
+    limits: {cpu: 500m}
+`,
+		"worker/Chart.yaml": "apiVersion: v2\nname: worker\nversion: 1.0.0\n",
+		"worker/values.yaml": `resources: {}
+autoscaling:
+  maxReplicas: 10
+  targetCPUUtilizationPercentage: 80
+`,
+	}
+	for _, name := range []string{"deployment.yaml", "hpa.yaml"} {
+		files["worker/templates/"+name] = strings.ReplaceAll(webChart["web/templates/"+name], "-web", "-worker")
+	}
+	dir := writeTree(t, t.TempDir(), files)
+	c := newClient(t, Options{})
+	c.initialize(dir, "")
+	u := c.open("worker/values.yaml", "")
+	if p := c.waitVersion(u, 1); p.has("tolerance-trap") {
+		t.Fatalf("worker/values.yaml with target 80: %v", p.rules())
+	}
+	v := c.edit(u, "targetCPUUtilizationPercentage: 80", "targetCPUUtilizationPercentage: 95")
+	p := c.waitVersion(u, v)
+	if !p.has("tolerance-trap") {
+		t.Fatalf("after raising the target, web renders worker with it: %v\n%s", p.rules(), c.log)
+	}
+	v = c.edit(u, "targetCPUUtilizationPercentage: 95", "targetCPUUtilizationPercentage: 80")
+	if p := c.waitVersion(u, v); p.has("tolerance-trap") {
+		t.Fatalf("after setting it back: %v", p.rules())
+	}
+}

@@ -9,7 +9,9 @@ const (
 	// does not build, a chart that does not load (error).
 	RuleError = "render-error"
 	// RuleIncomplete: part of a chart or kustomization was left out, and
-	// why: a dependency not vendored in charts/, a remote base (info).
+	// why: a dependency not vendored in charts/, a remote base; or a
+	// dependency not vendored was rendered with a chart of the tree that
+	// stands in for it (info).
 	RuleIncomplete = "render-incomplete"
 	// RuleLimit: a render over a safety limit (time, output, input).
 	RuleLimit = "input-limit"

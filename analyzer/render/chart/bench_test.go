@@ -79,7 +79,7 @@ spec:
 // costs once it is read (issue goal: under 50 ms).
 func BenchmarkRenderLint20(b *testing.B) {
 	dir := writeChart(b, 20)
-	c, problems := chart.Load(dir, render.Limits{}, nil)
+	c, problems := chart.Load(dir, chart.LoadOptions{})
 	if c == nil {
 		b.Fatal(problems)
 	}
@@ -101,7 +101,7 @@ func BenchmarkLoadRenderLint20(b *testing.B) {
 	all := rules.All()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		c, problems := chart.Load(dir, render.Limits{}, nil)
+		c, problems := chart.Load(dir, chart.LoadOptions{})
 		if c == nil {
 			b.Fatal(problems)
 		}

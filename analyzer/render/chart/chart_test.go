@@ -16,7 +16,7 @@ const chartsDir = "../../../testdata/charts"
 
 func load(t *testing.T, name string) *Chart {
 	t.Helper()
-	c, problems := Load(filepath.Join(chartsDir, name), render.Limits{}, nil)
+	c, problems := Load(filepath.Join(chartsDir, name), LoadOptions{})
 	if c == nil {
 		t.Fatalf("Load(%s): %v", name, problems)
 	}
@@ -165,7 +165,7 @@ data:
 			t.Fatal(err)
 		}
 	}
-	c, problems := Load(dir, render.Limits{}, nil)
+	c, problems := Load(dir, LoadOptions{})
 	if c == nil {
 		t.Fatal(problems)
 	}
@@ -206,7 +206,7 @@ func TestCIValuesReadWhateverHelmignoreSays(t *testing.T) {
 	write(".helmignore", "ci/\n")
 	write("ci/hpa-values.yaml", "autoscaling:\n  enabled: true\n")
 	write("ci/notes.yaml", "not: a value set\n")
-	c, problems := Load(dir, render.Limits{}, nil)
+	c, problems := Load(dir, LoadOptions{})
 	if c == nil || len(problems) > 0 {
 		t.Fatalf("Load: %v", problems)
 	}
@@ -227,5 +227,44 @@ func TestCIValuesReadWhateverHelmignoreSays(t *testing.T) {
 	}
 	if _, ok := c.Data("ci/notes.yaml"); ok {
 		t.Error("ci/notes.yaml was read: it is no value set, and .helmignore leaves it out")
+	}
+}
+
+// TestMarkerAfterBrace: an action with a left trim right after a line
+// that ends in "{" (bitnami/logstash's configuration-cm.yaml: "input {"
+// then "{{- include ... | nindent 6 }}") renders as Helm renders it: the
+// marker that would go behind the "{" and make "{{{" (a parse error Helm
+// does not have) goes before the action, trimming the same whitespace.
+func TestMarkerAfterBrace(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"Chart.yaml":        "apiVersion: v2\nname: ls\nversion: 1.0.0\n",
+		"values.yaml":       "input: |-\n  http { port => 8080 }\n",
+		"templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ls\ndata:\n  logstash.conf: |-\n    input {\n    {{- .Values.input | nindent 6 }}\n    }\n",
+	})
+	c, problems := Load(dir, LoadOptions{})
+	if c == nil {
+		t.Fatal(problems)
+	}
+	vs := ValueSet{Name: DefaultsName}
+	out := renderSet(t, c, vs)
+	ch, top, err := c.prepare(vs, Options{}.withDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := c.engineRender(context.Background(), ch, top, render.Limits{}.WithDefaults(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := plain["ls/templates/cm.yaml"]
+	if len(out.Files) != 1 || string(out.Files[0].Text) != want {
+		t.Fatalf("rendered %v, want helm's:\n%s", out.Files, want)
+	}
+	// The value's rendered line maps to the action's template line.
+	text := out.Files[0].Text
+	i := bytes.Index(text, []byte("http {"))
+	loc := out.Files[0].Locator.Locate(i, i+len("http {"))
+	tpl, _ := c.Data("templates/cm.yaml")
+	if loc.Path != filepath.Join(dir, "templates", "cm.yaml") || lineOf(t, tpl, "{{- .Values.input") != bytes.Count(tpl[:loc.Start], []byte("\n"))+1 {
+		t.Errorf("located at %s:%d, want the action's line", loc.Path, loc.Start)
 	}
 }

@@ -8,8 +8,13 @@
 //
 //	chart dir -> Load       files read confined to the chart (.helmignore
 //	                        honoured, symbolic links out refused); vendored
-//	                        subcharts from charts/; dependencies not
-//	                        vendored found
+//	                        subcharts from charts/; a dependency not
+//	                        vendored taken from a chart of the tree being
+//	                        checked when it can be (deps.go: its file://
+//	                        directory, else the sibling of its name whose
+//	                        version satisfies the constraint), loaded as if
+//	                        vendored at charts/NAME; the others found and
+//	                        reported
 //	          -> ValueSets  the defaults, every ci/*-values.yaml, the
 //	                        configured sets
 //	          -> Render     per value set: Helm's loader and engine with the

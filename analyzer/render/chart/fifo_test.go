@@ -43,7 +43,7 @@ func TestFIFOsNotWaitedOn(t *testing.T) {
 	done := make(chan result, 1)
 	go func() {
 		var r result
-		if r.c, r.problems = Load(dir, render.Limits{}, nil); r.c != nil {
+		if r.c, r.problems = Load(dir, LoadOptions{}); r.c != nil {
 			r.out, r.set = r.c.Render(context.Background(), ValueSet{Name: "fifo", Files: []string{values}}, Options{})
 		}
 		done <- r

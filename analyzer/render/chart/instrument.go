@@ -67,10 +67,12 @@ type ref struct {
 	path  []string // below .Values
 }
 
-// insertion is a marker to insert at a template offset.
+// insertion is a marker to insert at a template offset; trim writes it
+// with a left trim ({{- ), which removes the whitespace before it.
 type insertion struct {
-	at int
-	id int
+	at   int
+	id   int
+	trim bool
 }
 
 // instrument returns the template text with markers inserted, adding its
@@ -93,7 +95,11 @@ func instrument(t *template, src string, marks *[]mark) string {
 	prev := 0
 	for _, in := range w.ins {
 		b.WriteString(src[prev:in.at])
-		b.WriteString("{{" + markFunc + " ")
+		if in.trim {
+			b.WriteString("{{- " + markFunc + " ")
+		} else {
+			b.WriteString("{{" + markFunc + " ")
+		}
 		b.WriteString(strconv.Itoa(in.id))
 		b.WriteString(" $}}")
 		prev = in.at
@@ -112,7 +118,7 @@ type walker struct {
 func (w *walker) add(at int, m mark) {
 	id := len(*w.marks)
 	*w.marks = append(*w.marks, m)
-	w.ins = append(w.ins, insertion{at, id})
+	w.ins = append(w.ins, insertion{at: at, id: id})
 }
 
 func (w *walker) list(l *parse.ListNode, sc scope) {
@@ -197,7 +203,11 @@ func (w *walker) text(n *parse.TextNode, loop bool) {
 
 // action marks the start of an action's output. Behind a left trim
 // ("{{- "), the marker goes before the whitespace the trim removes, which
-// then stays between the marker and the action and is removed as before.
+// then stays between the marker and the action and is removed as before;
+// but not right behind a "{" of the text ("input {\n  {{- include ...":
+// the marker's "{{" would make "{{{", which does not parse): there the
+// marker goes just before the action with a left trim of its own, which
+// removes the same whitespace.
 func (w *walker) action(pos int, m mark) {
 	open := strings.LastIndex(w.src[:min(pos, len(w.src))], "{{")
 	if open < 0 {
@@ -210,6 +220,11 @@ func (w *walker) action(pos int, m mark) {
 		}
 	}
 	m.tpl, m.off = w.tpl, open
+	if at > 0 && w.src[at-1] == '{' {
+		w.add(open, m)
+		w.ins[len(w.ins)-1].trim = true
+		return
+	}
 	w.add(at, m)
 }
 

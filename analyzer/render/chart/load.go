@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -25,32 +26,77 @@ import (
 type Chart struct {
 	Dir  string // as given
 	Name string
-	// Missing are the dependencies of Chart.yaml that charts/ does not
-	// hold; the chart renders without them.
+	// Missing are the dependencies of Chart.yaml (the chart's, or those
+	// of a dependency taken from the tree) that charts/ does not hold and
+	// the tree does not give; the chart renders without them.
 	Missing []string
 
 	files []*archive.BufferedFile
 	data  map[string][]byte // by slash path below Dir
-	// chartDirs maps the first byte of each Chart.yaml read (root and
-	// vendored subcharts) to the chart's directory below Dir ("" for the
-	// root), to find a loaded chart's files on disk.
+	// chartDirs maps the first byte of each Chart.yaml read (root,
+	// vendored subcharts, dependencies taken from the tree) to the
+	// chart's directory below Dir ("" for the root), to find a loaded
+	// chart's files on disk.
 	chartDirs map[*byte]string
-	lim       render.Limits
+	// sources are the dependencies taken from the tree (deps.go), loaded
+	// as if vendored below charts/.
+	sources []source
+	lim     render.Limits
+	size    int // bytes read, of every tree
+	count   int // files read, of every tree
 
 	mu     sync.Mutex
 	parsed map[string]*render.YAML // values files parsed for locating
 }
 
-// Load reads a chart directory. The files are read once, confined to the
-// directory; each Render loads them afresh, as the dependencies a value set
-// enables change the chart.
-//
-// overlay, when not nil, holds the editor's unsaved texts (by path on
-// disk), read instead of the disk's.
-func Load(dir string, lim render.Limits, overlay map[string][]byte) (*Chart, []render.Problem) {
-	lim = lim.WithDefaults()
-	rules := ignore.Empty()
+// treeFile is a file of a chart directory read: its slash path below the
+// directory, and whether Helm's loader reads it (else it is a ci/ value
+// set).
+type treeFile struct {
+	rel   string
+	data  []byte
+	loads bool
+}
+
+// Load reads a chart directory, and the dependencies charts/ does not
+// hold that the tree being checked gives (deps.go). The files are read
+// once, confined to each directory, within one input limit; each Render
+// loads them afresh, as the dependencies a value set enables change the
+// chart.
+func Load(dir string, opts LoadOptions) (*Chart, []render.Problem) {
+	lim := opts.Limits.WithDefaults()
 	c := &Chart{Dir: dir, data: map[string][]byte{}, chartDirs: map[*byte]string{}, lim: lim, parsed: map[string]*render.YAML{}}
+	files, problems := c.readChart(dir, true, opts.Overlay)
+	c.commit(files, "")
+	ch, err := loader.LoadFiles(c.files)
+	if err != nil {
+		problems = append(problems, render.Problem{Rule: render.RuleError, Path: filepath.Join(dir, "Chart.yaml"),
+			Message: fmt.Sprintf("chart does not load: %v; not rendered", err)})
+		return nil, problems
+	}
+	if ch.Metadata == nil {
+		problems = append(problems, render.Problem{Rule: render.RuleError, Path: filepath.Join(dir, "Chart.yaml"), Message: "chart has no Chart.yaml metadata; not rendered"})
+		return nil, problems
+	}
+	c.Name = ch.Metadata.Name
+	problems = append(problems, c.dependencies(ch, dir, "", opts, []string{filepath.Clean(dir)})...)
+	sort.Strings(c.Missing)
+	c.Missing = slices.Compact(c.Missing)
+	return c, problems
+}
+
+// readChart reads the files of a chart directory that Helm's loader reads
+// (.helmignore honoured), and, for the root, its ci/*-values.yaml value
+// sets, within what the input limits leave.
+func (c *Chart) readChart(dir string, root bool, overlay map[string][]byte) ([]treeFile, []render.Problem) {
+	lim := c.lim
+	lim.MaxInput -= c.size
+	lim.MaxFiles -= c.count
+	if lim.MaxInput <= 0 || lim.MaxFiles <= 0 {
+		return nil, []render.Problem{{Rule: render.RuleLimit, Path: dir,
+			Message: fmt.Sprintf("the files of %s and of its dependencies are over the input limit of %d bytes or %d files; %s is not read", c.Dir, c.lim.MaxInput, c.lim.MaxFiles, dir)}}
+	}
+	rules := ignore.Empty()
 	if data, err := render.ReadFile(filepath.Join(dir, ignore.HelmIgnore), lim.MaxInput); err == nil {
 		if r, err := ignore.Parse(bytes.NewReader(data)); err == nil {
 			rules = r
@@ -68,38 +114,40 @@ func Load(dir string, lim render.Limits, overlay map[string][]byte) (*Chart, []r
 	// says: chart-testing reads them from the directory (charts that keep
 	// ci/ out of their package, as argo-cd's and argo-workflows' do, are
 	// tested with them all the same); they are value sets, not files of
-	// the chart Helm loads.
-	keep := func(rel string) bool { return rel == "ci/" || isCIValues(rel) || helmLoads(rel) }
+	// the chart Helm loads. A dependency's are not value sets of the
+	// chart that depends on it.
+	keep := func(rel string) bool { return root && (rel == "ci/" || isCIValues(rel)) || helmLoads(rel) }
 	tree, problems := render.ReadTree(dir, lim, keep)
+	var out []treeFile
 	for _, f := range render.WithOverlay(dir, tree, overlay) {
+		c.size += len(f.Data)
+		c.count++
 		data := bytes.TrimPrefix(f.Data, []byte("\xef\xbb\xbf"))
-		if !helmLoads(f.Rel) {
-			if isCIValues(f.Rel) {
-				c.data[f.Rel] = data
-			}
+		loads := helmLoads(f.Rel)
+		if !loads && !(root && isCIValues(f.Rel)) {
 			continue
 		}
-		c.data[f.Rel] = data
-		c.files = append(c.files, &archive.BufferedFile{Name: f.Rel, ModTime: time.Time{}, Data: data})
-		if path.Base(f.Rel) == "Chart.yaml" && len(data) > 0 {
-			if d := path.Dir(f.Rel); d == "." || isSubchartDir(d) {
-				c.chartDirs[&data[0]] = strings.TrimPrefix(d, ".")
+		out = append(out, treeFile{rel: f.Rel, data: data, loads: loads})
+	}
+	return out, problems
+}
+
+// commit adds the files read of a chart directory to the chart, at a
+// slash path below it ("" for the chart's own).
+func (c *Chart) commit(files []treeFile, at string) {
+	for _, f := range files {
+		rel := path.Join(at, f.rel)
+		c.data[rel] = f.data
+		if !f.loads {
+			continue
+		}
+		c.files = append(c.files, &archive.BufferedFile{Name: rel, ModTime: time.Time{}, Data: f.data})
+		if path.Base(f.rel) == "Chart.yaml" && len(f.data) > 0 {
+			if d := path.Dir(f.rel); d == "." || isSubchartDir(d) {
+				c.chartDirs[&f.data[0]] = path.Join(at, strings.TrimPrefix(d, "."))
 			}
 		}
 	}
-	ch, err := loader.LoadFiles(c.files)
-	if err != nil {
-		problems = append(problems, render.Problem{Rule: render.RuleError, Path: filepath.Join(dir, "Chart.yaml"),
-			Message: fmt.Sprintf("chart does not load: %v; not rendered", err)})
-		return nil, problems
-	}
-	if ch.Metadata == nil {
-		problems = append(problems, render.Problem{Rule: render.RuleError, Path: filepath.Join(dir, "Chart.yaml"), Message: "chart has no Chart.yaml metadata; not rendered"})
-		return nil, problems
-	}
-	c.Name = ch.Metadata.Name
-	problems = append(problems, c.findMissing(ch)...)
-	return c, problems
 }
 
 // isCIValues reports whether a slash path below a chart names one of its
@@ -123,39 +171,108 @@ func isSubchartDir(d string) bool {
 	return true
 }
 
-// findMissing reports each dependency of Chart.yaml that charts/ does not
-// hold, once, at its entry.
-func (c *Chart) findMissing(ch *chartv2.Chart) []render.Problem {
+// dependencies takes each dependency of a loaded chart (the root, or one
+// taken from the tree, at a slash path below the root; dir on disk) that
+// its charts/ does not hold from the tree when it can (deps.go), and
+// reports each once, at its entry: the chart it was rendered with, or that
+// the chart renders without it.
+func (c *Chart) dependencies(ch *chartv2.Chart, dir, at string, opts LoadOptions, stack []string) []render.Problem {
 	have := map[string]bool{}
 	for _, d := range ch.Dependencies() {
 		have[d.Name()] = true
 	}
-	var out []render.Problem
 	// Dependencies are listed in Chart.yaml, or in requirements.yaml for
 	// a chart of apiVersion v1.
-	file := "Chart.yaml"
-	if _, ok := c.data["requirements.yaml"]; ok {
+	file := path.Join(at, "Chart.yaml")
+	if req := path.Join(at, "requirements.yaml"); c.data[req] != nil {
 		if y := render.ParseYAML(c.data[file]); len(y.Docs) == 0 || hasNoKey(y.Docs[0], "dependencies") {
-			file = "requirements.yaml"
+			file = req
 		}
 	}
 	y := render.ParseYAML(c.data[file])
+	read := func(p string) ([]byte, bool) {
+		if data, ok := opts.Overlay[p]; ok {
+			return data, true
+		}
+		data, err := render.ReadFile(p, c.lim.MaxInput)
+		return data, err == nil
+	}
+	var out []render.Problem
+	took := map[string]resolution{}
 	for i, d := range ch.Metadata.Dependencies {
 		if d == nil || have[d.Name] {
 			continue
 		}
-		c.Missing = append(c.Missing, d.Name)
-		p := render.Problem{Rule: render.RuleIncomplete, Path: filepath.Join(c.Dir, file),
-			Message: fmt.Sprintf("dependency %q is not vendored in charts/; the chart is rendered without it (run helm dependency build %s to lint it too)", d.Name, c.Dir)}
+		p := render.Problem{Rule: render.RuleIncomplete, Path: c.diskPath(file)}
 		if len(y.Docs) > 0 {
 			if k, _ := render.Lookup(y.Docs[0], manifest.Path{manifest.Key("dependencies"), manifest.Index(i), manifest.Key("name")}); k != nil {
 				p.Line, p.Col = k.Line, k.Column
 			}
 		}
+		r, again := took[d.Name]
+		switch {
+		case again:
+			// Another entry of the same chart (another alias): the
+			// chart taken serves it too, when it stands for it.
+			if why := stands(d, r.dir, r.meta); why != "" {
+				r = resolution{why: why}
+			}
+		default:
+			r = resolve(dir, d, opts.Charts, read, stack)
+			if r.dir != "" {
+				ps, why := c.take(d, r, at, opts, stack)
+				out = append(out, ps...)
+				if why != "" {
+					r = resolution{why: why}
+				} else {
+					took[d.Name] = r
+				}
+			}
+		}
+		if r.dir != "" {
+			p.Message = taken(d, r)
+			out = append(out, p)
+			continue
+		}
+		c.Missing = append(c.Missing, d.Name)
+		p.Message = fmt.Sprintf("dependency %q is not vendored in charts/; the chart is rendered without it (run helm dependency build %s to lint it too)", d.Name, dir)
+		if r.why != "" {
+			p.Message += "; " + r.why
+		}
 		out = append(out, p)
 	}
-	sort.Strings(c.Missing)
 	return out
+}
+
+// take reads a dependency's chart from the tree and adds it below the
+// chart at charts/NAME of its parent (at), with its own dependencies taken
+// the same way. When the chart taken does not load, it says why, and the
+// chart is rendered without it (its own render reports the error).
+func (c *Chart) take(d *chartv2.Dependency, r resolution, parent string, opts LoadOptions, stack []string) ([]render.Problem, string) {
+	files, problems := c.readChart(r.dir, false, opts.Overlay)
+	for _, p := range problems {
+		if p.Rule == render.RuleLimit {
+			// Part of a chart is no stand-in for it.
+			return problems, fmt.Sprintf("%s is not read in full (the input limit)", r.dir)
+		}
+	}
+	var buf []*archive.BufferedFile
+	for _, f := range files {
+		if f.loads {
+			buf = append(buf, &archive.BufferedFile{Name: f.rel, Data: f.data})
+		}
+	}
+	sub, err := loader.LoadFiles(buf)
+	if err == nil && sub.Metadata == nil {
+		err = fmt.Errorf("no Chart.yaml metadata")
+	}
+	if err != nil {
+		return problems, fmt.Sprintf("%s does not load: %v", r.dir, err)
+	}
+	at := c.at(parent, d.Name)
+	c.sources = append(c.sources, source{at: at, dir: r.dir})
+	c.commit(files, at)
+	return append(problems, c.dependencies(sub, r.dir, at, opts, append(stack[:len(stack):len(stack)], filepath.Clean(r.dir)))...), ""
 }
 
 // hasNoKey reports whether a mapping node lacks a key.
@@ -177,7 +294,8 @@ func (c *Chart) valuesYAML(file string, data []byte) *render.YAML {
 }
 
 // Files returns the slash paths below the chart directory of every file
-// read, sorted.
+// read, sorted: a dependency taken from the tree at charts/NAME as it is
+// loaded (Path says where each is on disk).
 func (c *Chart) Files() []string {
 	out := make([]string, 0, len(c.data))
 	for rel := range c.data {

@@ -1,7 +1,6 @@
 package chart
 
 import (
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -88,11 +87,10 @@ func (l *locator) fallback() render.Location {
 
 // templateText returns a template's bytes as read from disk.
 func (c *Chart) templateText(t *template) ([]byte, bool) {
-	rel, err := filepath.Rel(c.Dir, t.source)
-	if err != nil {
+	if t.rel == "" {
 		return nil, false
 	}
-	d, ok := c.data[filepath.ToSlash(rel)]
+	d, ok := c.data[t.rel]
 	return d, ok
 }
 
@@ -196,8 +194,8 @@ func (r *run) lookupValue(n *node, vpath []string) (string, *yaml.Node, *render.
 		}
 		// The path below chart c: drop the prefix down to c.
 		sub := full[len(c.valuesPath()):]
-		if node, y, ok := r.find(filepath.Join(r.c.Dir, filepath.FromSlash(rel)), data, sub); ok {
-			return filepath.Join(r.c.Dir, filepath.FromSlash(rel)), node, y, true
+		if node, y, ok := r.find(r.c.diskPath(rel), data, sub); ok {
+			return r.c.diskPath(rel), node, y, true
 		}
 	}
 	return "", nil, nil, false

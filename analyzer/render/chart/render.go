@@ -56,6 +56,7 @@ func (o Options) withDefaults() Options {
 // template is one template of a loaded chart and where it is on disk.
 type template struct {
 	key    string // the engine's name: CHART/charts/SUB/templates/x.yaml
+	rel    string // its slash path below the chart ("" in a packaged subchart)
 	source string // the file on disk; for a packaged subchart, the .tgz
 	chart  *node
 }
@@ -178,11 +179,13 @@ func (c *Chart) prepare(vs ValueSet, opts Options) (*chartv2.Chart, common.Value
 }
 
 // dropMissing removes the dependencies charts/ does not hold, which the
-// chart renders without (reported once by Load).
+// chart renders without (reported once by Load), from the chart and from
+// every subchart (a dependency taken from the tree may miss its own).
 func dropMissing(ch *chartv2.Chart) {
 	have := map[string]bool{}
 	for _, d := range ch.Dependencies() {
 		have[d.Name()] = true
+		dropMissing(d)
 	}
 	deps := ch.Metadata.Dependencies[:0]
 	for _, d := range ch.Metadata.Dependencies {
@@ -220,11 +223,12 @@ func (c *Chart) walk(ch *chartv2.Chart, parent *node, name string, fn func(*temp
 		if t == nil {
 			continue
 		}
-		src := n.packaged
+		src, rel := n.packaged, ""
 		if src == "" {
-			src = filepath.Join(c.Dir, filepath.FromSlash(path.Join(n.dir, t.Name)))
+			rel = path.Join(n.dir, t.Name)
+			src = c.diskPath(rel)
 		}
-		fn(&template{key: path.Join(ch.ChartFullPath(), t.Name), source: src, chart: n}, t)
+		fn(&template{key: path.Join(ch.ChartFullPath(), t.Name), rel: rel, source: src, chart: n}, t)
 	}
 	for _, d := range ch.Dependencies() {
 		c.walk(d, n, d.Name(), fn)
@@ -252,10 +256,10 @@ func (c *Chart) packagedSource(parent *node, ch *chartv2.Chart) string {
 	}
 	for rel := range c.data {
 		if path.Dir(rel) == dir && strings.HasPrefix(path.Base(rel), ch.Name()) && strings.HasSuffix(rel, ".tgz") {
-			return filepath.Join(c.Dir, filepath.FromSlash(rel))
+			return c.diskPath(rel)
 		}
 	}
-	return filepath.Join(c.Dir, filepath.FromSlash(path.Join(parent.dir, "Chart.yaml")))
+	return c.diskPath(path.Join(parent.dir, "Chart.yaml"))
 }
 
 // engineRender runs Helm's engine within the time limit, with the marker

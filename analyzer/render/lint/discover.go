@@ -15,6 +15,11 @@ type Plan struct {
 	Charts []string
 	// Kustomizations are the kustomization files outside every chart.
 	Kustomizations []string
+	// Sources are the directories of every Chart.yaml walked (vendored
+	// ones too), sorted: the charts of the tree being checked, which a
+	// chart's dependencies not vendored may be taken from
+	// (chart.LoadOptions.Charts).
+	Sources []string
 }
 
 // Discover finds the charts and kustomizations among walked file paths,
@@ -26,9 +31,33 @@ func Discover(paths []string) Plan {
 		if kustomize.IsKustomizationName(f) && !p.InChart(f) {
 			p.Kustomizations = append(p.Kustomizations, f)
 		}
+		if render.IsChartFile(f) {
+			p.Sources = append(p.Sources, filepath.Dir(f))
+		}
 	}
 	sort.Strings(p.Kustomizations)
+	sort.Strings(p.Sources)
 	return p
+}
+
+// IsSource returns whether a directory (a path on disk) is one of the
+// plan's Sources: a chart of the tree being checked. Paths compare
+// absolute and cleaned.
+func (p Plan) IsSource() func(dir string) bool {
+	set := make(map[string]bool, len(p.Sources))
+	for _, d := range p.Sources {
+		set[abs(d)] = true
+	}
+	return func(dir string) bool { return set[abs(dir)] }
+}
+
+// abs returns a path absolute and cleaned (cleaned when it cannot be made
+// absolute).
+func abs(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return filepath.Clean(p)
 }
 
 // InChart reports whether a path lies in one of the plan's charts.

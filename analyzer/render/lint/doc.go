@@ -9,7 +9,9 @@
 //	walked paths -> Discover   charts (a directory holding Chart.yaml, found
 //	                           by name: no file is read) and kustomization
 //	                           files outside them
-//	Plan         -> Render     each chart once per value set (render/chart),
+//	Plan         -> Render     each chart once per value set (render/chart;
+//	                           its dependencies not vendored taken from the
+//	                           charts walked, Plan.Sources),
 //	                           each kustomization root (render/kustomize);
 //	                           each render parsed (analyzer/manifest) into a
 //	                           workspace of its own (a Unit: one deployment;

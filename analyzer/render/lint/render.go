@@ -130,9 +130,10 @@ func Render(ctx context.Context, plan Plan, opts Options) *Result {
 	r := &Result{opts: opts, variants: map[string]bool{}, rendering: map[string]workspace.Rendering{}, sources: map[string][]byte{}}
 	var mu sync.Mutex
 	var jobs []func()
+	sources := plan.IsSource()
 	for _, dir := range plan.Charts {
 		jobs = append(jobs, func() {
-			units, problems, files, variants := renderChart(ctx, dir, opts)
+			units, problems, files, variants := renderChart(ctx, dir, sources, opts)
 			mu.Lock()
 			defer mu.Unlock()
 			r.add(units, problems, files, workspace.RenderedChart)
@@ -240,22 +241,23 @@ func run(jobs []func()) {
 	wg.Wait()
 }
 
-// renderChart loads a chart and renders and lints it once per value set.
-// It returns the chart's files too (by path on disk: every one is the
-// chart's, and findings point into some), and the names of its
-// autoscaling variants.
-func renderChart(ctx context.Context, dir string, opts Options) ([]*Unit, []render.Problem, map[string][]byte, []string) {
+// renderChart loads a chart (with the dependencies not vendored that the
+// charts of the tree, sources, give) and renders and lints it once per
+// value set. It returns the chart's files too (by path on disk: every one
+// is the chart's or a dependency's, and findings point into some), and the
+// names of its autoscaling variants.
+func renderChart(ctx context.Context, dir string, sources func(string) bool, opts Options) ([]*Unit, []render.Problem, map[string][]byte, []string) {
 	// The configuration that governs the chart's directory: its render
 	// limits, charts and Kubernetes version.
 	cfg := opts.config().For(filepath.Join(dir, "Chart.yaml"))
-	c, problems := chart.Load(dir, cfg.RenderLimits, opts.Overlay)
+	c, problems := chart.Load(dir, chart.LoadOptions{Limits: cfg.RenderLimits, Overlay: opts.Overlay, Charts: sources})
 	if c == nil {
 		return nil, problems, nil, nil
 	}
 	files := map[string][]byte{}
 	for _, rel := range c.Files() {
 		data, _ := c.Data(rel)
-		files[filepath.Join(dir, filepath.FromSlash(rel))] = data
+		files[c.Path(rel)] = data
 	}
 	kube := opts.KubeVersion
 	if kube == "" && cfg.KubernetesVersion.Major > 0 {
