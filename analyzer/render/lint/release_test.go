@@ -5,6 +5,8 @@ import (
 	"go/token"
 	"hash/fnv"
 	"reflect"
+	"runtime"
+	"sync"
 	"testing"
 
 	"github.com/scalelint/scalelint/analyzer/workspace"
@@ -65,5 +67,40 @@ func TestReleaseSameAnswers(t *testing.T) {
 	}
 	if !reflect.DeepEqual(kept, released) {
 		t.Errorf("with Release:\n%+v\nwithout:\n%+v", released, kept)
+	}
+}
+
+// TestRendersInFlight: the charts render in parallel and so do each
+// chart's value sets, but no more renders are in flight at once than
+// there are processors (Options.renders); before, each chart of a run
+// rendered as many of its value sets at once as there are processors.
+func TestRendersInFlight(t *testing.T) {
+	paths, errs := workspace.Walk([]string{"../../../testdata/charts", "../../../testdata/kustomize/hpa"}, nil)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	plan := Discover(paths)
+	if len(plan.Charts) < 2 {
+		t.Fatalf("plan %+v: want several charts", plan)
+	}
+	procs := runtime.GOMAXPROCS(0)
+	var mu sync.Mutex
+	now, most, total := 0, 0, 0
+	inFlight = func(delta int) {
+		mu.Lock()
+		defer mu.Unlock()
+		now += delta
+		if delta > 0 {
+			total++
+		}
+		most = max(most, now)
+	}
+	defer func() { inFlight = nil }()
+	r := Render(context.Background(), plan, Options{Analyzers: rules.All(), Release: true})
+	if total < 2*procs || len(r.Units) == 0 {
+		t.Fatalf("%d renders, %d units: too few to tell", total, len(r.Units))
+	}
+	if most > procs {
+		t.Errorf("%d renders in flight at once, more than the %d processors", most, procs)
 	}
 }

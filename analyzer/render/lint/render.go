@@ -47,7 +47,31 @@ type Options struct {
 	// language server, which locates anything a request asks) they are
 	// kept.
 	Release bool
+
+	// renders holds a token per render or build in flight (Render sets
+	// it): a chart's value sets render in parallel, and so do the charts,
+	// but no more renders are in memory at once than there are
+	// processors.
+	renders chan struct{}
 }
+
+// rendering runs one render or build, and its lint, once a processor is
+// free for it.
+func (o Options) rendering(f func()) {
+	if o.renders != nil {
+		o.renders <- struct{}{}
+		defer func() { <-o.renders }()
+	}
+	if inFlight != nil {
+		inFlight(1)
+		defer inFlight(-1)
+	}
+	f()
+}
+
+// inFlight, when set (by a test), is told of each render that starts
+// (+1) and ends (-1).
+var inFlight func(delta int)
 
 func (o Options) config() *analyzer.Config {
 	if o.Config == nil {
@@ -127,6 +151,7 @@ func (r *Result) Rendering(path string) workspace.Rendering {
 // Render renders and lints everything the plan names, a few charts and
 // roots at a time.
 func Render(ctx context.Context, plan Plan, opts Options) *Result {
+	opts.renders = make(chan struct{}, runtime.GOMAXPROCS(0))
 	r := &Result{opts: opts, variants: map[string]bool{}, rendering: map[string]workspace.Rendering{}, sources: map[string][]byte{}}
 	var mu sync.Mutex
 	var jobs []func()
@@ -148,7 +173,9 @@ func Render(ctx context.Context, plan Plan, opts Options) *Result {
 		tree = kustomize.Open(plan.Kustomizations, opts.config().RenderLimits, opts.Overlay)
 		for _, root := range tree.Roots() {
 			jobs = append(jobs, func() {
-				u, problems := buildRoot(ctx, tree, root, opts)
+				var u *Unit
+				var problems []render.Problem
+				opts.rendering(func() { u, problems = buildRoot(ctx, tree, root, opts) })
 				mu.Lock()
 				defer mu.Unlock()
 				r.add(nil, problems, nil, 0)
@@ -308,17 +335,19 @@ func renderChart(ctx context.Context, dir string, sources func(string) bool, opt
 			if ctx.Err() != nil {
 				return
 			}
-			out, ps := c.Render(ctx, j.set, j.opts)
-			setProblems[i] = ps
-			if out == nil {
-				return
-			}
-			ns := j.opts.Namespace
-			if ns == "" {
-				ns = "default"
-			}
-			units[i] = lintUnit(ctx, "helm", dir, j.set.Name, filepath.Join(dir, "Chart.yaml"), out, ns, opts)
-			units[i].Variant, units[i].Dir = j.variant, dir
+			opts.rendering(func() {
+				out, ps := c.Render(ctx, j.set, j.opts)
+				setProblems[i] = ps
+				if out == nil {
+					return
+				}
+				ns := j.opts.Namespace
+				if ns == "" {
+					ns = "default"
+				}
+				units[i] = lintUnit(ctx, "helm", dir, j.set.Name, filepath.Join(dir, "Chart.yaml"), out, ns, opts)
+				units[i].Variant, units[i].Dir = j.variant, dir
+			})
 		})
 	}
 	run(work)
