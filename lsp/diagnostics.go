@@ -30,6 +30,11 @@ type lintState struct {
 	// its snapshot under the lock and schedules it after; a change may
 	// have made and scheduled a newer one in between).
 	latest uint64
+	// life ends when linting stops (stopLint): the lint of a snapshot
+	// others derive from runs in it, not in the cancellable context of
+	// its own publication (Snapshot.compute).
+	life     context.Context
+	stopLife context.CancelFunc
 }
 
 // publishState is what the client was last sent, per file.
@@ -126,6 +131,7 @@ func (s *Server) stopLint() {
 	s.lint.mu.Lock()
 	defer s.lint.mu.Unlock()
 	s.lint.done = true
+	s.lint.stopLife()
 	if s.lint.cancel != nil {
 		s.lint.cancel()
 	}

@@ -2,7 +2,7 @@
 // sees it: a separate process speaking the Language Server Protocol over
 // the server's stdin and stdout.
 //
-//	lspbench -server /path/to/scalelint -dir CORPUS [-edits 100] [-rss-edits 1000] [-broken]
+//	lspbench -server /path/to/scalelint -dir CORPUS [-edits 100] [-rss-edits 1000] [-broken] [-wait-lint=false] [-interval 30ms]
 //
 // It starts `scalelint lsp --debounce 1ms --log-level info` with CORPUS
 // as the one workspace folder, and measures:
@@ -21,11 +21,16 @@
 //   - indexed: from sending initialize to the server's log line
 //     "indexed workspace";
 //   - RSS (VmRSS of the server process) once the index is built and its
-//     first lint published (no publication for half a second);
+//     first lint published (no publication for half a second); with
+//     -wait-lint=false, as soon as the index is built: the edits then
+//     start while the index's lint of the whole workspace runs (and the
+//     full diagnostics figure is not measured);
 //   - edits: -edits didChange notifications of the opened file, each
 //     setting its lagThreshold (alternately "1" and "100000", so the
 //     findings change), timed from the didChange to the publishDiagnostics
-//     of that version; p50, p90, p99 and max;
+//     of that version; p50, p90, p99 and max; with -interval, sent at
+//     that interval without waiting, as typing does, each timed to the
+//     first publication of its version or a later one;
 //   - RSS after those edits and, when -rss-edits is larger, after
 //     -rss-edits edits in all.
 //
@@ -71,6 +76,7 @@ type client struct {
 	cond    *sync.Cond
 	answers map[int]time.Time
 	pubs    map[string]publication // last publication by URI
+	history []publication          // every publication with a version, in order
 	lastPub time.Time
 	indexed time.Time
 	linted  time.Time // the index's lint published
@@ -137,6 +143,9 @@ func (c *client) read(out io.Reader) {
 			p.at = now
 			c.mu.Lock()
 			c.pubs[p.URI] = p
+			if p.Version != nil {
+				c.history = append(c.history, p)
+			}
 			c.lastPub = now
 			c.cond.Broadcast()
 			c.mu.Unlock()
@@ -203,6 +212,8 @@ func main() {
 	debounce := flag.String("debounce", "1ms", "the server's --debounce")
 	timeout := flag.Duration("timeout", 120*time.Second, "the longest wait for any one answer")
 	logFile := flag.String("log", "", "write the server's log (at info level) to this file")
+	interval := flag.Duration("interval", 0, "send an edit every interval without waiting for its diagnostics, as typing does (0: wait for each edit's); an edit's latency is then until the first publication of its version or a later one")
+	waitLint := flag.Bool("wait-lint", true, "wait for the index's lint of the whole workspace to be published before editing (false: edit as soon as the index is done, while that lint runs)")
 	broken := flag.Bool("broken", false, "open the file with a broken YAML document appended (a yaml-syntax finding, which the server may publish before the index is read)")
 	flag.Parse()
 	if *dir == "" {
@@ -291,7 +302,7 @@ func main() {
 	// opened file only after the index), no publication for half a
 	// second.
 	early := firstAt.Before(indexedAt)
-	for {
+	for *waitLint {
 		time.Sleep(250 * time.Millisecond)
 		c.mu.Lock()
 		quiet := time.Since(c.lastPub) > 500*time.Millisecond
@@ -317,7 +328,9 @@ func main() {
 	col := at - (bytes.LastIndexByte(text[:at], '\n') + 1)
 	cur := string(text[at : at+bytes.IndexByte(text[at:], '"')])
 	version := int32(1)
-	edit := func(i int) time.Duration {
+	// send sends the i-th edit and returns its version and when it was
+	// sent.
+	send := func(i int) (int32, time.Time) {
 		value := "1"
 		if i%2 == 1 {
 			value = "100000"
@@ -333,15 +346,43 @@ func main() {
 			}},
 		})
 		cur = value
+		return v, t0
+	}
+	wait := func(v int32) {
 		c.waitFor(fmt.Sprintf("the diagnostics of version %d", v), *timeout, func() bool {
 			p, ok := c.pubs[uri]
 			return ok && p.Version != nil && *p.Version >= v
 		})
+	}
+	edit := func(i int) time.Duration {
+		v, t0 := send(i)
+		wait(v)
 		return c.pubs[uri].at.Sub(t0)
 	}
 	lat := make([]time.Duration, 0, *edits)
-	for i := 0; i < *edits; i++ {
-		lat = append(lat, edit(i))
+	if *interval > 0 {
+		versions, sent := make([]int32, *edits), make([]time.Time, *edits)
+		for i := range *edits {
+			if i > 0 {
+				time.Sleep(time.Until(sent[i-1].Add(*interval)))
+			}
+			versions[i], sent[i] = send(i)
+		}
+		wait(versions[len(versions)-1])
+		c.mu.Lock()
+		for i, v := range versions {
+			for _, p := range c.history {
+				if p.URI == uri && *p.Version >= v && !p.at.Before(sent[i]) {
+					lat = append(lat, p.at.Sub(sent[i]))
+					break
+				}
+			}
+		}
+		c.mu.Unlock()
+	} else {
+		for i := 0; i < *edits; i++ {
+			lat = append(lat, edit(i))
+		}
 	}
 	rssEdited := rssMiB(cmd.Process.Pid)
 	total := *edits
