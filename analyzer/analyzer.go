@@ -78,7 +78,16 @@ type Analyzer struct {
 	// targets, so the driver parses those documents before rules run.
 	Kinds   []string
 	Options []Option
-	Run     func(*Pass) error
+	// Local is set on a rule whose findings about an object follow from
+	// that object's own file and the configuration alone: no other file
+	// of the workspace can add, remove or change them (a finding that
+	// rests on a scale target, on another autoscaler, on what is deployed
+	// together, or on the absence of any of them, is not local). A driver
+	// that has read only some files (the language server, while it
+	// indexes the workspace) may report a file's local findings at once,
+	// and the others only once every file is read.
+	Local bool
+	Run   func(*Pass) error
 }
 
 // Option returns the rule's option spec by name.

@@ -36,6 +36,7 @@ var InvalidSuppression = &Analyzer{
 	Severity: Error,
 	Doc:      builtinDoc("invalid-suppression"),
 	URL:      RulesReferenceURL + "#invalid-suppression",
+	Local:    true, // the directive's own text
 }
 
 var UnusedSuppression = &Analyzer{

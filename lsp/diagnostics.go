@@ -30,6 +30,11 @@ type lintState struct {
 	// its snapshot under the lock and schedules it after; a change may
 	// have made and scheduled a newer one in between).
 	latest uint64
+	// life ends when linting stops (stopLint): the lint of a snapshot
+	// others derive from runs in it, not in the cancellable context of
+	// its own publication (Snapshot.compute).
+	life     context.Context
+	stopLife context.CancelFunc
 }
 
 // publishState is what the client was last sent, per file.
@@ -94,7 +99,12 @@ func (s *Server) scheduleLint(snap *Snapshot) {
 // scheduleLintAfter is scheduleLint with a given delay.
 func (s *Server) scheduleLintAfter(snap *Snapshot, delay time.Duration) {
 	if snap.indexing != nil {
-		return // the index, once built, lints the snapshot it makes
+		// The index, once built, lints the snapshot it makes; until then,
+		// once its walk is done, the open documents' local findings.
+		if e := snap.indexing.early.Load(); e != nil {
+			s.scheduleEarlyLint(snap, e, delay)
+		}
+		return
 	}
 	s.lint.mu.Lock()
 	defer s.lint.mu.Unlock()
@@ -121,6 +131,7 @@ func (s *Server) stopLint() {
 	s.lint.mu.Lock()
 	defer s.lint.mu.Unlock()
 	s.lint.done = true
+	s.lint.stopLife()
 	if s.lint.cancel != nil {
 		s.lint.cancel()
 	}
@@ -196,7 +207,15 @@ func (s *Server) runLint(ctx context.Context, snap *Snapshot) {
 	for p := range paths {
 		sorted = append(sorted, p)
 	}
-	sort.Strings(sorted)
+	// The open documents first: they are what the user looks at, and
+	// after an index thousands of other files may follow.
+	open := func(p string) bool { h := snap.files.get(p); return h != nil && h.open }
+	sort.Slice(sorted, func(i, j int) bool {
+		if oi, oj := open(sorted[i]), open(sorted[j]); oi != oj {
+			return oi
+		}
+		return sorted[i] < sorted[j]
+	})
 	needRefresh := false
 	published := 0
 	for _, p := range sorted {
@@ -245,6 +264,9 @@ func (s *Server) runLint(ctx context.Context, snap *Snapshot) {
 				s.log.Debug("workspace/diagnostic/refresh", "err", err)
 			}
 		}()
+	}
+	if snap.afterIndex {
+		s.log.Info("published the indexed workspace's diagnostics", "files", published, "took", time.Since(start))
 	}
 	s.log.Debug("lint", "snapshot", snap.id, "files", snap.files.len(), "with-diagnostics", len(fds), "published", published, "took", time.Since(start))
 }

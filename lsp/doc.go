@@ -19,7 +19,9 @@
 //	                     every file read (regular files only) and parsed in parallel within
 //	                     the configured limits; configuration files and files that are
 //	                     not manifests not linted; initialize answered at once, lints and
-//	                     requests wait for the index
+//	                     requests wait for the index, but for the open documents' local
+//	                     findings (analyzer.Analyzer.Local), published once the walk is
+//	                     done (early.go)
 //	didOpen/Change    overlays: the editor's text over the disk's (incremental
 //	didSave/Close     changes applied through the Mapper, in wire order)
 //	didChangeWatched  disk files re-read (outside the lock) or forgotten; .scalelint.yaml reloaded
@@ -42,7 +44,10 @@
 //	        |
 //	        v
 //	incremental       a snapshot derives both from its base, the latest earlier
-//	  (incremental.go) snapshot whose findings were complete: the index by
+//	  (incremental.go) snapshot whose findings were complete, or the previous
+//	                  one while it lints the whole workspace (the index's lint,
+//	                  a configuration change's: waited for, never restarted
+//	                  by an edit): the index by
 //	                  replacing the changed paths' files (workspace.With), the
 //	                  findings by running analyzer.Run over a view of the files
 //	                  the change can reach (workspace.Focus: the changed files,
@@ -69,7 +74,9 @@
 //	        v
 //	lint              debounced (50 ms by default, none in tests); a newer snapshot
 //	  (diagnostics.go) cancels the pending or running lint of an older one, whose
-//	                  results are then dropped; token.Pos -> file + byte offset ->
+//	                  results are then dropped (but for a whole-workspace lint
+//	                  the newer one derives from: it runs on, unpublished);
+//	                  token.Pos -> file + byte offset ->
 //	                  Mapper -> UTF-16 range; severity, rule code, codeDescription
 //	                  (rules/README.md#RULE), relatedInformation, tags
 //	        |

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -27,7 +28,9 @@ import (
 //     lock;
 //   - while it runs, snapshots are marked with it (Snapshot.indexing):
 //     their lint is not run, since findings computed without the other
-//     files would report scale targets as missing; a request on such a
+//     files would report scale targets as missing (only their open
+//     documents' local findings are published, once the walk is done:
+//     early.go); a request on such a
 //     snapshot waits for the index and reads the snapshot's open
 //     documents over it (Snapshot.withIndex);
 //   - when it is done, its files replace the disk index, but for paths a
@@ -36,8 +39,9 @@ import (
 //   - a newer run (a configuration change, a folder added) cancels it,
 //     and its result is dropped.
 //
-// Opened files are linted with the rest once the index is done; reading
-// them first is left to the index's later performance work.
+// Meanwhile, the open documents' local findings, which no unread file can
+// change, are published once the walk is done (early.go); the others when
+// the index is.
 
 // DefaultMaxIndexedFiles is the most files the index reads unless the
 // settings say otherwise (maxIndexedFiles): a workspace opened on a home
@@ -55,6 +59,10 @@ const DefaultMaxIndexedBytes = 128 << 20
 // testHookIndex is the method name testHook gets when an index run starts.
 const testHookIndex = "scalelint/index"
 
+// testHookIndexRead is the method name testHook gets when an index run
+// has walked the folders and starts reading the files.
+const testHookIndexRead = "scalelint/index-read"
+
 // indexRun is one build of the disk index.
 type indexRun struct {
 	done   chan struct{}
@@ -67,6 +75,9 @@ type indexRun struct {
 	// (guarded by the server's lock): their entries in the server's disk
 	// index are newer than the run's.
 	dirty map[string]bool
+	// early is the walk's plan, set once the walk is done when the open
+	// documents may be linted before the files are read (early.go).
+	early atomic.Pointer[earlyPlan]
 }
 
 // startIndexLocked starts a new build of the disk index of the workspace
@@ -107,6 +118,19 @@ func (s *Server) runIndex(ctx context.Context, run *indexRun, folders []string, 
 	}
 	if len(res.Skipped) > 0 {
 		s.log.Info("index: pseudo-filesystems not read", "dirs", res.Skipped)
+	}
+	// The walk lists every file: the open documents' local findings
+	// can be published now (early.go).
+	if e := newEarlyPlan(res.Paths); ctx.Err() == nil {
+		s.mu.Lock()
+		ok, snap := s.planEarlyLocked(run, res.Paths, e), s.snap
+		s.mu.Unlock()
+		if ok && snap.indexing == run {
+			s.scheduleLintAfter(snap, 0)
+		}
+	}
+	if s.testHook != nil {
+		s.testHook(ctx, testHookIndexRead)
 	}
 	handles := make([]*fileHandle, len(res.Paths))
 	work := make(chan int)
@@ -178,6 +202,7 @@ feed:
 		}
 	}
 	snap := s.newSnapshotLocked()
+	snap.afterIndex = true
 	s.mu.Unlock()
 	s.log.Info("indexed workspace", "folders", folders, "files", n, "bytes", res.Bytes, "took", time.Since(start), "capped", res.Capped)
 	if res.Capped {

@@ -70,7 +70,11 @@ type Server struct {
 	diskView   *diskIndex
 	diskShared bool
 	index      *indexRun // the disk index being built, or nil (index.go)
-	settings   settings  // from initializationOptions and didChangeConfiguration
+	// pending is the newest snapshot whose findings come from a lint of
+	// the whole workspace, while newer snapshots derive from it: its lint
+	// is not cancelled when they supersede it (newSnapshotLocked).
+	pending  *Snapshot
+	settings settings // from initializationOptions and didChangeConfiguration
 	// traceLevel is the verbosity the client's trace setting asks for
 	// (nil: none); the log level is the settings' (or the command
 	// line's), made more verbose by the trace.
@@ -127,6 +131,7 @@ func NewServer(opts Options) *Server {
 	if s.debounce == 0 {
 		s.debounce = DefaultDebounce
 	}
+	s.lint.life, s.lint.stopLife = context.WithCancel(context.Background())
 	s.snap = &Snapshot{id: 0, files: fileSet{}, cfg: s.cfg}
 	s.pub.published = map[string]publishedFile{}
 	return s

@@ -266,13 +266,34 @@ func (s *Server) newSnapshotLocked() *Snapshot {
 		files.over[p] = h
 	}
 	s.nextID++
-	snap := &Snapshot{id: s.nextID, files: files, cfg: s.cfg, cfgErr: s.fileCfg.err, folders: s.folders, root: s.root, indexing: s.index, renderCache: &s.renders}
+	snap := &Snapshot{id: s.nextID, files: files, cfg: s.cfg, cfgErr: s.fileCfg.err, folders: s.folders, root: s.root, indexing: s.index, renderCache: &s.renders, testHook: s.testHook}
 	// Derive from the latest snapshot whose diagnostics are complete (one
-	// superseded before its lint ran passes on its own base).
-	if prev := s.snap; prev.done.Load() {
+	// superseded before its lint ran passes on its own base), or from the
+	// previous one when it lints the whole workspace (the index's lint, a
+	// configuration change's): its lint goes on, and this snapshot's waits
+	// for it and lints again only what changed since, rather than each edit
+	// linting the whole workspace again until one such lint completes.
+	prev := s.snap
+	switch {
+	case prev.done.Load():
 		snap.base.Store(prev)
-	} else if b := prev.base.Load(); b != nil {
-		snap.base.Store(b)
+	case prev.whole() && prev.indexing == nil && prev.cfg == snap.cfg:
+		snap.base.Store(prev)
+	default:
+		if b := prev.base.Load(); b != nil {
+			snap.base.Store(b)
+		}
+	}
+	// A whole-workspace lint that no newer snapshot derives from is no
+	// longer needed: stop it.
+	whole := snap.whole()
+	if p := s.pending; p != nil && (whole || snap.base.Load() != p) {
+		p.stopCompute()
+		s.pending = nil
+	}
+	if whole && snap.indexing == nil {
+		snap.compute, snap.stopCompute = context.WithCancel(s.lint.life)
+		s.pending = snap
 	}
 	s.snap = snap
 	s.cache.retain(files)

@@ -101,6 +101,7 @@ type Snapshot struct {
 	// (nil: the index was complete): such a snapshot is not linted, and a
 	// request reads it over the finished index (withIndex).
 	indexing   *indexRun
+	afterIndex bool // made when an index was done: its lint is logged
 	rebaseOnce sync.Once
 	rebased    *Snapshot
 
@@ -117,6 +118,14 @@ type Snapshot struct {
 	// snapshots is never kept alive.
 	base atomic.Pointer[Snapshot]
 	done atomic.Bool // the diagnostics are complete (a base may use them)
+	// compute, for a snapshot whose findings come from a lint of the whole
+	// workspace, is the context that lint runs in, whoever asks for it
+	// first: its own lint, a newer snapshot deriving from it, a request.
+	// A newer snapshot supersedes the publication of its findings, not
+	// their computation; stopCompute ends it when no snapshot derives
+	// from it any more (newSnapshotLocked).
+	compute     context.Context
+	stopCompute context.CancelFunc
 
 	wsOnce      sync.Once
 	ws          *workspace.Workspace
@@ -144,7 +153,24 @@ type Snapshot struct {
 	byFile   map[string]*fileDiags // unsuppressed findings by file path ("" for none)
 	flatOnce sync.Once
 	flat     []analyzer.Diagnostic // byFile's, in path order (Diagnostics)
+
+	// testHook is the server's when the snapshot was made: it gets
+	// testHookFullLint when the whole workspace is linted.
+	testHook func(ctx context.Context, method string)
 }
+
+// whole reports whether the snapshot's findings, once computed, come from
+// a lint of the whole workspace: it has no base of its configuration to
+// derive them from.
+func (s *Snapshot) whole() bool {
+	b := s.base.Load()
+	return b == nil || b.cfg != s.cfg
+}
+
+// testHookFullLint is the method name testHook gets when a snapshot's
+// findings are computed by linting the whole workspace (no base to derive
+// them from).
+const testHookFullLint = "scalelint/full-lint"
 
 // fileDiags are one file's unsuppressed findings, sorted, and their
 // protocol form. They are shared with the next snapshot when its change
@@ -176,7 +202,11 @@ var ruleKinds = func() []string {
 func (s *Snapshot) Workspace() *workspace.Workspace {
 	s.wsOnce.Do(func() {
 		s.renders() // which files the renders read, before the index leaves them out
-		if b := s.base.Load(); b != nil && namespaceKey(b.cfg) == namespaceKey(s.cfg) && maps.Equal(b.rendering, s.rendering) {
+		b := s.base.Load()
+		if b != nil {
+			b.Workspace() // it may be being built, by its own lint
+		}
+		if b != nil && namespaceKey(b.cfg) == namespaceKey(s.cfg) && maps.Equal(b.rendering, s.rendering) {
 			s.deriveWorkspace(b)
 			return
 		}
@@ -251,12 +281,27 @@ func (s *Snapshot) fileDiagnostics(ctx context.Context) (map[string]*fileDiags, 
 	if s.diagsDone {
 		return s.byFile, nil
 	}
+	if s.compute != nil && s.compute.Err() == nil {
+		ctx = s.compute // see compute; once stopped, the caller's
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	b := s.base.Load()
+	if b != nil && !b.done.Load() {
+		// The base lints the whole workspace: wait for it, then lint
+		// again only what changed since. Should its lint stop (nothing
+		// else derives from it), lint everything.
+		if _, err := b.fileDiagnostics(ctx); err != nil {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			s.base.Store(nil)
+			b = nil
+		}
+	}
 	ws := s.Workspace()
 	var byFile map[string]*fileDiags
-	b := s.base.Load()
 	if b != nil && s.incremental && b.cfg == s.cfg {
 		if relint, ok := s.relintPaths(b); ok {
 			in := func(p string) bool { return relint[p] }
@@ -272,6 +317,9 @@ func (s *Snapshot) fileDiagnostics(ctx context.Context) (map[string]*fileDiags, 
 		}
 	}
 	if byFile == nil {
+		if s.testHook != nil {
+			s.testHook(ctx, testHookFullLint)
+		}
 		byFile = groupByFile(ws, analyzer.RunWith(ctx, ws, rules.All(), s.cfg, s.Shared()), nil)
 	}
 	if err := ctx.Err(); err != nil {

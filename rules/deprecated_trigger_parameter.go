@@ -14,6 +14,7 @@ var DeprecatedTriggerParameter = &analyzer.Analyzer{
 	Severity: analyzer.Warning,
 	Doc:      doc("deprecated-trigger-parameter"),
 	URL:      analyzer.RulesReferenceURL + "#deprecated-trigger-parameter",
+	Local:    true,
 	Run: func(pass *analyzer.Pass) error {
 		for _, a := range pass.Workspace.Autoscalers() {
 			for _, m := range a.Metrics {

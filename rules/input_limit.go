@@ -8,6 +8,7 @@ var InputLimit = &analyzer.Analyzer{
 	Severity: analyzer.Error,
 	Doc:      doc("input-limit"),
 	URL:      analyzer.RulesReferenceURL + "#input-limit",
+	Local:    true,
 	Run: func(pass *analyzer.Pass) error {
 		reportProblems(pass, "input-limit")
 		return nil

@@ -13,6 +13,7 @@ var InvalidAnnotation = &analyzer.Analyzer{
 	Severity: analyzer.Error,
 	Doc:      doc("invalid-annotation"),
 	URL:      analyzer.RulesReferenceURL + "#invalid-annotation",
+	Local:    true,
 	Run: func(pass *analyzer.Pass) error {
 		ws := pass.Workspace
 		seen := map[*manifest.Object]bool{}

@@ -8,6 +8,7 @@ var InvalidField = &analyzer.Analyzer{
 	Severity: analyzer.Error,
 	Doc:      doc("invalid-field"),
 	URL:      analyzer.RulesReferenceURL + "#invalid-field",
+	Local:    true,
 	Run: func(pass *analyzer.Pass) error {
 		decoded := reportProblems(pass, "invalid-field")
 		// Values the decode accepts and KEDA does not: a trigger threshold

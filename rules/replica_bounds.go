@@ -18,6 +18,7 @@ var ReplicaBounds = &analyzer.Analyzer{
 	Severity: analyzer.Error,
 	Doc:      doc("replica-bounds"),
 	URL:      analyzer.RulesReferenceURL + "#replica-bounds",
+	Local:    true,
 	Run: func(pass *analyzer.Pass) error {
 		for _, a := range pass.Workspace.Autoscalers() {
 			switch a.Kind {

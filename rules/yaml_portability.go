@@ -8,6 +8,7 @@ var YAMLPortability = &analyzer.Analyzer{
 	Severity: analyzer.Warning,
 	Doc:      doc("yaml-portability"),
 	URL:      analyzer.RulesReferenceURL + "#yaml-portability",
+	Local:    true,
 	Run: func(pass *analyzer.Pass) error {
 		for _, f := range pass.Workspace.Files {
 			for _, p := range problemsOf(pass, f) {

@@ -8,6 +8,7 @@ var YAMLSyntax = &analyzer.Analyzer{
 	Severity: analyzer.Error,
 	Doc:      doc("yaml-syntax"),
 	URL:      analyzer.RulesReferenceURL + "#yaml-syntax",
+	Local:    true,
 	Run: func(pass *analyzer.Pass) error {
 		reportProblems(pass, "yaml-syntax")
 		return nil

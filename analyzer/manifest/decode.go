@@ -57,6 +57,9 @@ type jsonEncoder struct {
 	sel    fieldTree
 	selAll bool
 	quiet  bool
+	// entries is the stack of the entries of the mappings being encoded
+	// (encodeMapping).
+	entries [][2]*yaml.Node
 	// stringMap is set below "labels" and "annotations": string maps in
 	// every Kubernetes object, never decoded as quantities (scalelint's
 	// own annotations are read, and bounded, by analyzer/scaling).
@@ -176,7 +179,10 @@ func (e *jsonEncoder) write(s string) {
 
 // mappingEntries lists a mapping's key/value pairs with "<<" merges
 // applied: explicit keys win over merged ones, earlier merges over later.
-func mappingEntries(n *yaml.Node) [][2]*yaml.Node {
+func mappingEntries(n *yaml.Node) [][2]*yaml.Node { return appendMappingEntries(nil, n) }
+
+// appendMappingEntries appends a mapping's entries (mappingEntries) to dst.
+func appendMappingEntries(dst [][2]*yaml.Node, n *yaml.Node) [][2]*yaml.Node {
 	merges := false
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if n.Content[i].Tag == "!!merge" {
@@ -185,13 +191,12 @@ func mappingEntries(n *yaml.Node) [][2]*yaml.Node {
 		}
 	}
 	if !merges { // the common case: the pairs as written
-		out := make([][2]*yaml.Node, len(n.Content)/2)
-		for i := range out {
-			out[i] = [2]*yaml.Node{n.Content[2*i], n.Content[2*i+1]}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			dst = append(dst, [2]*yaml.Node{n.Content[i], n.Content[i+1]})
 		}
-		return out
+		return dst
 	}
-	return mergedEntries(n, map[*yaml.Node]bool{n: true})
+	return append(dst, mergedEntries(n, map[*yaml.Node]bool{n: true})...)
 }
 
 // mergedEntries is mappingEntries for a mapping with merges. merged holds
@@ -239,7 +244,14 @@ func mergedEntries(n *yaml.Node, merged map[*yaml.Node]bool) [][2]*yaml.Node {
 
 func (e *jsonEncoder) encodeMapping(n *yaml.Node, depth int) {
 	e.write("{")
-	entries := mappingEntries(n)
+	// The entries go on the encoder's stack of them, shared by the
+	// mappings being encoded (a slice each, not an allocation each); a
+	// nested mapping appends past them, so they stay as they are even
+	// when the stack grows.
+	base := len(e.entries)
+	e.entries = appendMappingEntries(e.entries, n)
+	entries := e.entries[base:]
+	defer func() { e.entries = e.entries[:base] }()
 	var first map[string]*yaml.Node // for large mappings; small ones are scanned
 	const smallMapping = 16
 	sel, selAll, quiet, inStringMap := e.sel, e.selAll, e.quiet, e.stringMap
@@ -507,7 +519,7 @@ func appendJSONString(buf []byte, s string) []byte {
 // toJSON converts a node tree to JSON: all of it, or only the fields in
 // read (nil: everything), while checking all of it.
 func toJSON(n *yaml.Node, lim Limits, read fieldTree) ([]byte, []encodeError) {
-	e := &jsonEncoder{maxNodes: lim.MaxNodes, maxDepth: lim.MaxDepth, sel: read, selAll: read == nil}
+	e := &jsonEncoder{maxNodes: lim.MaxNodes, maxDepth: lim.MaxDepth, sel: read, selAll: read == nil, entries: make([][2]*yaml.Node, 0, 32)}
 	e.encode(n, 0)
 	return e.buf, e.errs
 }

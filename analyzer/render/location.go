@@ -25,6 +25,15 @@ type Locator interface {
 	Locate(start, end int) Location
 }
 
+// A Releaser is a Locator that keeps what it parsed to answer (the
+// rendered text's YAML, parsed on first use): Release drops it, and a
+// later Locate parses again. A one-shot run releases it once a unit's
+// findings and objects are located, so that a repository's builds do not
+// all hold a parse of their whole output.
+type Releaser interface {
+	Release()
+}
+
 // Output is what one chart value set or one kustomization build rendered:
 // one File per source file that produced documents.
 type Output struct {

@@ -30,14 +30,14 @@ func (e *TooLargeError) Error() string {
 // over the limit is reported by the parser without being read in full. A
 // regular file is read into a buffer of its size, in one allocation.
 func ReadLimited(path string, limit int64) ([]byte, error) {
-	f, err := openRegular(path)
+	f, st, err := openRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	r := io.LimitReader(f, limit+1)
-	if st, err := f.Stat(); err == nil && st.Size() <= limit {
-		buf := make([]byte, st.Size(), st.Size()+1)
+	if size := st.Size(); size <= limit {
+		buf := make([]byte, size, size+1)
 		n, err := io.ReadFull(r, buf)
 		if err == io.ErrUnexpectedEOF || err == io.EOF {
 			return buf[:n], nil // it shrank since the stat
@@ -45,8 +45,16 @@ func ReadLimited(path string, limit int64) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		rest, err := io.ReadAll(r) // it grew since the stat
-		return append(buf, rest...), err
+		// Whether it grew since the stat (or its size is not its
+		// length, as in /proc): one more read, into the spare byte.
+		if m, err := io.ReadFull(r, buf[size:size+1]); m == 0 {
+			if err == io.EOF {
+				return buf, nil
+			}
+			return buf, err
+		}
+		rest, err := io.ReadAll(r)
+		return append(buf[:size+1], rest...), err
 	}
 	return io.ReadAll(r)
 }
@@ -69,20 +77,21 @@ func ReadStdin(r io.Reader, limit int64) ([]byte, error) {
 }
 
 // openRegular opens path for reading without waiting for a writer (a
-// FIFO) or a device, and returns it only when it is a regular file.
-func openRegular(path string) (*os.File, error) {
+// FIFO) or a device, and returns it, with what it said of itself, only
+// when it is a regular file.
+func openRegular(path string) (*os.File, os.FileInfo, error) {
 	f, err := openNonBlocking(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, err
+		return nil, nil, err
 	}
 	if !st.Mode().IsRegular() {
 		f.Close()
-		return nil, &os.PathError{Op: "open", Path: path, Err: ErrNotRegular}
+		return nil, nil, &os.PathError{Op: "open", Path: path, Err: ErrNotRegular}
 	}
-	return f, nil
+	return f, st, nil
 }

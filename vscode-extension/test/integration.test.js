@@ -143,7 +143,7 @@ test('the extension drives the real scalelint lsp through vscode-languageclient'
     // Cleared, VS Code hands over the default, which is sent: the server
     // indexes the whole workspace again and the diagnostic is as before.
     const after = host.messages.length;
-    host.setSetting('scalelint.maxIndexedFiles', 20000);
+    host.setSetting('scalelint.maxIndexedFiles', 40000);
     diag = (
       await host.waitFor('the diagnostic with the whole workspace indexed', () => {
         const d = host.diagnostics(doc.uri);

@@ -19,13 +19,13 @@ test('defaults (as VS Code hands them over) translate to nothing but the log lev
     overrides: [],
     logLevel: 'warn',
     debounceMs: null,
-    maxIndexedFiles: 20000,
+    maxIndexedFiles: 40000,
     maxIndexedBytes: 134217728,
   });
   // The caps go even at their defaults: a change without them would leave
   // the server's previous caps in place (lsp/config.go), so clearing a
   // setting must send the default VS Code hands over.
-  assert.deepStrictEqual(toServerSettings(s), { logLevel: 'warn', maxIndexedFiles: 20000, maxIndexedBytes: 134217728 });
+  assert.deepStrictEqual(toServerSettings(s), { logLevel: 'warn', maxIndexedFiles: 40000, maxIndexedBytes: 134217728 });
   assert.deepStrictEqual(toServerSettings(from({})), {});
 });
 

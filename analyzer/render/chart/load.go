@@ -47,6 +47,20 @@ type Chart struct {
 
 	mu     sync.Mutex
 	parsed map[string]*render.YAML // values files parsed for locating
+
+	// The templates instrumented, shared by every value set's render
+	// (Render): a template's markers do not depend on the values, so it
+	// is parsed and marked once per chart, not once per value set, and
+	// the renders' locators share one table of marks.
+	instMu       sync.Mutex
+	instrumented map[string]instrumentedTemplate // by template key
+	marks        []mark                          // of every template instrumented; append only
+}
+
+// instrumentedTemplate is a template's text with its markers inserted,
+// and the text it was made from.
+type instrumentedTemplate struct {
+	src, text string
 }
 
 // treeFile is a file of a chart directory read: its slash path below the

@@ -20,6 +20,9 @@ type locator struct {
 	y     *render.YAML // parsed on first use
 }
 
+// Release drops the parse of the rendered text (render.Releaser).
+func (l *locator) Release() { l.y = nil }
+
 // Locate maps a byte range of the rendered text.
 func (l *locator) Locate(start, end int) render.Location {
 	i := sort.Search(len(l.spans), func(i int) bool { return l.spans[i].at > start }) - 1

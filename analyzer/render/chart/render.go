@@ -104,8 +104,9 @@ func (c *Chart) Render(ctx context.Context, vs ValueSet, opts Options) (*render.
 	c.walk(ch, nil, "", func(t *template, f *common.File) {
 		tpls[t.key] = t
 		originals[f] = f.Data
-		f.Data = []byte(instrument(t, string(f.Data), &r.marks))
+		f.Data = []byte(c.instrument(t, f.Data))
 	})
+	r.marks = c.markTable()
 
 	out, err := c.engineRender(ctx, ch, top, opts.Limits, r.marks)
 	if err != nil {
@@ -147,6 +148,33 @@ func (c *Chart) Render(ctx context.Context, vs ValueSet, opts Options) (*render.
 		o.Files = append(o.Files, &render.File{Source: t.source, Text: text, Locator: &locator{r: r, t: t, text: text, spans: spans}})
 	}
 	return o, nil
+}
+
+// instrument returns a template's text with its markers (instrument),
+// made once per chart and template: the value sets' renders share them,
+// and their marks (markTable).
+func (c *Chart) instrument(t *template, data []byte) string {
+	c.instMu.Lock()
+	defer c.instMu.Unlock()
+	if in, ok := c.instrumented[t.key]; ok && in.src == string(data) {
+		return in.text
+	}
+	if c.instrumented == nil {
+		c.instrumented = map[string]instrumentedTemplate{}
+	}
+	src := string(data)
+	text := instrument(t, src, &c.marks)
+	c.instrumented[t.key] = instrumentedTemplate{src: src, text: text}
+	return text
+}
+
+// markTable returns the marks of every template instrumented so far: a
+// render's markers are all among them once its templates are
+// instrumented (the table only grows; what a render holds never changes).
+func (c *Chart) markTable() []mark {
+	c.instMu.Lock()
+	defer c.instMu.Unlock()
+	return c.marks[:len(c.marks):len(c.marks)]
 }
 
 // prepare loads the chart afresh and computes the values a template sees,

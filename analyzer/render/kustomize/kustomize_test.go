@@ -8,6 +8,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -368,5 +369,37 @@ func TestBuildWritesNothingToStderr(t *testing.T) {
 	}
 	if !restoredStderr || !restoredLog {
 		t.Errorf("after the build: os.Stderr restored %v, the standard logger's output restored %v", restoredStderr, restoredLog)
+	}
+}
+
+// TestLocateAfterRelease: Release drops the locator's parse of the built
+// text and ReleaseParsed the tree's parses of its files (a one-shot run's
+// memory, render.Releaser); a Locate afterwards parses again and answers
+// as before.
+func TestLocateAfterRelease(t *testing.T) {
+	tree := readTree(hpaTree, render.Limits{})
+	prod := build(t, tree, "overlays/prod")
+	var places [][2]int
+	for _, key := range []string{"averageUtilization", "minReplicas", "name"} {
+		at := valueAt(t, prod.Text, "HorizontalPodAutoscaler", key)
+		places = append(places, [2]int{at, at + 1})
+	}
+	var before []render.Location
+	for _, p := range places {
+		before = append(before, prod.Locator.Locate(p[0], p[1]))
+	}
+	l := prod.Locator.(*locator)
+	if l.y == nil || len(tree.cache) == 0 {
+		t.Fatal("nothing parsed by Locate")
+	}
+	prod.Locator.(render.Releaser).Release()
+	tree.ReleaseParsed()
+	if l.y != nil || tree.cache != nil {
+		t.Fatal("the parses are kept after Release and ReleaseParsed")
+	}
+	for i, p := range places {
+		if got := prod.Locator.Locate(p[0], p[1]); !reflect.DeepEqual(got, before[i]) {
+			t.Errorf("Locate(%d, %d) after Release = %+v; before %+v", p[0], p[1], got, before[i])
+		}
 	}
 }

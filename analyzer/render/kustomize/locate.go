@@ -22,12 +22,23 @@ type locator struct {
 	text []byte
 	docs []doc
 
-	once sync.Once
-	y    *render.YAML
+	mu sync.Mutex
+	y  *render.YAML // the built text parsed, on first use; nil after Release
+}
+
+// Release drops the parse of the built text (render.Releaser).
+func (l *locator) Release() {
+	l.mu.Lock()
+	l.y = nil
+	l.mu.Unlock()
 }
 
 func (l *locator) Locate(start, end int) render.Location {
-	l.once.Do(func() { l.y = render.ParseYAML(l.text) })
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.y == nil {
+		l.y = render.ParseYAML(l.text)
+	}
 	i := sort.Search(len(l.docs), func(i int) bool { return l.docs[i].end > start })
 	if i >= len(l.docs) || l.docs[i].origin == "" {
 		return l.fallback(l.root.file, "the kustomization: the object's source file is not known")
@@ -224,6 +235,15 @@ func (t *Tree) parsed(rel string, data []byte) *render.YAML {
 		t.cache[rel] = y
 	}
 	return y
+}
+
+// ReleaseParsed drops the files parsed for locating (a one-shot run, once
+// every root is built and its findings located): a later Locate parses
+// again what it reads.
+func (t *Tree) ReleaseParsed() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.cache = nil
 }
 
 // sameObject reports whether a document is the object: its kind, and its

@@ -39,6 +39,9 @@ type editAt struct {
 
 // Locate maps a position range of the unit's rendered text to its source.
 func (u *Unit) Locate(pos, end token.Pos) (render.Location, bool) {
+	if l, ok := u.placed[[2]token.Pos{pos, end}]; ok {
+		return l, true
+	}
 	f := u.Workspace.FileOf(pos)
 	if f == nil {
 		return render.Location{}, false

@@ -39,7 +39,39 @@ type Options struct {
 	// named relative to in findings (the language server's workspace
 	// folder; the command line names them as the paths it was given).
 	RelativeTo string
+	// Release is for a one-shot run (the command line): each unit drops
+	// its documents' node trees once linted (workspace.Options.Release),
+	// and its locators their parse of the rendered text once its findings
+	// and its objects' kinds and names are located (render.Releaser); a
+	// later Locate of another place parses again. Without it (the
+	// language server, which locates anything a request asks) they are
+	// kept.
+	Release bool
+
+	// renders holds a token per render or build in flight (Render sets
+	// it): a chart's value sets render in parallel, and so do the charts,
+	// but no more renders are in memory at once than there are
+	// processors.
+	renders chan struct{}
 }
+
+// rendering runs one render or build, and its lint, once a processor is
+// free for it.
+func (o Options) rendering(f func()) {
+	if o.renders != nil {
+		o.renders <- struct{}{}
+		defer func() { <-o.renders }()
+	}
+	if inFlight != nil {
+		inFlight(1)
+		defer inFlight(-1)
+	}
+	f()
+}
+
+// inFlight, when set (by a test), is told of each render that starts
+// (+1) and ends (-1).
+var inFlight func(delta int)
 
 func (o Options) config() *analyzer.Config {
 	if o.Config == nil {
@@ -73,6 +105,10 @@ type Unit struct {
 	namespace string                            // of objects that set none
 	locators  map[*manifest.File]render.Locator // by rendered file
 	located   []located                         // Diags, located in their sources
+	// placed holds the locations of its objects' kinds and names, taken
+	// before the locators were released (Options.Release): what the
+	// report's counts and the sources read ask for.
+	placed map[[2]token.Pos]render.Location
 }
 
 // Result is what a run rendered: its units and what could not be rendered.
@@ -115,6 +151,7 @@ func (r *Result) Rendering(path string) workspace.Rendering {
 // Render renders and lints everything the plan names, a few charts and
 // roots at a time.
 func Render(ctx context.Context, plan Plan, opts Options) *Result {
+	opts.renders = make(chan struct{}, runtime.GOMAXPROCS(0))
 	r := &Result{opts: opts, variants: map[string]bool{}, rendering: map[string]workspace.Rendering{}, sources: map[string][]byte{}}
 	var mu sync.Mutex
 	var jobs []func()
@@ -136,7 +173,9 @@ func Render(ctx context.Context, plan Plan, opts Options) *Result {
 		tree = kustomize.Open(plan.Kustomizations, opts.config().RenderLimits, opts.Overlay)
 		for _, root := range tree.Roots() {
 			jobs = append(jobs, func() {
-				u, problems := buildRoot(ctx, tree, root, opts)
+				var u *Unit
+				var problems []render.Problem
+				opts.rendering(func() { u, problems = buildRoot(ctx, tree, root, opts) })
 				mu.Lock()
 				defer mu.Unlock()
 				r.add(nil, problems, nil, 0)
@@ -150,6 +189,9 @@ func Render(ctx context.Context, plan Plan, opts Options) *Result {
 	run(jobs)
 	if tree != nil {
 		r.addTree(tree, built)
+		if opts.Release {
+			tree.ReleaseParsed()
+		}
 	}
 	sort.SliceStable(r.Units, func(i, j int) bool {
 		a, b := r.Units[i], r.Units[j]
@@ -293,17 +335,19 @@ func renderChart(ctx context.Context, dir string, sources func(string) bool, opt
 			if ctx.Err() != nil {
 				return
 			}
-			out, ps := c.Render(ctx, j.set, j.opts)
-			setProblems[i] = ps
-			if out == nil {
-				return
-			}
-			ns := j.opts.Namespace
-			if ns == "" {
-				ns = "default"
-			}
-			units[i] = lintUnit(ctx, "helm", dir, j.set.Name, filepath.Join(dir, "Chart.yaml"), out, ns, opts)
-			units[i].Variant, units[i].Dir = j.variant, dir
+			opts.rendering(func() {
+				out, ps := c.Render(ctx, j.set, j.opts)
+				setProblems[i] = ps
+				if out == nil {
+					return
+				}
+				ns := j.opts.Namespace
+				if ns == "" {
+					ns = "default"
+				}
+				units[i] = lintUnit(ctx, "helm", dir, j.set.Name, filepath.Join(dir, "Chart.yaml"), out, ns, opts)
+				units[i].Variant, units[i].Dir = j.variant, dir
+			})
 		})
 	}
 	run(work)
@@ -382,12 +426,27 @@ func lintUnit(ctx context.Context, kind, root, set, anchor string, out *render.O
 	}
 	// One render is one deployment: a scale target is wherever its
 	// template or resource file is.
-	u.Workspace = workspace.New(fset, files, workspace.Options{DefaultNamespace: namespace, TargetDistance: -1, Generated: true, Kinds: opts.Kinds})
+	u.Workspace = workspace.New(fset, files, workspace.Options{DefaultNamespace: namespace, TargetDistance: -1, Generated: true, Kinds: opts.Kinds, Release: opts.Release})
 	u.Shared = analyzer.NewShared()
 	u.Diags = analyzer.RunWith(ctx, u.Workspace, opts.Analyzers, cfg, u.Shared)
 	u.located = make([]located, len(u.Diags))
 	for i := range u.Diags {
 		u.located[i] = u.locate(&u.Diags[i])
+	}
+	if opts.Release {
+		u.placed = map[[2]token.Pos]render.Location{}
+		for _, o := range u.Workspace.Objects() {
+			for _, f := range []manifest.Field{o.KindAt, o.NameAt} {
+				if l, ok := u.Locate(f.Pos, f.End); ok {
+					u.placed[[2]token.Pos{f.Pos, f.End}] = l
+				}
+			}
+		}
+		for _, l := range u.locators {
+			if rl, ok := l.(render.Releaser); ok {
+				rl.Release()
+			}
+		}
 	}
 	return u
 }

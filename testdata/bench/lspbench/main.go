@@ -2,7 +2,7 @@
 // sees it: a separate process speaking the Language Server Protocol over
 // the server's stdin and stdout.
 //
-//	lspbench -server /path/to/scalelint -dir CORPUS [-edits 100] [-rss-edits 1000]
+//	lspbench -server /path/to/scalelint -dir CORPUS [-edits 100] [-rss-edits 1000] [-broken] [-wait-lint=false] [-interval 30ms]
 //
 // It starts `scalelint lsp --debounce 1ms --log-level info` with CORPUS
 // as the one workspace folder, and measures:
@@ -12,14 +12,25 @@
 //     of the first scaledobject.yaml of CORPUS (in path order) with a
 //     kafka trigger's lagThreshold,, opened
 //     right after initialized;
+//   - full diagnostics: from sending initialize to the opened file's
+//     publication after the index (or, when its findings are those of
+//     the first diagnostics, to the server's log line "published the
+//     indexed workspace's diagnostics"); the first diagnostics, published
+//     while the index is read, hold only the findings no other file can
+//     change;
 //   - indexed: from sending initialize to the server's log line
 //     "indexed workspace";
 //   - RSS (VmRSS of the server process) once the index is built and its
-//     first lint published (no publication for half a second);
+//     first lint published (no publication for half a second); with
+//     -wait-lint=false, as soon as the index is built: the edits then
+//     start while the index's lint of the whole workspace runs (and the
+//     full diagnostics figure is not measured);
 //   - edits: -edits didChange notifications of the opened file, each
 //     setting its lagThreshold (alternately "1" and "100000", so the
 //     findings change), timed from the didChange to the publishDiagnostics
-//     of that version; p50, p90, p99 and max;
+//     of that version; p50, p90, p99 and max; with -interval, sent at
+//     that interval without waiting, as typing does, each timed to the
+//     first publication of its version or a later one;
 //   - RSS after those edits and, when -rss-edits is larger, after
 //     -rss-edits edits in all.
 //
@@ -65,8 +76,10 @@ type client struct {
 	cond    *sync.Cond
 	answers map[int]time.Time
 	pubs    map[string]publication // last publication by URI
+	history []publication          // every publication with a version, in order
 	lastPub time.Time
 	indexed time.Time
+	linted  time.Time // the index's lint published
 	nextID  int
 }
 
@@ -130,6 +143,9 @@ func (c *client) read(out io.Reader) {
 			p.at = now
 			c.mu.Lock()
 			c.pubs[p.URI] = p
+			if p.Version != nil {
+				c.history = append(c.history, p)
+			}
 			c.lastPub = now
 			c.cond.Broadcast()
 			c.mu.Unlock()
@@ -195,6 +211,10 @@ func main() {
 	rssEdits := flag.Int("rss-edits", 0, "edits in all before the last RSS reading (at least -edits)")
 	debounce := flag.String("debounce", "1ms", "the server's --debounce")
 	timeout := flag.Duration("timeout", 120*time.Second, "the longest wait for any one answer")
+	logFile := flag.String("log", "", "write the server's log (at info level) to this file")
+	interval := flag.Duration("interval", 0, "send an edit every interval without waiting for its diagnostics, as typing does (0: wait for each edit's); an edit's latency is then until the first publication of its version or a later one")
+	waitLint := flag.Bool("wait-lint", true, "wait for the index's lint of the whole workspace to be published before editing (false: edit as soon as the index is done, while that lint runs)")
+	broken := flag.Bool("broken", false, "open the file with a broken YAML document appended (a yaml-syntax finding, which the server may publish before the index is read)")
 	flag.Parse()
 	if *dir == "" {
 		fmt.Fprintln(os.Stderr, "lspbench: -dir is required")
@@ -217,6 +237,9 @@ func main() {
 		os.Exit(2)
 	}
 
+	if *broken {
+		text = append(bytes.Clone(text), "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: broken\n"...)
+	}
 	cmd := exec.Command(*server, "lsp", "--debounce", *debounce, "--log-level", "info")
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
@@ -231,8 +254,21 @@ func main() {
 	go func() {
 		sc := bufio.NewScanner(stderr)
 		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		var log io.Writer = io.Discard
+		if *logFile != "" {
+			if f, err := os.Create(*logFile); err == nil {
+				defer f.Close()
+				log = f
+			}
+		}
 		for sc.Scan() {
-			if strings.Contains(sc.Text(), "indexed workspace") {
+			fmt.Fprintln(log, sc.Text())
+			switch line := sc.Text(); {
+			case strings.Contains(line, "published the indexed workspace's diagnostics"):
+				c.mu.Lock()
+				c.linted = time.Now()
+				c.mu.Unlock()
+			case strings.Contains(line, "indexed workspace"):
 				c.mu.Lock()
 				c.indexed = time.Now()
 				c.cond.Broadcast()
@@ -261,24 +297,40 @@ func main() {
 	c.waitFor("the index", *timeout, func() bool { return !c.indexed.IsZero() })
 	indexedAt := c.indexed
 	// The index's lint publishes every file with findings: wait for it
-	// to be over.
-	for {
+	// to be over (an edit would cancel it): the server's log line says
+	// so, or, from a server that does not log it (and so published the
+	// opened file only after the index), no publication for half a
+	// second.
+	early := firstAt.Before(indexedAt)
+	for *waitLint {
 		time.Sleep(250 * time.Millisecond)
 		c.mu.Lock()
 		quiet := time.Since(c.lastPub) > 500*time.Millisecond
+		done := !c.linted.IsZero() || (!early && quiet)
 		c.mu.Unlock()
-		if quiet {
+		if done && quiet {
 			break
 		}
 	}
 	rssIndexed := rssMiB(cmd.Process.Pid)
+	// The complete diagnostics: the opened file's publication after the
+	// index, or, when they equal the first ones (not published again),
+	// the server's log line once the index's lint is published.
+	c.mu.Lock()
+	fullAt := c.pubs[uri].at
+	if !fullAt.After(indexedAt) && !c.linted.IsZero() {
+		fullAt = c.linted
+	}
+	c.mu.Unlock()
 
 	at := bytes.Index(text, key) + len(key)
 	line := bytes.Count(text[:at], []byte("\n"))
 	col := at - (bytes.LastIndexByte(text[:at], '\n') + 1)
 	cur := string(text[at : at+bytes.IndexByte(text[at:], '"')])
 	version := int32(1)
-	edit := func(i int) time.Duration {
+	// send sends the i-th edit and returns its version and when it was
+	// sent.
+	send := func(i int) (int32, time.Time) {
 		value := "1"
 		if i%2 == 1 {
 			value = "100000"
@@ -294,15 +346,43 @@ func main() {
 			}},
 		})
 		cur = value
+		return v, t0
+	}
+	wait := func(v int32) {
 		c.waitFor(fmt.Sprintf("the diagnostics of version %d", v), *timeout, func() bool {
 			p, ok := c.pubs[uri]
 			return ok && p.Version != nil && *p.Version >= v
 		})
+	}
+	edit := func(i int) time.Duration {
+		v, t0 := send(i)
+		wait(v)
 		return c.pubs[uri].at.Sub(t0)
 	}
 	lat := make([]time.Duration, 0, *edits)
-	for i := 0; i < *edits; i++ {
-		lat = append(lat, edit(i))
+	if *interval > 0 {
+		versions, sent := make([]int32, *edits), make([]time.Time, *edits)
+		for i := range *edits {
+			if i > 0 {
+				time.Sleep(time.Until(sent[i-1].Add(*interval)))
+			}
+			versions[i], sent[i] = send(i)
+		}
+		wait(versions[len(versions)-1])
+		c.mu.Lock()
+		for i, v := range versions {
+			for _, p := range c.history {
+				if p.URI == uri && *p.Version >= v && !p.at.Before(sent[i]) {
+					lat = append(lat, p.at.Sub(sent[i]))
+					break
+				}
+			}
+		}
+		c.mu.Unlock()
+	} else {
+		for i := 0; i < *edits; i++ {
+			lat = append(lat, edit(i))
+		}
 	}
 	rssEdited := rssMiB(cmd.Process.Pid)
 	total := *edits
@@ -321,8 +401,8 @@ func main() {
 	case <-time.After(10 * time.Second):
 		cmd.Process.Kill()
 	}
-	fmt.Printf("initialize_ms=%s first_diag_ms=%s indexed_ms=%s rss_indexed_MiB=%.0f edits=%d edit_p50_ms=%s edit_p90_ms=%s edit_p99_ms=%s edit_max_ms=%s rss_after_%d_MiB=%.0f rss_after_%d_MiB=%.0f\n",
-		ms(initAt.Sub(start)), ms(firstAt.Sub(start)), ms(indexedAt.Sub(start)), rssIndexed, *edits,
+	fmt.Printf("initialize_ms=%s first_diag_ms=%s full_diag_ms=%s indexed_ms=%s rss_indexed_MiB=%.0f edits=%d edit_p50_ms=%s edit_p90_ms=%s edit_p99_ms=%s edit_max_ms=%s rss_after_%d_MiB=%.0f rss_after_%d_MiB=%.0f\n",
+		ms(initAt.Sub(start)), ms(firstAt.Sub(start)), ms(fullAt.Sub(start)), ms(indexedAt.Sub(start)), rssIndexed, *edits,
 		ms(percentile(lat, 0.5)), ms(percentile(lat, 0.9)), ms(percentile(lat, 0.99)), ms(lat[len(lat)-1]),
 		*edits, rssEdited, total, rssLast)
 }

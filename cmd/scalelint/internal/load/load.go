@@ -193,7 +193,7 @@ func Read(paths []string, stdin io.Reader, o Options) (*Inputs, error) {
 			in.Warnings = append(in.Warnings, fmt.Sprintf("no YAML or JSON file to read under %s (after the configuration's excludes)", strings.Join(diskPaths, ", ")))
 		}
 		if plan := lint.Discover(manifests); !plan.Empty() {
-			in.Rendered = lint.Render(context.Background(), plan, lint.Options{Analyzers: rules.All(), Config: cfg, Values: o.Values, Set: o.Set})
+			in.Rendered = lint.Render(context.Background(), plan, lint.Options{Analyzers: rules.All(), Config: cfg, Values: o.Values, Set: o.Set, Release: true})
 		}
 		o.mark("render")
 		// A chart's files are read only through its renders (and may be

@@ -138,12 +138,17 @@ func (r *Report) Each(all bool, fn func(*Finding) error) error {
 	}
 	loc := NewLocator(r.Workspace)
 	defer loc.Release()
+	ahead := r.readAhead(diags)
+	defer ahead.stop()
 	var file *manifest.File
 	var f Finding
 	for _, d := range diags {
 		if df := r.Workspace.FileOf(d.Pos); df != file {
 			loc.Release()
 			file = df
+			if file != nil {
+				ahead.next()
+			}
 		}
 		f = Finding{Diagnostic: d, Location: loc.Locate(d.Pos, d.End), Object: r.objectOf(d)}
 		if file != nil {
@@ -165,6 +170,63 @@ func (r *Report) Each(all bool, fn func(*Finding) error) error {
 		}
 	}
 	return nil
+}
+
+// readAhead is the reading of the texts of the files findings are in,
+// a few files ahead of Each, on a goroutine of its own: reading a dropped
+// text again is most of the cost of resolving a file's findings (a system
+// call per file), and otherwise the printing waits for it, on one core.
+// Each waits, on reaching a file, until its text is read (so that no
+// text is read after Each dropped it), and drops the texts again as it
+// moves on (Locator.Release): a report holds at most aheadFiles texts
+// more than it did.
+type readAhead struct {
+	ready chan struct{} // one per file read and not yet reached by Each
+	done  chan struct{} // closed by stop
+	ended chan struct{} // closed when the reading goroutine returns
+}
+
+const aheadFiles = 16
+
+func (r *Report) readAhead(diags []analyzer.Diagnostic) *readAhead {
+	var files []*manifest.File
+	var last *manifest.File
+	for _, d := range diags {
+		if f := r.Workspace.FileOf(d.Pos); f != last {
+			last = f
+			if f != nil {
+				files = append(files, f)
+			}
+		}
+	}
+	a := &readAhead{ready: make(chan struct{}, aheadFiles-1), done: make(chan struct{}), ended: make(chan struct{})}
+	go func() {
+		defer close(a.ended)
+		for _, f := range files {
+			f.Text()
+			select {
+			case a.ready <- struct{}{}:
+			case <-a.done:
+				return
+			}
+		}
+	}()
+	return a
+}
+
+// next waits until the next file of the list, which Each reached, is read.
+func (a *readAhead) next() {
+	select {
+	case <-a.ready:
+	case <-a.ended: // every file is read
+	}
+}
+
+// stop ends the reading and waits for it: nothing is read once Each
+// returns (it may return early, on an error of its callback).
+func (a *readAhead) stop() {
+	close(a.done)
+	<-a.ended
 }
 
 // sources resolves the positions of a finding's input sources, by line

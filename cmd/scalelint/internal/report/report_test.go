@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"go/token"
+	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/scalelint/scalelint/analyzer"
@@ -133,5 +135,74 @@ func TestLocatorHoldsUntilRelease(t *testing.T) {
 	}
 	if loc := l.Locate(token.NoPos, token.NoPos); loc.File != "" || loc.Line != 1 {
 		t.Errorf("no position located at %+v", loc)
+	}
+}
+
+// TestEachReadsAhead: Each reads the texts of the files its findings are
+// in ahead of resolving them (readAhead), each once, never more than
+// aheadFiles files ahead of the file it resolves, and they are dropped
+// again as it moves on (a second pass reads each again, once). The files
+// outnumber aheadFiles several times.
+func TestEachReadsAhead(t *testing.T) {
+	fset := token.NewFileSet()
+	const n = 4*aheadFiles + 3
+	var reads [n]atomic.Int32
+	var total atomic.Int32
+	texts := map[string]string{}
+	var parsed []*manifest.File
+	for i := range n {
+		// An autoscaler whose target no file holds: a finding in each
+		// file, none pointing into another.
+		data := []byte(strings.ReplaceAll(scaledObject, "orders", fmt.Sprintf("orders-%03d", i)))
+		f := manifest.Parse(fset, fmt.Sprintf("so-%03d.yaml", i), data, manifest.Options{Eager: manifest.IsReadKind})
+		workspace.Prepare(f, true)
+		texts[f.Path] = string(data)
+		f.DropText(func() ([]byte, error) { reads[i].Add(1); total.Add(1); return data, nil }, true)
+		parsed = append(parsed, f)
+	}
+	ws := workspace.New(fset, parsed, workspace.Options{Release: true})
+	shared := analyzer.NewShared()
+	cfg := analyzer.DefaultConfig()
+	r := New(ws, analyzer.RunWith(context.Background(), ws, rules.All(), cfg, shared), cfg, shared)
+	for i := range reads {
+		reads[i].Store(0)
+	}
+	total.Store(0)
+	seen := map[string]bool{}
+	pass := func(check bool) {
+		err := r.Each(false, func(f *Finding) error {
+			seen[f.Location.File] = true
+			if check {
+				// Read so far: the files resolved, this one and at most
+				// aheadFiles more.
+				if got := int(total.Load()); got > len(seen)+aheadFiles {
+					t.Errorf("at %s: %d files read, %d reached: more than %d ahead", f.Location.File, got, len(seen), aheadFiles)
+				}
+				// The source line is the text's at the finding's line.
+				if want := strings.Split(texts[f.Location.File], "\n"); f.Location.Line < 1 || f.Location.Line > len(want) ||
+					string(f.SourceLine) != want[f.Location.Line-1] || f.Location.Col < 1 {
+					t.Errorf("%s:%d:%d: source line %q", f.Location.File, f.Location.Line, f.Location.Col, f.SourceLine)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	pass(true)
+	if len(seen) != n {
+		t.Fatalf("findings in %d files, want %d", len(seen), n)
+	}
+	for i := range reads {
+		if got := reads[i].Load(); got != 1 {
+			t.Errorf("so-%03d.yaml read %d times, want once", i, got)
+		}
+	}
+	pass(false)
+	for i := range reads {
+		if got := reads[i].Load(); got != 2 {
+			t.Errorf("so-%03d.yaml: %d reads after a second pass, want 2 (dropped after the first)", i, got)
+		}
 	}
 }

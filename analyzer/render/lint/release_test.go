@@ -1,0 +1,106 @@
+package lint
+
+import (
+	"context"
+	"go/token"
+	"hash/fnv"
+	"reflect"
+	"runtime"
+	"sync"
+	"testing"
+
+	"github.com/scalelint/scalelint/analyzer/workspace"
+	"github.com/scalelint/scalelint/rules"
+)
+
+// TestReleaseSameAnswers: a one-shot run's Release (units' trees and the
+// locators' parses dropped once located) changes no answer: the findings
+// located, the objects counted, the autoscalers placed, and a place asked
+// for after the release (the audit's, parsed again) are those of a run
+// that keeps everything. The trees are a kustomize overlay tree and a
+// chart with value sets and an autoscaling variant.
+func TestReleaseSameAnswers(t *testing.T) {
+	paths, errs := workspace.Walk([]string{"../../../testdata/kustomize/hpa", "../../../testdata/charts/podinfo"}, nil)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	plan := Discover(paths)
+	if len(plan.Charts) == 0 || len(plan.Kustomizations) == 0 {
+		t.Fatalf("plan %+v: want charts and kustomizations", plan)
+	}
+	// Positions that only say which file and offset: enough to compare.
+	pos := func(path string, off int) (token.Pos, bool) {
+		h := fnv.New32a()
+		h.Write([]byte(path))
+		return token.Pos(int(h.Sum32()%1000)*1_000_000 + off + 1), true
+	}
+	type answers struct {
+		located   [][]located
+		objects   int
+		places    [][2]token.Pos
+		afterward [][2]token.Pos
+	}
+	run := func(release bool) answers {
+		r := Render(context.Background(), plan, Options{Analyzers: rules.All(), Release: release})
+		r.SetPositions(pos)
+		var a answers
+		for _, u := range r.Units {
+			a.located = append(a.located, u.located)
+		}
+		a.objects = r.Objects()
+		for _, as := range r.Autoscalers() {
+			a.places = append(a.places, [2]token.Pos{as.Pos, as.End})
+			// A place not located before the release: its scale
+			// target reference (the audit asks for such places).
+			f := as.Autoscaler.Object.KindAt
+			if ref := as.Autoscaler.Target.NameAt; ref.IsValid() {
+				f = ref
+			}
+			p, e, _ := r.Place(as.Unit, f.Pos, f.End)
+			a.afterward = append(a.afterward, [2]token.Pos{p, e})
+		}
+		return a
+	}
+	kept, released := run(false), run(true)
+	if len(kept.located) == 0 || len(kept.places) == 0 {
+		t.Fatalf("nothing rendered: %+v", kept)
+	}
+	if !reflect.DeepEqual(kept, released) {
+		t.Errorf("with Release:\n%+v\nwithout:\n%+v", released, kept)
+	}
+}
+
+// TestRendersInFlight: the charts render in parallel and so do each
+// chart's value sets, but no more renders are in flight at once than
+// there are processors (Options.renders); before, each chart of a run
+// rendered as many of its value sets at once as there are processors.
+func TestRendersInFlight(t *testing.T) {
+	paths, errs := workspace.Walk([]string{"../../../testdata/charts", "../../../testdata/kustomize/hpa"}, nil)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	plan := Discover(paths)
+	if len(plan.Charts) < 2 {
+		t.Fatalf("plan %+v: want several charts", plan)
+	}
+	procs := runtime.GOMAXPROCS(0)
+	var mu sync.Mutex
+	now, most, total := 0, 0, 0
+	inFlight = func(delta int) {
+		mu.Lock()
+		defer mu.Unlock()
+		now += delta
+		if delta > 0 {
+			total++
+		}
+		most = max(most, now)
+	}
+	defer func() { inFlight = nil }()
+	r := Render(context.Background(), plan, Options{Analyzers: rules.All(), Release: true})
+	if total < 2*procs || len(r.Units) == 0 {
+		t.Fatalf("%d renders, %d units: too few to tell", total, len(r.Units))
+	}
+	if most > procs {
+		t.Errorf("%d renders in flight at once, more than the %d processors", most, procs)
+	}
+}
