@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
 # The VS Code extension's CI (called by .ci/run): installs node and npm
-# when missing (.ci/need), the npm packages (npm ci), builds the linux-x64 server binary from the repository, builds
-# and tests the extension (unit, activation with a fake `vscode`, and the
-# real vscode-languageclient against the real binary), packages a
-# platform-specific .vsix with the binary inside, and checks its contents.
+# when missing (.ci/need), the npm packages (npm ci), builds the linux-x64
+# server binary from the repository, builds and tests the extension (unit,
+# activation with a fake `vscode`, and the real vscode-languageclient
+# against the real binary), packages it, and checks every package's
+# contents, its server's header included.
+#
+# Packages: linux-x64 (the server the tests ran), one other platform
+# (win32-arm64: another format and another machine, the one .ci/release-check
+# snapshots too, so the Go build cache serves both) and the universal one
+# without a server. SCALELINT_ALL_TARGETS=1 (or --all) packages all six
+# platforms. SCALELINT_VSIX_TARGETS="darwin-arm64 ..." picks the others.
 # Nothing downloads VS Code. Exits non-zero on any failure.
 set -euo pipefail
 
@@ -13,6 +20,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 cd "$here"
 start=$SECONDS
 step() { printf '\n==> vscode-extension: %s (%ds)\n' "$*" "$((SECONDS - start))"; }
+
+others=${SCALELINT_VSIX_TARGETS:-win32-arm64}
+if [ "${SCALELINT_ALL_TARGETS:-}" = 1 ] || [ "${1:-}" = --all ]; then
+  others="linux-arm64 darwin-x64 darwin-arm64 win32-x64 win32-arm64"
+fi
 
 step "npm ci"
 timeout 300 npm ci --no-audit --no-fund --loglevel=error
@@ -24,14 +36,30 @@ if [ "$(uname -s)-$(uname -m)" = "Linux-x86_64" ]; then
   export SCALELINT_BIN="$bin" # the tests use the binary that ships
 fi
 
-step "npm test (build, unit, activation, integration)"
-timeout 300 npm test
+step "npm test (build, unit, activation, integration, executable headers)"
+timeout 600 npm test
 
-step "vsce package --target linux-x64"
-rm -f ./*.vsix
-timeout 300 npx --no vsce package --no-dependencies --target linux-x64 --out scalelint-linux-x64.vsix
+targets=(linux-x64)
+for t in $others; do targets+=("$t"); done
+targets+=(universal)
+step "package: ${targets[*]}"
+rm -rf vsix ./*.vsix
+args=()
+for t in "${targets[@]}"; do args+=(--target "$t"); done
+# linux-x64 is built already (above); the others cross-compile here.
+timeout 1800 node scripts/vsix.mjs --out-dir vsix "${args[@]}"
 
-step "check the .vsix"
-node scripts/check-vsix.mjs scalelint-linux-x64.vsix --target linux-x64 --binary "$bin"
+step "check each .vsix"
+for t in "${targets[@]}"; do
+  if [ "$t" = linux-x64 ]; then
+    node scripts/check-vsix.mjs "vsix/scalelint-$t.vsix" --target "$t" --binary "$bin"
+  else
+    node scripts/check-vsix.mjs "vsix/scalelint-$t.vsix" --target "$t"
+  fi
+done
 
+echo
+for t in "${targets[@]}"; do
+  printf 'vscode-extension: scalelint-%s.vsix %s bytes\n' "$t" "$(wc -c <"vsix/scalelint-$t.vsix")"
+done
 echo "vscode-extension: ok in $((SECONDS - start))s"

@@ -17,7 +17,7 @@ import (
 var version = ""
 
 func runVersion(_ []string, _ io.Reader, stdout, _ io.Writer) error {
-	_, err := fmt.Fprintf(stdout, "scalelint %s\n", versionString())
+	_, err := fmt.Fprintln(stdout, versionLine())
 	return err
 }
 

@@ -1,14 +1,17 @@
 -- End-to-end test of `scalelint lsp` through Neovim 0.7's built-in client
 -- (Debian's neovim package). run.sh runs it as
 --   nvim --headless --clean -c 'luafile nvim.lua' -c 'cquit 3'
--- under timeout, with SCALELINT_BIN and FIXTURE_DIR (a copy of the fixture)
--- set. It opens the fixture, waits for the expected diagnostic, asks for a
--- hover and the code action, applies it and waits for the diagnostic to go
--- away. It prints "ok: ..." lines and exits 0, or "FAIL: ..." and exits 1.
--- Neovim 0.7 has no vim.lsp.start: start_client + buf_attach_client.
+-- under timeout, with FIXTURE_DIR (a copy of the fixture), SNIPPET
+-- (lsp/editors/nvim/lsp/scalelint.lua, the configuration the README gives)
+-- and a `scalelint` on PATH. It starts the server from the snippet's
+-- configuration, opens the fixture, waits for the expected diagnostic, asks
+-- for a hover and the code action, applies it and waits for the diagnostic
+-- to go away. It prints "ok: ..." lines and exits 0, or "FAIL: ..." and
+-- exits 1. Neovim 0.7 has no vim.lsp.start nor root_markers (0.11):
+-- start_client + buf_attach_client, and the root found here as 0.11 would.
 
 local out = io.stdout
-local bin = os.getenv('SCALELINT_BIN')
+local snippet = os.getenv('SNIPPET')
 local dir = os.getenv('FIXTURE_DIR')
 
 local function fail(msg)
@@ -22,16 +25,52 @@ local function ok(msg)
   out:flush()
 end
 
-if not bin or not dir then
-  fail('SCALELINT_BIN and FIXTURE_DIR must be set')
+if not snippet or not dir then
+  fail('SNIPPET and FIXTURE_DIR must be set')
 end
+
+local ok_load, cfg = pcall(dofile, snippet)
+if not ok_load or type(cfg) ~= 'table' then
+  fail('the snippet ' .. snippet .. ' does not return a configuration: ' .. tostring(cfg))
+end
+if not vim.deep_equal(cfg.cmd, { 'scalelint', 'lsp' }) then
+  fail('the snippet runs ' .. vim.inspect(cfg.cmd) .. ', want { "scalelint", "lsp" }')
+end
+if vim.fn.exepath(cfg.cmd[1]) == '' then
+  fail(cfg.cmd[1] .. ' is not on PATH')
+end
+ok('the snippet runs ' .. table.concat(cfg.cmd, ' ') .. ' (' .. vim.fn.exepath(cfg.cmd[1]) .. ')')
 
 vim.cmd('edit ' .. vim.fn.fnameescape(dir .. '/consumer.yaml'))
 local buf = vim.api.nvim_get_current_buf()
+if not vim.tbl_contains(cfg.filetypes or {}, vim.bo[buf].filetype) then
+  fail('the snippet\'s filetypes ' .. vim.inspect(cfg.filetypes) .. ' miss ' .. vim.bo[buf].filetype)
+end
+-- The nearest directory up from the file that holds a root marker, else
+-- the file's directory (run.sh puts a .scalelint.yaml beside the fixture).
+local root = dir
+local d = dir
+while d and d ~= '/' do
+  local found = false
+  for _, m in ipairs(cfg.root_markers or {}) do
+    if vim.loop.fs_stat(d .. '/' .. m) then
+      found = true
+    end
+  end
+  if found then
+    root = d
+    break
+  end
+  d = vim.fn.fnamemodify(d, ':h')
+end
+if root ~= dir then
+  fail('the root is ' .. root .. ', want ' .. dir .. ' (its .scalelint.yaml is a root marker)')
+end
 local client_id = vim.lsp.start_client({
   name = 'scalelint',
-  cmd = { bin, 'lsp' },
-  root_dir = dir,
+  cmd = cfg.cmd,
+  root_dir = root,
+  settings = cfg.settings,
   flags = { debounce_text_changes = 0 },
   init_options = { debounceMs = 0 },
 })

@@ -1,8 +1,10 @@
 // Builds the scalelint binary from the repository into
 // server/<platform>-<arch>/scalelint, where the extension looks for a
 // bundled server and where `vsce package --target <platform>-<arch>` picks
-// it up. A static, stripped binary (CGO_ENABLED=0, -s -w): it runs on any
-// Linux, whatever its C library.
+// it up. A static, stripped binary built as the release builds it
+// (.goreleaser.yaml: CGO_ENABLED=0, -trimpath, -s -w), so it runs on any
+// Linux whatever its C library, and shares Go's build cache with a
+// GoReleaser snapshot of the same target.
 //   node scripts/build-server.mjs [--target linux-x64] [--if-stale]
 // --if-stale skips the build when the binary is newer than every Go source,
 // go.mod and go.sum. SCALELINT_BIN set in the environment skips it too (the
@@ -62,7 +64,7 @@ try {
 fs.mkdirSync(path.dirname(out), { recursive: true });
 const t0 = Date.now();
 try {
-  execFileSync('go', ['build', '-tags', 'kustomize_disable_go_plugin_support', '-ldflags=-s -w', '-o', out, './cmd/scalelint'], {
+  execFileSync('go', ['build', '-tags', 'kustomize_disable_go_plugin_support', '-trimpath', '-ldflags=-s -w', '-o', out, './cmd/scalelint'], {
     cwd: repo,
     stdio: 'inherit',
     env: { ...process.env, CGO_ENABLED: '0', GOOS: goos, GOARCH: goarch },

@@ -1,14 +1,20 @@
 // Checks a packaged .vsix (a zip) without unzip: lists it, requires the
 // extension's files and the server binary for the target, executable (the
-// Unix mode in the zip's external attributes), identical to the built one
-// (CRC-32), and runnable once extracted; refuses sources, tests, maps and
-// node_modules.
+// Unix mode in the zip's external attributes), of the target's format and
+// machine (its ELF, Mach-O or PE header, binfmt.mjs), identical to the built
+// one (CRC-32), and runnable once extracted when the target is this
+// machine's; refuses sources, tests, maps, node_modules and a server for
+// another target. A universal package (--target universal) must carry no
+// server and no TargetPlatform.
 //   node scripts/check-vsix.mjs FILE.vsix --target linux-x64 --binary server/linux-x64/scalelint
+//   node scripts/check-vsix.mjs scalelint-universal.vsix --target universal
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { mismatch } from './binfmt.mjs';
+import { TARGETS, UNIVERSAL, exeName } from './targets.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name) => {
@@ -86,8 +92,13 @@ for (const e of entries) {
   console.log(`${String(e.size).padStart(8)} ${String(e.csize).padStart(7)}  ${mode}  ${e.name}`);
 }
 
-const exe = target.startsWith('win32') ? 'scalelint.exe' : 'scalelint';
-const binName = `extension/server/${target}/${exe}`;
+const universal = target === UNIVERSAL;
+if (!universal && !TARGETS[target]) {
+  console.error(`check-vsix: unknown target ${target} (one of ${[...Object.keys(TARGETS), UNIVERSAL].join(', ')})`);
+  process.exit(2);
+}
+const exe = exeName(target);
+const binName = universal ? undefined : `extension/server/${target}/${exe}`;
 for (const required of [
   'extension.vsixmanifest',
   'extension/package.json',
@@ -97,7 +108,7 @@ for (const required of [
   'extension/readme.md',
   'extension/changelog.md',
   'extension/LICENSE.txt',
-  binName,
+  ...(binName ? [binName] : []),
 ]) {
   const found = byName.has(required) || entries.some((e) => e.name.toLowerCase() === required.toLowerCase());
   if (!found) problems.push(`missing ${required}`);
@@ -106,15 +117,19 @@ for (const e of entries) {
   if (/(^|\/)(node_modules|src|test|out|scripts)\//.test(e.name.replace(/^extension\//, '/')) || /\.(map|ts)$/.test(e.name) || /ci\.sh$/.test(e.name)) {
     problems.push(`should not ship ${e.name}`);
   }
-  if (e.name.startsWith('extension/server/') && !e.name.startsWith(`extension/server/${target}/`)) {
-    problems.push(`a binary for another target: ${e.name}`);
+  if (e.name.startsWith('extension/server/') && (universal || e.name !== binName)) {
+    problems.push(universal ? `a universal package with a server: ${e.name}` : `a file for another target: ${e.name}`);
   }
 }
 
 const manifest = byName.get('extension.vsixmanifest');
 if (manifest) {
   const xml = entryData(buf, manifest).toString('utf8');
-  if (!xml.includes(`TargetPlatform="${target}"`)) problems.push(`extension.vsixmanifest does not say TargetPlatform="${target}"`);
+  if (universal) {
+    if (xml.includes('TargetPlatform=')) problems.push('a universal package whose extension.vsixmanifest names a TargetPlatform');
+  } else if (!xml.includes(`TargetPlatform="${target}"`)) {
+    problems.push(`extension.vsixmanifest does not say TargetPlatform="${target}"`);
+  }
 }
 const pkgEntry = byName.get('extension/package.json');
 if (pkgEntry) {
@@ -133,6 +148,9 @@ if (bin) {
   if (bin.size < 1_000_000) problems.push(`${binName}: ${bin.size} bytes, too small for the server`);
   const data = entryData(buf, bin);
   if (crc32(data) !== bin.crc) problems.push(`${binName}: CRC mismatch`);
+  const wrong = mismatch(data, TARGETS[target]);
+  if (wrong) problems.push(`${binName}: ${wrong}`);
+  else console.log(`${binName}: header fits ${target}`);
   if (built) {
     const want = fs.readFileSync(built);
     if (!want.equals(data)) problems.push(`${binName} differs from ${built}`);
@@ -157,4 +175,4 @@ if (problems.length > 0) {
   console.error(`check-vsix: ${problems.length} problem(s):\n  ${problems.join('\n  ')}`);
   process.exit(1);
 }
-console.log(`check-vsix: ok (${target}, server binary present and executable)`);
+console.log(universal ? 'check-vsix: ok (universal, no server)' : `check-vsix: ok (${target}, server binary present, executable, for ${target})`);

@@ -8,6 +8,9 @@ import * as path from 'node:path';
 
 export const INSTALL_COMMAND = 'go install github.com/scalelint/scalelint/cmd/scalelint@latest';
 
+/** Where the release archives and packages are (.goreleaser.yaml names them). */
+export const RELEASES_URL = 'https://github.com/scalelint/scalelint/releases';
+
 export type ServerSource = 'setting' | 'bundled' | 'path';
 
 export interface ResolveInput {
@@ -131,11 +134,38 @@ export function expandSetting(
   return { path: p.normalize(s), bare: false };
 }
 
-/** The message shown when no binary works: what was tried and how to install one. */
-export function notFoundMessage(tried: string[]): string {
+/**
+ * The release files for a platform, by the names .goreleaser.yaml gives
+ * them (<version> stands for the release's): the archive, and on Linux the
+ * .deb and .rpm packages. Empty for a platform without a release build.
+ */
+export function releaseFiles(platform: NodeJS.Platform, arch: string): string[] {
+  const goos = ({ linux: 'linux', darwin: 'darwin', win32: 'windows' } as Record<string, string>)[platform];
+  const goarch = ({ x64: 'amd64', arm64: 'arm64' } as Record<string, string>)[arch];
+  if (!goos || !goarch) {
+    return [];
+  }
+  const files = [`scalelint_<version>_${goos}_${goarch}.${goos === 'windows' ? 'zip' : 'tar.gz'}`];
+  if (goos === 'linux') {
+    files.push(`scalelint_<version>_${goarch}.deb`, `scalelint-<version>-1.${goarch === 'amd64' ? 'x86_64' : 'aarch64'}.rpm`);
+  }
+  return files;
+}
+
+/**
+ * The message shown when no binary works: what was tried and the ways to
+ * install one on this platform (go install, and the release's files).
+ */
+export function notFoundMessage(tried: string[], platform: NodeJS.Platform, arch: string): string {
+  const files = releaseFiles(platform, arch);
+  const download =
+    files.length === 0
+      ? ''
+      : `, or download ${files.length === 1 ? files[0] : `${files.slice(0, -1).join(', ')} or ${files[files.length - 1]}`} ` +
+        `from ${RELEASES_URL} and put scalelint on PATH`;
   return (
     `No usable scalelint binary (tried ${tried.join(', ')}). ` +
-    `Install it with \`${INSTALL_COMMAND}\` (the binary lands in $(go env GOPATH)/bin, which must be on PATH), ` +
+    `Install it with \`${INSTALL_COMMAND}\` (the binary lands in $(go env GOPATH)/bin, which must be on PATH)${download}; ` +
     `or set scalelint.path to it.`
   );
 }
@@ -190,5 +220,5 @@ export function resolveServer(input: ResolveInput): Resolution {
     `the bundled ${bundled}`,
     'scalelint on PATH',
   ];
-  return { ok: false, tried, warnings, message: notFoundMessage(summary) };
+  return { ok: false, tried, warnings, message: notFoundMessage(summary, input.platform, input.arch) };
 }

@@ -98,3 +98,26 @@ test('activation, entry point and pinned versions', () => {
   assert.ok(fs.readFileSync(path.join(ext, pkg.icon)).subarray(1, 4).toString() === 'PNG');
   assert.ok(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations.includes('scalelint.path'));
 });
+
+// Open VSX, the registry of VSCodium, Cursor, Gitpod and Theia
+// (https://github.com/eclipse/openvsx/wiki/Publishing-Extensions): it
+// publishes into the namespace named by `publisher` (created once with
+// `ovsx create-namespace scalelint`), refuses an extension without a
+// license, decides compatibility from engines.vscode, and takes the
+// platform-specific packages with the Marketplace's target names
+// (`ovsx publish scalelint-linux-x64.vsix --target linux-x64`). Proposed
+// APIs are not available to extensions installed from it.
+test('the manifest works for Open VSX', () => {
+  assert.match(pkg.publisher, /^[a-z0-9][a-z0-9-]*$/, 'publisher is the Open VSX namespace');
+  assert.match(pkg.name, /^[a-z0-9][a-z0-9-]*$/);
+  assert.match(pkg.version, /^\d+\.\d+\.\d+$/);
+  assert.strictEqual(pkg.license, 'Apache-2.0');
+  assert.ok(fs.existsSync(path.join(ext, 'LICENSE')), 'the license file ships as LICENSE.txt');
+  assert.match(pkg.repository.url, /^https:\/\/github\.com\/scalelint\/scalelint(\.git)?$/);
+  assert.match(pkg.engines.vscode, /^\^1\.\d+\.0$/);
+  assert.strictEqual(pkg.enabledApiProposals, undefined);
+  assert.strictEqual(pkg.extensionDependencies, undefined, 'a dependency must exist on Open VSX too');
+  // The server reads the workspace's files: in Gitpod, Codespaces or a
+  // remote window it runs beside them, on the remote's platform.
+  assert.deepStrictEqual(pkg.extensionKind, ['workspace']);
+});

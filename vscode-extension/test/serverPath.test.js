@@ -9,8 +9,11 @@ const {
   bundledServerPath,
   expandSetting,
   pathCandidates,
+  releaseFiles,
   INSTALL_COMMAND,
+  RELEASES_URL,
 } = require('../out/serverPath.js');
+const { run } = require('../out/exec.js');
 
 const linux = (files, extra = {}) => ({
   extensionPath: '/ext',
@@ -85,6 +88,32 @@ test('nothing found: the message names what was tried and the install command', 
   assert.match(r.message, /scalelint\.path "\/gone\/scalelint"/);
   assert.match(r.message, /the bundled \/ext\/server\/linux-x64\/scalelint/);
   assert.match(r.message, /scalelint on PATH/);
+  // This platform's release files, by .goreleaser.yaml's name templates
+  // (archives: {{ .ProjectName }}_{{ .Version }}_{{ .Os }}_{{ .Arch }};
+  // nfpm's conventional names for deb and rpm).
+  assert.ok(
+    r.message.includes(
+      `download scalelint_<version>_linux_amd64.tar.gz, scalelint_<version>_amd64.deb or scalelint-<version>-1.x86_64.rpm from ${RELEASES_URL} and put scalelint on PATH`,
+    ),
+    r.message,
+  );
+});
+
+test('the install hints name the release file of each platform, and none where no release exists', () => {
+  assert.deepStrictEqual(releaseFiles('linux', 'arm64'), [
+    'scalelint_<version>_linux_arm64.tar.gz',
+    'scalelint_<version>_arm64.deb',
+    'scalelint-<version>-1.aarch64.rpm',
+  ]);
+  assert.deepStrictEqual(releaseFiles('darwin', 'arm64'), ['scalelint_<version>_darwin_arm64.tar.gz']);
+  assert.deepStrictEqual(releaseFiles('darwin', 'x64'), ['scalelint_<version>_darwin_amd64.tar.gz']);
+  assert.deepStrictEqual(releaseFiles('win32', 'x64'), ['scalelint_<version>_windows_amd64.zip']);
+  assert.deepStrictEqual(releaseFiles('win32', 'arm64'), ['scalelint_<version>_windows_arm64.zip']);
+  assert.deepStrictEqual(releaseFiles('linux', 'arm'), [], 'no release build for 32-bit ARM');
+  const win = resolveServer({ extensionPath: 'C:\\ext', platform: 'win32', arch: 'arm64', env: { Path: 'C:\\bin' }, isExecutable: () => false });
+  assert.match(win.message, /download scalelint_<version>_windows_arm64\.zip from https:\/\/github\.com\/scalelint\/scalelint\/releases and put scalelint on PATH/);
+  const armhf = resolveServer({ extensionPath: '/ext', platform: 'linux', arch: 'arm', env: { PATH: '/bin' }, isExecutable: () => false });
+  assert.ok(armhf.message.includes(INSTALL_COMMAND) && !armhf.message.includes('download'), armhf.message);
 });
 
 test('Windows: PATHEXT, case-insensitive Path, USERPROFILE', () => {
@@ -104,6 +133,85 @@ test('Windows: PATHEXT, case-insensitive Path, USERPROFILE', () => {
     isExecutable: (f) => f === 'C:\\Users\\u\\go\\bin\\scalelint.exe',
   });
   assert.deepStrictEqual([r.ok, r.path], [true, 'C:\\Users\\u\\go\\bin\\scalelint.exe']);
+});
+
+test('Windows: spaces in paths, .exe, forward slashes, relative paths', () => {
+  const env = { Path: 'C:\\Program Files\\Go\\bin;C:\\Users\\Jane Doe\\go\\bin', USERPROFILE: 'C:\\Users\\Jane Doe' };
+  const win = (files, extra) =>
+    resolveServer({
+      extensionPath: 'C:\\Users\\Jane Doe\\.vscode\\extensions\\scalelint.scalelint-0.1.0-win32-arm64',
+      platform: 'win32',
+      arch: 'arm64',
+      env,
+      workspaceFolder: 'D:\\My Repos\\k8s',
+      isExecutable: (f) => files.includes(f),
+      ...extra,
+    });
+  // The bundled server of the win32-arm64 package, in a profile with a space.
+  const bundled = 'C:\\Users\\Jane Doe\\.vscode\\extensions\\scalelint.scalelint-0.1.0-win32-arm64\\server\\win32-arm64\\scalelint.exe';
+  let r = win([bundled]);
+  assert.deepStrictEqual([r.ok, r.path, r.source], [true, bundled, 'bundled']);
+  // An absolute setting with spaces is taken as it is.
+  r = win(['C:\\Program Files\\scalelint\\scalelint.exe'], { setting: 'C:\\Program Files\\scalelint\\scalelint.exe' });
+  assert.deepStrictEqual([r.path, r.source], ['C:\\Program Files\\scalelint\\scalelint.exe', 'setting']);
+  // Forward slashes, as JSON settings are often written, are normalised.
+  r = win(['C:\\tools\\scalelint.exe'], { setting: 'C:/tools/scalelint.exe' });
+  assert.deepStrictEqual([r.path, r.source], ['C:\\tools\\scalelint.exe', 'setting']);
+  // Relative to the workspace folder, and ${userHome}, both with spaces.
+  r = win(['D:\\My Repos\\k8s\\bin\\scalelint.exe'], { setting: '.\\bin\\scalelint.exe' });
+  assert.deepStrictEqual([r.path, r.source], ['D:\\My Repos\\k8s\\bin\\scalelint.exe', 'setting']);
+  r = win(['C:\\Users\\Jane Doe\\go\\bin\\scalelint.exe'], { setting: '${userHome}\\go\\bin\\scalelint.exe' });
+  assert.deepStrictEqual([r.path, r.source], ['C:\\Users\\Jane Doe\\go\\bin\\scalelint.exe', 'setting']);
+  // A bare name with .exe is looked up as it is, without PATHEXT.
+  assert.deepStrictEqual(pathCandidates('scalelint.exe', 'win32', env), [
+    'C:\\Program Files\\Go\\bin\\scalelint.exe',
+    'C:\\Users\\Jane Doe\\go\\bin\\scalelint.exe',
+  ]);
+  // PATH directories with spaces, PATHEXT's default when unset (.COM first).
+  r = win(['C:\\Users\\Jane Doe\\go\\bin\\scalelint.exe']);
+  assert.deepStrictEqual([r.path, r.source], ['C:\\Users\\Jane Doe\\go\\bin\\scalelint.exe', 'path']);
+  assert.deepStrictEqual(
+    r.tried.slice(1, 3).map((c) => c.path),
+    ['C:\\Program Files\\Go\\bin\\scalelint.com', 'C:\\Program Files\\Go\\bin\\scalelint.exe'],
+  );
+  // A binary for Linux is never the answer on Windows.
+  assert.strictEqual(win(['C:\\Program Files\\Go\\bin\\scalelint']).ok, false);
+});
+
+test('POSIX: spaces in HOME, the extension directory and PATH', () => {
+  const r = resolveServer({
+    extensionPath: '/Users/Jane Doe/.vscode/extensions/scalelint.scalelint-0.1.0-darwin-arm64',
+    platform: 'darwin',
+    arch: 'arm64',
+    env: { PATH: '/opt/my tools/bin:/usr/bin', HOME: '/Users/Jane Doe' },
+    setting: '~/Library/Application Support/scalelint/scalelint',
+    isExecutable: (f) => f === '/Users/Jane Doe/Library/Application Support/scalelint/scalelint',
+  });
+  assert.deepStrictEqual([r.ok, r.path, r.source], [true, '/Users/Jane Doe/Library/Application Support/scalelint/scalelint', 'setting']);
+  assert.deepStrictEqual(pathCandidates('scalelint', 'darwin', { PATH: '/opt/my tools/bin:/usr/bin' }), ['/opt/my tools/bin/scalelint', '/usr/bin/scalelint']);
+  assert.strictEqual(
+    bundledServerPath('/Users/Jane Doe/.vscode/extensions/x', 'darwin', 'arm64'),
+    '/Users/Jane Doe/.vscode/extensions/x/server/darwin-arm64/scalelint',
+  );
+});
+
+// A POSIX shell script stands in for the binary (CI runs on Linux).
+test('the real file system: a binary in a directory with spaces is found and runs (no shell)', async () => {
+  const fs = require('node:fs');
+  const os = require('node:os');
+  const path = require('node:path');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scalelint resolve $HOME ;'));
+  try {
+    const bin = path.join(dir, 'my tools', 'scalelint');
+    fs.mkdirSync(path.dirname(bin));
+    fs.writeFileSync(bin, '#!/bin/sh\necho "scalelint 1.2.3 $#:$1"\n', { mode: 0o755 });
+    const r = resolveServer({ extensionPath: dir, platform: process.platform, arch: process.arch, env: { PATH: `/nonexistent:${path.dirname(bin)}` } });
+    assert.deepStrictEqual([r.ok, r.path, r.source], [true, bin, 'path']);
+    // One argument arrives as one, whatever the path holds: execFile, no shell.
+    assert.strictEqual((await run(r.path, ['version'])).trim(), 'scalelint 1.2.3 1:version');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('the real file system: a file needs the exec bit', () => {
