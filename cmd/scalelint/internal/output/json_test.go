@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"go/token"
 	"math"
+	"sync/atomic"
 	"testing"
 
 	"github.com/scalelint/scalelint/analyzer"
@@ -63,8 +64,9 @@ spec:
 
 // reportOf runs the rules over files made of consumer(name) each, as the
 // CLI loads them: parsed, then their texts dropped and read again through
-// reload (which counts the reads).
-func reportOf(t *testing.T, names []string, reads *int) *report.Report {
+// reload (which counts the reads; atomically, as the report reads texts
+// ahead on a goroutine of its own).
+func reportOf(t *testing.T, names []string, reads *atomic.Int64) *report.Report {
 	t.Helper()
 	fset := token.NewFileSet()
 	var files []*manifest.File
@@ -72,7 +74,7 @@ func reportOf(t *testing.T, names []string, reads *int) *report.Report {
 		data := consumer(n)
 		f := manifest.Parse(fset, fmt.Sprintf("f%04d.yaml", i), data, manifest.Options{Eager: manifest.IsReadKind})
 		workspace.Prepare(f, true)
-		f.DropText(func() ([]byte, error) { *reads++; return data, nil }, true)
+		f.DropText(func() ([]byte, error) { reads.Add(1); return data, nil }, true)
 		files = append(files, f)
 	}
 	ws := workspace.New(fset, files, workspace.Options{Release: true})
@@ -87,7 +89,7 @@ func reportOf(t *testing.T, names []string, reads *int) *report.Report {
 // would change, and with the report's order being (file, line, column).
 func TestJSONMatchesEncoder(t *testing.T) {
 	for _, names := range [][]string{{`a <b> & "c" é`, "d"}, nil} {
-		var reads int
+		var reads atomic.Int64
 		r := reportOf(t, names, &reads)
 		whole := jsonReport{Version: 1, Diagnostics: []JSONDiagnostic{}}
 		r.Each(false, func(f *report.Finding) error {
@@ -123,14 +125,14 @@ func TestJSONMatchesEncoder(t *testing.T) {
 // firstWrite records how many texts had been read when the first bytes
 // arrived.
 type firstWrite struct {
-	reads *int
-	at    int
+	reads *atomic.Int64
+	at    int64
 	n     int
 }
 
 func (w *firstWrite) Write(p []byte) (int, error) {
 	if w.n == 0 {
-		w.at = *w.reads
+		w.at = w.reads.Load()
 	}
 	w.n += len(p)
 	return len(p), nil
@@ -144,18 +146,19 @@ func TestJSONStreams(t *testing.T) {
 	for i := range names {
 		names[i] = fmt.Sprintf("consumer-%d", i)
 	}
-	var reads int
+	var reads atomic.Int64
 	r := reportOf(t, names, &reads)
-	reads = 0
+	reads.Store(0)
 	w := &firstWrite{reads: &reads}
 	if err := (JSON{}).Print(w, r); err != nil {
 		t.Fatal(err)
 	}
-	if reads < len(names) {
-		t.Fatalf("%d files read again for %d files with findings", reads, len(names))
+	n := reads.Load()
+	if n < int64(len(names)) {
+		t.Fatalf("%d files read again for %d files with findings", n, len(names))
 	}
-	if w.at >= reads/2 {
-		t.Errorf("the first bytes were written after %d of %d reads: the output was held until most findings were resolved", w.at, reads)
+	if w.at >= n/2 {
+		t.Errorf("the first bytes were written after %d of %d reads: the output was held until most findings were resolved", w.at, n)
 	}
 }
 
