@@ -35,7 +35,10 @@ if [ -n "${BEFORE:-}" ]; then
   programs+=(before)
 fi
 
-has_stats() { "$work/$1" check -h 2>&1 | grep -q -- '-stats'; }
+# grep reads the whole help (no -q): under pipefail, grep -q quitting at
+# its match can fail the pipeline with the writer's SIGPIPE, which once
+# dropped a size's phase table.
+has_stats() { "$work/$1" check -h 2>&1 | grep -- '-stats' >/dev/null; }
 
 command_of() { # PROGRAM CORPUS: sets cmd to the command line to time
   case $1 in
