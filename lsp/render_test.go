@@ -3,6 +3,7 @@ package lsp
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -381,5 +382,24 @@ autoscaling:
 	v = c.edit(u, "targetCPUUtilizationPercentage: 95", "targetCPUUtilizationPercentage: 80")
 	if p := c.waitVersion(u, v); p.has("tolerance-trap") {
 		t.Fatalf("after setting it back: %v", p.rules())
+	}
+}
+
+// TestUnder: the paths below a directory, found by binary search in the
+// sorted paths, are those filepath.Rel places below it (the reference),
+// for directories that prefix their siblings' names ("a/b" and "a/bc").
+func TestUnder(t *testing.T) {
+	paths := []string{"/r/a/b.yaml", "/r/a/b/c.yaml", "/r/a/b/d/e.yaml", "/r/a/bc/f.yaml", "/r/a/b0.yaml", "/r/z.yaml"}
+	slices.Sort(paths)
+	for _, dir := range []string{"/r/a/b", "/r/a", "/r", "/r/a/bc", "/r/none", "/", "/r/a/b/"} {
+		var want []string
+		for _, p := range paths {
+			if rel, err := filepath.Rel(dir, p); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+				want = append(want, p)
+			}
+		}
+		if got := under(paths, dir); !slices.Equal(got, want) {
+			t.Errorf("under(%s) = %v, want %v", dir, got, want)
+		}
 	}
 }

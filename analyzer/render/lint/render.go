@@ -148,6 +148,19 @@ func (r *Result) Rendering(path string) workspace.Rendering {
 	return r.rendering[filepath.Clean(path)]
 }
 
+// EachRendered calls f with every path the result lints through a render
+// and how (cleaned paths): one pass over what was rendered, where asking
+// Rendering of every path of a workspace for every chart costs a
+// repository of charts a quadratic number of lookups.
+func (r *Result) EachRendered(f func(path string, how workspace.Rendering)) {
+	if r == nil {
+		return
+	}
+	for p, how := range r.rendering {
+		f(p, how)
+	}
+}
+
 // Render renders and lints everything the plan names, a few charts and
 // roots at a time.
 func Render(ctx context.Context, plan Plan, opts Options) *Result {
