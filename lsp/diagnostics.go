@@ -106,6 +106,13 @@ func (s *Server) scheduleLintAfter(snap *Snapshot, delay time.Duration) {
 		}
 		return
 	}
+	s.scheduleRun(snap, delay, func(ctx context.Context) { s.runLint(ctx, snap) })
+}
+
+// scheduleRun runs a snapshot's lint after the debounce delay, unless a
+// newer snapshot was scheduled: it supersedes the lint pending or running
+// (cancelled) for an older one, early or complete.
+func (s *Server) scheduleRun(snap *Snapshot, delay time.Duration, run func(context.Context)) {
 	s.lint.mu.Lock()
 	defer s.lint.mu.Unlock()
 	if s.lint.done || snap.id < s.lint.latest {
@@ -120,10 +127,7 @@ func (s *Server) scheduleLintAfter(snap *Snapshot, delay time.Duration) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s.lint.cancel = cancel
-	if delay < 0 {
-		delay = 0
-	}
-	s.lint.timer = time.AfterFunc(delay, func() { s.runLint(ctx, snap) })
+	s.lint.timer = time.AfterFunc(max(delay, 0), func() { run(ctx) })
 }
 
 // stopLint cancels any lint and stops scheduling new ones.

@@ -106,21 +106,7 @@ func (s *Server) planEarlyLocked(run *indexRun, paths []string, e *earlyPlan) bo
 // cancellable lint as a complete snapshot's: a newer snapshot, early or
 // complete, supersedes it.
 func (s *Server) scheduleEarlyLint(snap *Snapshot, e *earlyPlan, delay time.Duration) {
-	s.lint.mu.Lock()
-	defer s.lint.mu.Unlock()
-	if s.lint.done || snap.id < s.lint.latest {
-		return
-	}
-	s.lint.latest = snap.id
-	if s.lint.cancel != nil {
-		s.lint.cancel()
-	}
-	if s.lint.timer != nil {
-		s.lint.timer.Stop()
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	s.lint.cancel = cancel
-	s.lint.timer = time.AfterFunc(max(delay, 0), func() { s.runEarlyLint(ctx, snap, e) })
+	s.scheduleRun(snap, delay, func(ctx context.Context) { s.runEarlyLint(ctx, snap, e) })
 }
 
 // runEarlyLint publishes the local findings of the snapshot's open

@@ -72,14 +72,7 @@ func contourRetry(o *manifest.Object, at manifest.Field, rp *yaml.Node, where st
 			rt.PerTry = Value{V: d.Seconds(), Set: true, At: pat, Text: t}
 		}
 	}
-	switch {
-	case !rt.PerTry.Set:
-		rt.Why = "no perTryTimeout: a try ends only with the route's timeout, which ends the request, so no retry re-sends work in progress"
-	case !retriesTimeouts(rt.On):
-		rt.Why = fmt.Sprintf("retryOn %q has none of 5xx, gateway-error, reset: Envoy does not retry a try that timed out", rt.On)
-	default:
-		rt.AfterTimeout = true
-	}
+	envoyRetriesAfterTimeout(rt)
 	return rt
 }
 

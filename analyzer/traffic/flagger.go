@@ -94,15 +94,10 @@ func contourRetryFromIstio(o *manifest.Object, at manifest.Field, rn *yaml.Node,
 	if d := duration(o, rn, "perTryTimeout"); d.Set && d.V > 0 {
 		rt.PerTry = d
 	}
-	switch {
-	case rt.On == "":
+	if rt.On == "" {
 		rt.Why = "retryOn unset: Flagger writes an empty condition, which Contour's CRD refuses"
-	case !rt.PerTry.Set:
-		rt.Why = "no perTryTimeout: a try ends only with the route's timeout, which ends the request, so no retry re-sends work in progress"
-	case !retriesTimeouts(rt.On):
-		rt.Why = fmt.Sprintf("retryOn %q has none of 5xx, gateway-error, reset: Envoy does not retry a try that timed out", rt.On)
-	default:
-		rt.AfterTimeout = true
+		return rt
 	}
+	envoyRetriesAfterTimeout(rt)
 	return rt
 }

@@ -96,6 +96,17 @@ func istioRetry(o *manifest.Object, key, n *yaml.Node, routeTimeout Value, where
 	if b := duration(o, n, "backoff"); b.Set {
 		backoff = 10 * b.V
 	}
+	if envoyRetriesAfterTimeout(rt) {
+		rt.Retries = retriesWithin(rt.Retries, rt.PerTry.V, backoff, routeTimeout)
+	}
+	return rt
+}
+
+// envoyRetriesAfterTimeout decides, for a route Envoy serves (Istio,
+// Contour, Flagger's Contour routes), whether a try that timed out is
+// retried: only with a per-try timeout and a retry condition that covers
+// it. It sets rt.AfterTimeout, or rt.Why when not, and returns the former.
+func envoyRetriesAfterTimeout(rt *Retry) bool {
 	switch {
 	case !rt.PerTry.Set || rt.PerTry.V <= 0:
 		rt.Why = "no perTryTimeout: a try ends only with the route's timeout, which ends the request, so no retry re-sends work in progress"
@@ -103,9 +114,8 @@ func istioRetry(o *manifest.Object, key, n *yaml.Node, routeTimeout Value, where
 		rt.Why = fmt.Sprintf("retryOn %q has none of 5xx, gateway-error, reset: Envoy does not retry a try that timed out", rt.On)
 	default:
 		rt.AfterTimeout = true
-		rt.Retries = retriesWithin(rt.Retries, rt.PerTry.V, backoff, routeTimeout)
 	}
-	return rt
+	return rt.AfterTimeout
 }
 
 // retriesTimeouts reports whether Envoy retry conditions cover a per-try
