@@ -182,7 +182,7 @@ func TestRepositoryRootPaths(t *testing.T) {
 	wd, _ := os.Getwd()
 	rel, err := filepath.Rel(wd, dir)
 	if err != nil {
-		t.Skip("no relative path to the temporary directory")
+		t.Fatalf("no relative path from %s to the temporary directory %s: %v", wd, dir, err)
 	}
 	p := func(s string) string { return filepath.Join(rel, s) }
 	ws := build(t, map[string]string{

@@ -38,9 +38,6 @@ func TestVersionLine(t *testing.T) {
 // does not exist, so a renamed or moved variable would otherwise ship
 // release binaries that say "devel".
 func TestVersionLdflags(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a binary")
-	}
 	raw, err := os.ReadFile(filepath.Join(repoRoot(t), ".goreleaser.yaml"))
 	if err != nil {
 		t.Fatal(err)
