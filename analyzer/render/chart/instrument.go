@@ -44,7 +44,7 @@ type mark struct {
 	off int
 	// text is the length of the verbatim text that follows the mark (0
 	// for an action).
-	text   int
+	text int
 	// action is set on an action's mark (not on text, nor on a
 	// {{ template }} call).
 	action bool
