@@ -44,9 +44,16 @@ type mark struct {
 	off int
 	// text is the length of the verbatim text that follows the mark (0
 	// for an action).
-	text   int
-	action *parse.ActionNode // the action, nil for text
-	scope  scope             // what "." and variables are at the action
+	text int
+	// action is set on an action's mark (not on text, nor on a
+	// {{ template }} call).
+	action bool
+	// ref is the values path the action writes, when it is a plain
+	// reference (resolvePipe), resolved as the template is instrumented:
+	// a mark holds no node of the template's parse tree, which every node
+	// links whole (parse.Node's tree), so the trees are not kept for as
+	// long as the render's locators.
+	ref ref
 	// loop is set inside a range: the text is rendered once per
 	// item, so an edit of it changes every item's output.
 	loop bool
@@ -149,9 +156,10 @@ func (w *walker) node(n parse.Node, sc scope) scope {
 			vars[n.Pipe.Decl[0].Ident[0]] = r
 			return scope{dot: sc.dot, vars: vars, loop: sc.loop}
 		}
-		w.action(int(n.Pos), mark{action: n, scope: sc, loop: sc.loop})
+		r, _ := sc.resolvePipe(n.Pipe)
+		w.action(int(n.Pos), mark{action: true, ref: r, loop: sc.loop})
 	case *parse.TemplateNode:
-		w.action(int(n.Pos), mark{scope: sc, loop: sc.loop})
+		w.action(int(n.Pos), mark{loop: sc.loop})
 	case *parse.IfNode:
 		w.list(n.List, sc)
 		w.list(n.ElseList, sc)

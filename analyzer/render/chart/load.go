@@ -55,6 +55,8 @@ type Chart struct {
 	instMu       sync.Mutex
 	instrumented map[string]instrumentedTemplate // by template key
 	marks        []mark                          // of every template instrumented; append only
+
+	released []string // the files whose bytes Release dropped
 }
 
 // instrumentedTemplate is a template's text with its markers inserted,
@@ -309,12 +311,14 @@ func (c *Chart) valuesYAML(file string, data []byte) *render.YAML {
 
 // Files returns the slash paths below the chart directory of every file
 // read, sorted: a dependency taken from the tree at charts/NAME as it is
-// loaded (Path says where each is on disk).
+// loaded (Path says where each is on disk). After Release, Data has the
+// bytes of only some of them.
 func (c *Chart) Files() []string {
-	out := make([]string, 0, len(c.data))
+	out := make([]string, 0, len(c.data)+len(c.released))
 	for rel := range c.data {
 		out = append(out, rel)
 	}
+	out = append(out, c.released...)
 	sort.Strings(out)
 	return out
 }
@@ -334,3 +338,30 @@ func (f fakeInfo) Mode() fs.FileMode  { return map[bool]fs.FileMode{true: fs.Mod
 func (f fakeInfo) ModTime() time.Time { return time.Time{} }
 func (f fakeInfo) IsDir() bool        { return f.dir }
 func (f fakeInfo) Sys() any           { return nil }
+
+// Release drops what only the renders read, for a one-shot run that has
+// rendered every value set of the chart (the command line): the
+// templates as instrumented, the files given to Helm's loader, and the
+// bytes of every file no location names (MayBeNamed). Locating still
+// works; Render must not be called again.
+func (c *Chart) Release() {
+	c.instMu.Lock()
+	c.instrumented = nil
+	c.instMu.Unlock()
+	c.files = nil
+	for rel := range c.data {
+		if !MayBeNamed(rel) {
+			delete(c.data, rel)
+			c.released = append(c.released, rel)
+		}
+	}
+}
+
+// MayBeNamed reports whether a location may name a chart's file (a slash
+// path below it): a template (a file below a templates/ directory), or a
+// YAML file (Chart.yaml, values files, requirements.yaml). A README, a
+// changelog or a file below files/ is read by the renders only.
+func MayBeNamed(rel string) bool {
+	return strings.HasPrefix(rel, "templates/") || strings.Contains(rel, "/templates/") ||
+		strings.HasSuffix(rel, ".yaml") || strings.HasSuffix(rel, ".yml")
+}

@@ -34,7 +34,7 @@ func (l *locator) Locate(start, end int) render.Location {
 	if m.tpl == nil || m.tpl.source != l.sourceOf(m) {
 		return l.fallback()
 	}
-	if m.action == nil && m.text > 0 {
+	if !m.action && m.text > 0 {
 		// Verbatim template text: offsets map one to one.
 		d := start - sp.at
 		if d >= m.text {
@@ -101,10 +101,10 @@ func (c *Chart) templateText(t *template) ([]byte, bool) {
 // defaults, the last that sets it winning, as helm merges them. It
 // answers only when the rendered scalar is the values scalar.
 func (l *locator) valuesLocation(m mark, actionAt, start, end int) (render.Location, bool) {
-	if m.action == nil {
+	ref := m.ref
+	if !m.action {
 		return render.Location{}, false
 	}
-	ref, _ := m.scope.resolvePipe(m.action.Pipe)
 	if !ref.known || ref.root {
 		return render.Location{}, false
 	}

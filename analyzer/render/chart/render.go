@@ -94,6 +94,9 @@ func (c *Chart) Render(ctx context.Context, vs ValueSet, opts Options) (*render.
 	fail := func(rule, msg string) (*render.Output, []render.Problem) {
 		return nil, []render.Problem{{Rule: rule, Path: chartFile, Message: msg, Set: vs.Name}}
 	}
+	// Helm logs values it cannot merge, and its warnings, on the
+	// process's standard error (render.Hush).
+	defer render.Hush()()
 	ch, top, err := c.prepare(vs, opts)
 	if err != nil {
 		return fail(render.RuleError, err.Error())

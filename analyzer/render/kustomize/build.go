@@ -72,7 +72,7 @@ func (t *Tree) Build(ctx context.Context, dir string) (*render.Output, []render.
 		var m resmap.ResMap
 		var err error
 		func() {
-			defer hush()() // restored on a panic too
+			defer render.Hush()() // restored on a panic too
 			m, err = krusty.MakeKustomizer(opts).Run(fs, path.Join(fsRoot, dir))
 		}()
 		if err != nil {

@@ -4,8 +4,10 @@ import (
 	"context"
 	"go/token"
 	"hash/fnv"
+	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 
@@ -17,7 +19,9 @@ import (
 // locators' parses dropped once located) changes no answer: the findings
 // located, the objects counted, the autoscalers placed, and a place asked
 // for after the release (the audit's, parsed again) are those of a run
-// that keeps everything. The trees are a kustomize overlay tree and a
+// that keeps everything, and so are the run's inputs and the files it
+// renders, though a released chart keeps the bytes of only the files a
+// finding may name. The trees are a kustomize overlay tree and a
 // chart with value sets and an autoscaling variant.
 func TestReleaseSameAnswers(t *testing.T) {
 	paths, errs := workspace.Walk([]string{"../../../testdata/kustomize/hpa", "../../../testdata/charts/podinfo"}, nil)
@@ -39,11 +43,25 @@ func TestReleaseSameAnswers(t *testing.T) {
 		objects   int
 		places    [][2]token.Pos
 		afterward [][2]token.Pos
+		read      []string // the run's inputs
+		rendered  map[string]workspace.Rendering
 	}
 	run := func(release bool) answers {
 		r := Render(context.Background(), plan, Options{Analyzers: rules.All(), Release: release})
 		r.SetPositions(pos)
-		var a answers
+		a := answers{read: r.Read(), rendered: map[string]workspace.Rendering{}}
+		r.EachRendered(func(p string, how workspace.Rendering) { a.rendered[p] = how })
+		if release {
+			// The chart's README is among the inputs, but its bytes,
+			// which no finding names, are not kept (chart.Release).
+			readme := filepath.Clean("../../../testdata/charts/podinfo/README.md")
+			if !slices.Contains(a.read, readme) {
+				t.Errorf("%s is not among the inputs %v", readme, a.read)
+			}
+			if _, kept := r.sources[readme]; kept {
+				t.Errorf("the bytes of %s are kept", readme)
+			}
+		}
 		for _, u := range r.Units {
 			a.located = append(a.located, u.located)
 		}

@@ -120,6 +120,7 @@ type Result struct {
 	variants  map[string]bool // the names of the autoscaling variants rendered
 	rendering map[string]workspace.Rendering
 	sources   map[string][]byte // the text of every file a finding may name
+	inputs    map[string]bool   // files the renders read that no finding names (chart.MayBeNamed)
 	positions Positions         // set by Diagnostics, for Place
 
 	unitsOnce sync.Once
@@ -132,8 +133,11 @@ func (r *Result) Read() []string {
 	if r == nil {
 		return nil
 	}
-	out := make([]string, 0, len(r.sources))
+	out := make([]string, 0, len(r.sources)+len(r.inputs))
 	for p := range r.sources {
+		out = append(out, p)
+	}
+	for p := range r.inputs {
 		out = append(out, p)
 	}
 	slices.Sort(out)
@@ -165,7 +169,7 @@ func (r *Result) EachRendered(f func(path string, how workspace.Rendering)) {
 // roots at a time.
 func Render(ctx context.Context, plan Plan, opts Options) *Result {
 	opts.renders = make(chan struct{}, runtime.GOMAXPROCS(0))
-	r := &Result{opts: opts, variants: map[string]bool{}, rendering: map[string]workspace.Rendering{}, sources: map[string][]byte{}}
+	r := &Result{opts: opts, variants: map[string]bool{}, rendering: map[string]workspace.Rendering{}, sources: map[string][]byte{}, inputs: map[string]bool{}}
 	var mu sync.Mutex
 	var jobs []func()
 	sources := plan.IsSource()
@@ -174,7 +178,12 @@ func Render(ctx context.Context, plan Plan, opts Options) *Result {
 			units, problems, files, variants := renderChart(ctx, dir, sources, opts)
 			mu.Lock()
 			defer mu.Unlock()
-			r.add(units, problems, files, workspace.RenderedChart)
+			r.add(units, problems, files.data, workspace.RenderedChart)
+			for _, p := range files.only {
+				p = filepath.Clean(p)
+				r.inputs[p] = true
+				r.rendering[p] = workspace.RenderedChart
+			}
 			for _, v := range variants {
 				r.variants[v] = true
 			}
@@ -286,18 +295,13 @@ func run(jobs []func()) {
 // value set. It returns the chart's files too (by path on disk: every one
 // is the chart's or a dependency's, and findings point into some), and the
 // names of its autoscaling variants.
-func renderChart(ctx context.Context, dir string, sources func(string) bool, opts Options) ([]*Unit, []render.Problem, map[string][]byte, []string) {
+func renderChart(ctx context.Context, dir string, sources func(string) bool, opts Options) ([]*Unit, []render.Problem, chartFiles, []string) {
 	// The configuration that governs the chart's directory: its render
 	// limits, charts and Kubernetes version.
 	cfg := opts.config().For(filepath.Join(dir, "Chart.yaml"))
 	c, problems := chart.Load(dir, chart.LoadOptions{Limits: cfg.RenderLimits, Overlay: opts.Overlay, Charts: sources})
 	if c == nil {
-		return nil, problems, nil, nil
-	}
-	files := map[string][]byte{}
-	for _, rel := range c.Files() {
-		data, _ := c.Data(rel)
-		files[c.Path(rel)] = data
+		return nil, problems, chartFiles{}, nil
 	}
 	kube := opts.KubeVersion
 	if kube == "" && cfg.KubernetesVersion.Major > 0 {
@@ -364,6 +368,20 @@ func renderChart(ctx context.Context, dir string, sources func(string) bool, opt
 		})
 	}
 	run(work)
+	if opts.Release {
+		c.Release()
+	}
+	// The chart's files, every one the chart's or a dependency's: the
+	// run's inputs, and where findings point. A one-shot run keeps the
+	// bytes of those a finding may name only (chart.Release).
+	files := chartFiles{data: map[string][]byte{}}
+	for _, rel := range c.Files() {
+		if data, ok := c.Data(rel); ok {
+			files.data[c.Path(rel)] = data
+		} else {
+			files.only = append(files.only, c.Path(rel))
+		}
+	}
 	var out []*Unit
 	for i := range jobs {
 		problems = append(problems, setProblems[i]...)
@@ -372,6 +390,13 @@ func renderChart(ctx context.Context, dir string, sources func(string) bool, opt
 		}
 	}
 	return out, problems, files, variants
+}
+
+// chartFiles are the files a chart's renders read, by path on disk: with
+// their bytes, and, after chart.Release, without.
+type chartFiles struct {
+	data map[string][]byte
+	only []string
 }
 
 // valueSet makes a value set of values files (paths on disk) and --set
