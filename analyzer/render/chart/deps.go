@@ -49,6 +49,9 @@ type LoadOptions struct {
 	// chart of the tree being checked: a dependency not vendored is taken
 	// from such a directory only. Nil: from none.
 	Charts func(dir string) bool
+	// Trees, when set, shares the dependency directories read among the
+	// charts of a run (NewTrees). Nil: each chart reads its own.
+	Trees *Trees
 }
 
 // source is a dependency taken from the tree: the directory below the

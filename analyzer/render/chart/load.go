@@ -57,6 +57,7 @@ type Chart struct {
 	marks        []mark                          // of every template instrumented; append only
 
 	released []string // the files whose bytes Release dropped
+	trees    *Trees   // the run's dependency directories read (LoadOptions.Trees)
 }
 
 // instrumentedTemplate is a template's text with its markers inserted,
@@ -81,7 +82,7 @@ type treeFile struct {
 // chart.
 func Load(dir string, opts LoadOptions) (*Chart, []render.Problem) {
 	lim := opts.Limits.WithDefaults()
-	c := &Chart{Dir: dir, data: map[string][]byte{}, chartDirs: map[*byte]string{}, lim: lim, parsed: map[string]*render.YAML{}}
+	c := &Chart{Dir: dir, data: map[string][]byte{}, chartDirs: map[*byte]string{}, lim: lim, parsed: map[string]*render.YAML{}, trees: opts.Trees}
 	files, problems := c.readChart(dir, true, opts.Overlay)
 	c.commit(files, "")
 	ch, err := loader.LoadFiles(c.files)
@@ -112,6 +113,39 @@ func (c *Chart) readChart(dir string, root bool, overlay map[string][]byte) ([]t
 		return nil, []render.Problem{{Rule: render.RuleLimit, Path: dir,
 			Message: fmt.Sprintf("the files of %s and of its dependencies are over the input limit of %d bytes or %d files; %s is not read", c.Dir, c.lim.MaxInput, c.lim.MaxFiles, dir)}}
 	}
+	var rules *ignore.Rules
+	var tree []render.TreeFile
+	var problems []render.Problem
+	if d, ok := c.trees.get(dir, c.lim, root); ok && d.fits(lim) {
+		// Read by another chart of the run, in full, and within what
+		// this chart's limits leave: what reading it again would give.
+		rules, tree = d.rules, d.tree
+	} else {
+		rules, tree, problems = readDir(dir, root, lim)
+	}
+	var out []treeFile
+	for _, f := range render.WithOverlay(dir, tree, overlay) {
+		c.size += len(f.Data)
+		c.count++
+		data := bytes.TrimPrefix(f.Data, []byte("\xef\xbb\xbf"))
+		loads := helmLoads(rules, f.Rel)
+		if !loads && !(root && isCIValues(f.Rel)) {
+			continue
+		}
+		out = append(out, treeFile{rel: f.Rel, data: data, loads: loads})
+	}
+	return out, problems
+}
+
+// readDir reads a chart directory: its .helmignore rules, and the files
+// Helm's loader reads (.helmignore honoured) and, for the root, its
+// ci/*-values.yaml value sets (read whatever .helmignore says:
+// chart-testing reads them from the directory; charts that keep ci/ out
+// of their package, as argo-cd's and argo-workflows' do, are tested with
+// them all the same; they are value sets, not files of the chart Helm
+// loads; a dependency's are not value sets of the chart that depends on
+// it), within lim.
+func readDir(dir string, root bool, lim render.Limits) (*ignore.Rules, []render.TreeFile, []render.Problem) {
 	rules := ignore.Empty()
 	if data, err := render.ReadFile(filepath.Join(dir, ignore.HelmIgnore), lim.MaxInput); err == nil {
 		if r, err := ignore.Parse(bytes.NewReader(data)); err == nil {
@@ -119,33 +153,19 @@ func (c *Chart) readChart(dir string, root bool, overlay map[string][]byte) ([]t
 		}
 	}
 	rules.AddDefaults()
+	keep := func(rel string) bool { return root && (rel == "ci/" || isCIValues(rel)) || helmLoads(rules, rel) }
+	tree, problems := render.ReadTree(dir, lim, keep)
+	return rules, tree, problems
+}
+
+// helmLoads reports whether Helm's loader reads a file (a slash path below
+// the chart; a directory's ends in "/") under a chart's .helmignore rules.
+func helmLoads(rules *ignore.Rules, rel string) bool {
 	ignored := func(rel string) bool {
 		isDir := strings.HasSuffix(rel, "/")
 		return rules.Ignore(strings.TrimSuffix(rel, "/"), fakeInfo{isDir})
 	}
-	helmLoads := func(rel string) bool {
-		return !ignored(rel) && !(strings.HasPrefix(rel, "ci/") && ignored("ci/"))
-	}
-	// The ci/*-values.yaml value sets are read whatever .helmignore
-	// says: chart-testing reads them from the directory (charts that keep
-	// ci/ out of their package, as argo-cd's and argo-workflows' do, are
-	// tested with them all the same); they are value sets, not files of
-	// the chart Helm loads. A dependency's are not value sets of the
-	// chart that depends on it.
-	keep := func(rel string) bool { return root && (rel == "ci/" || isCIValues(rel)) || helmLoads(rel) }
-	tree, problems := render.ReadTree(dir, lim, keep)
-	var out []treeFile
-	for _, f := range render.WithOverlay(dir, tree, overlay) {
-		c.size += len(f.Data)
-		c.count++
-		data := bytes.TrimPrefix(f.Data, []byte("\xef\xbb\xbf"))
-		loads := helmLoads(f.Rel)
-		if !loads && !(root && isCIValues(f.Rel)) {
-			continue
-		}
-		out = append(out, treeFile{rel: f.Rel, data: data, loads: loads})
-	}
-	return out, problems
+	return !ignored(rel) && !(strings.HasPrefix(rel, "ci/") && ignored("ci/"))
 }
 
 // commit adds the files read of a chart directory to the chart, at a

@@ -53,6 +53,9 @@ type Options struct {
 	// but no more renders are in memory at once than there are
 	// processors.
 	renders chan struct{}
+	// trees shares the dependency directories the charts take from the
+	// tree (chart.Trees; Render sets it).
+	trees *chart.Trees
 }
 
 // rendering runs one render or build, and its lint, once a processor is
@@ -169,6 +172,7 @@ func (r *Result) EachRendered(f func(path string, how workspace.Rendering)) {
 // roots at a time.
 func Render(ctx context.Context, plan Plan, opts Options) *Result {
 	opts.renders = make(chan struct{}, runtime.GOMAXPROCS(0))
+	opts.trees = chart.NewTrees()
 	r := &Result{opts: opts, variants: map[string]bool{}, rendering: map[string]workspace.Rendering{}, sources: map[string][]byte{}, inputs: map[string]bool{}}
 	var mu sync.Mutex
 	var jobs []func()
@@ -299,7 +303,7 @@ func renderChart(ctx context.Context, dir string, sources func(string) bool, opt
 	// The configuration that governs the chart's directory: its render
 	// limits, charts and Kubernetes version.
 	cfg := opts.config().For(filepath.Join(dir, "Chart.yaml"))
-	c, problems := chart.Load(dir, chart.LoadOptions{Limits: cfg.RenderLimits, Overlay: opts.Overlay, Charts: sources})
+	c, problems := chart.Load(dir, chart.LoadOptions{Limits: cfg.RenderLimits, Overlay: opts.Overlay, Charts: sources, Trees: opts.trees})
 	if c == nil {
 		return nil, problems, chartFiles{}, nil
 	}
