@@ -245,7 +245,7 @@ func (s *Snapshot) dependencyDirs(dir string, isSource func(string) bool) []stri
 		if h == nil {
 			return nil, false
 		}
-		return h.content, true
+		return h.text()
 	}
 	charts := func(d string) bool {
 		ok := isSource(d)
@@ -302,7 +302,7 @@ func (s *Snapshot) renderingOf(path string) workspace.Rendering {
 // snapshot: in the parsed document (chunk) that holds it.
 func (s *Snapshot) position(path string, off int) (token.Pos, bool) {
 	h := s.files.get(filepath.Clean(path))
-	if h == nil || off < 0 || off > len(h.content) {
+	if h == nil || off < 0 || off > h.size {
 		return token.NoPos, false
 	}
 	for i := len(h.chunks) - 1; i >= 0; i-- {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"go/token"
+	"hash/maphash"
 	"maps"
 	"slices"
 	"strings"
@@ -34,11 +35,16 @@ type fileHandle struct {
 	uri     uri.URI
 	version int32 // the editor's version; 0 with open false for a disk file
 	open    bool  // an overlay: the editor's text, not the disk's
+	// content is the file's text; nil for a file read from disk whose
+	// text was dropped (dropText): read it with text.
 	content []byte
+	size    int    // len of the text
+	sum     uint64 // the text's hash, when dropped: text checks a new read against it
 	chunks  []chunk
 
 	// mapper is built on first use (Mapper): most files of a large
-	// workspace are never shown, and have no finding to place.
+	// workspace are never shown, and have no finding to place; a file
+	// whose text was dropped keeps the compact one made before.
 	mapperOnce sync.Once
 	mapper     *Mapper
 
@@ -51,6 +57,24 @@ func (h *fileHandle) Mapper() *Mapper {
 	h.mapperOnce.Do(func() { h.mapper = NewMapper(h.content) })
 	return h.mapper
 }
+
+// text returns the file's text: its content, or, when it was dropped,
+// the disk's read again; false when the disk's is no longer the text
+// indexed (the file changed since: its change is on the way) or cannot be
+// read.
+func (h *fileHandle) text() ([]byte, bool) {
+	if h.content != nil || h.size == 0 {
+		return h.content, true
+	}
+	data, err := workspace.ReadLimited(h.path, int64(h.size))
+	if err != nil || len(data) != h.size || maphash.Bytes(textSeed, data) != h.sum {
+		return nil, false
+	}
+	return data, true
+}
+
+// textSeed seeds the hashes that check a dropped text read again.
+var textSeed = maphash.MakeSeed()
 
 // chunkOf returns the index of the chunk whose parse is f. The map is built
 // on the first lookup, so a handle no request asks about never pays for it,

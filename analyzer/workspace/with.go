@@ -100,9 +100,30 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 	// targets are looked up by whose candidates changed.
 	names := map[nameKey]bool{}
 	// (objects is not sorted by path: parseKind appends what it parses.)
+	// Every indexed object is one of its parsed document's Objects (index
+	// and parseKind add no other): those of the replaced files are found
+	// by comparing pointers, without reading each object of the
+	// workspace (o.Doc.File is two loads that miss the cache, once for
+	// every object, the most of an edit's cost in a large workspace).
+	var goneObjs []*manifest.Object
+	for f := range gone {
+		for _, d := range f.Docs {
+			if d.Parsed() {
+				goneObjs = append(goneObjs, d.Objects()...)
+			}
+		}
+	}
+	isGone := func(o *manifest.Object) bool { return slices.Contains(goneObjs, o) }
+	if len(goneObjs) > 16 {
+		set := make(map[*manifest.Object]bool, len(goneObjs))
+		for _, o := range goneObjs {
+			set[o] = true
+		}
+		isGone = func(o *manifest.Object) bool { return set[o] }
+	}
 	objects := make([]*manifest.Object, 0, len(ws.objects))
 	for _, o := range ws.objects {
-		if !changed(o.Doc.File) {
+		if !isGone(o) {
 			objects = append(objects, o)
 			continue
 		}

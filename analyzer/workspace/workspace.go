@@ -379,6 +379,12 @@ func (ws *Workspace) Objects() []*manifest.Object {
 	return ws.objects
 }
 
+// ParseKind parses the documents of a kind (any group) the parser
+// skipped, as ObjectsOfKind does, without listing the workspace's objects
+// of it: what a driver calls before rules run concurrently (a language
+// server does on every edit, over a view of a large workspace).
+func (ws *Workspace) ParseKind(kind string) { ws.parseKind(kind) }
+
 // ObjectsOfKind returns every object of a kind (any group), parsing the
 // documents of that kind the parser skipped. Call it before rules run
 // concurrently: the workspace's drivers do, for the kinds rules declare.
