@@ -37,6 +37,10 @@ type Options struct {
 	Log io.Writer
 	// Version is reported in serverInfo.
 	Version string
+	// MemoryLimit sets a soft memory limit that follows the live heap
+	// while Serve runs (memory.go), unless the environment sets GOGC or
+	// GOMEMLIMIT. It is the process's: the command sets it, tests do not.
+	MemoryLimit bool
 }
 
 // Server is the scalelint language server. Its exported methods are the
@@ -145,6 +149,10 @@ func NewServer(opts Options) *Server {
 // skipped, and a framing error is skipped; over NewStream the framing is
 // also recovered after a Content-Length that lied (see NewStream).
 func (s *Server) Serve(ctx context.Context, stream jsonrpc2.Stream) (shutdownFirst bool, err error) {
+	if s.opts.MemoryLimit && memoryTuned(os.Getenv) {
+		_, stop := startMemoryTuner()
+		defer stop()
+	}
 	s.conn = jsonrpc2.NewConn(&tolerantStream{Stream: stream, log: s.log}, jsonrpc2.WithCodec(codec{}))
 	s.client = protocol.ClientDispatcher(s.conn)
 	s.conn.Go(ctx, s.handler())
