@@ -173,8 +173,8 @@ type Snapshot struct {
 	// plain are the findings of the snapshot's workspace by file path
 	// ("" for none), the part a later snapshot derives from; byFile adds
 	// the render groups' (renderDiagnostics).
-	plain    map[string]*fileDiags
-	byFile   map[string]*fileDiags // unsuppressed findings by file path ("" for none)
+	plain    diagMap
+	byFile   diagMap // unsuppressed findings by file path ("" for none)
 	flatOnce sync.Once
 	flat     []analyzer.Diagnostic // byFile's, in path order (Diagnostics)
 
@@ -288,9 +288,11 @@ func (s *Snapshot) Diagnostics(ctx context.Context) ([]analyzer.Diagnostic, erro
 		return nil, err
 	}
 	s.flatOnce.Do(func() {
-		paths := slices.Sorted(maps.Keys(byFile))
+		var paths []string
+		byFile.each(func(p string, _ *fileDiags) { paths = append(paths, p) })
+		slices.Sort(paths)
 		for _, p := range paths {
-			s.flat = append(s.flat, byFile[p].diags...)
+			s.flat = append(s.flat, byFile.get(p).diags...)
 		}
 	})
 	return s.flat, nil
@@ -299,7 +301,7 @@ func (s *Snapshot) Diagnostics(ctx context.Context) ([]analyzer.Diagnostic, erro
 // fileDiagnostics returns the unsuppressed findings by file path: those of
 // the files the change from the base can reach linted again, the others
 // the base's; or, without a usable base, all linted.
-func (s *Snapshot) fileDiagnostics(ctx context.Context) (map[string]*fileDiags, error) {
+func (s *Snapshot) fileDiagnostics(ctx context.Context) (diagMap, error) {
 	s.diagMu.Lock()
 	defer s.diagMu.Unlock()
 	if s.diagsDone {
@@ -309,7 +311,7 @@ func (s *Snapshot) fileDiagnostics(ctx context.Context) (map[string]*fileDiags, 
 		ctx = s.compute // see compute; once stopped, the caller's
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return diagMap{}, err
 	}
 	b := s.base.Load()
 	if b != nil && !b.done.Load() {
@@ -318,36 +320,34 @@ func (s *Snapshot) fileDiagnostics(ctx context.Context) (map[string]*fileDiags, 
 		// else derives from it), lint everything.
 		if _, err := b.fileDiagnostics(ctx); err != nil {
 			if err := ctx.Err(); err != nil {
-				return nil, err
+				return diagMap{}, err
 			}
 			s.base.Store(nil)
 			b = nil
 		}
 	}
 	ws := s.Workspace()
-	var byFile map[string]*fileDiags
+	var byFile diagMap
+	linted := false
 	if b != nil && s.incremental && b.cfg == s.cfg {
 		if relint, ok := s.relintPaths(b); ok {
 			in := func(p string) bool { return relint[p] }
 			view := ws.Focus(slices.Collect(maps.Keys(relint)))
 			fresh := groupByFile(ws, analyzer.RunWith(ctx, view, rules.All(), s.cfg, s.Shared()), in)
-			byFile = maps.Clone(b.plain)
-			for p := range relint {
-				delete(byFile, p)
-			}
-			delete(byFile, "")
-			maps.Copy(byFile, fresh)
+			drop := maps.Clone(relint)
+			drop[""] = true
+			byFile, linted = b.plain.with(drop, fresh), true
 			s.relinted, s.derivedFrom = relint, b.id
 		}
 	}
-	if byFile == nil {
+	if !linted {
 		if s.testHook != nil {
 			s.testHook(ctx, testHookFullLint)
 		}
-		byFile = groupByFile(ws, analyzer.RunWith(ctx, ws, rules.All(), s.cfg, s.Shared()), nil)
+		byFile = newDiagMap(groupByFile(ws, analyzer.RunWith(ctx, ws, rules.All(), s.cfg, s.Shared()), nil))
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err // some rules may not have run
+		return diagMap{}, err // some rules may not have run
 	}
 	s.plain = byFile
 	if s.relinted != nil {

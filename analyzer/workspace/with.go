@@ -121,12 +121,14 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 		}
 		isGone = func(o *manifest.Object) bool { return set[o] }
 	}
-	objects := make([]*manifest.Object, 0, len(ws.objects))
+	// The objects kept are copied once, with the new ones, below
+	// (spliceByPath).
+	dropped := 0
 	for _, o := range ws.objects {
 		if !isGone(o) {
-			objects = append(objects, o)
 			continue
 		}
+		dropped++
 		k := nameKey{o.Kind, o.Name}
 		names[k] = true
 		objs, _ := nw.byName.get(k)
@@ -173,7 +175,7 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 		}
 	}
 	added, addedAs := nw.objects, nw.autoscalers
-	nw.objects = insertByPath(objects, added, func(o *manifest.Object) string { return o.Doc.File.Path })
+	nw.objects = spliceByPath(ws.objects, dropped, isGone, added, func(o *manifest.Object) string { return o.Doc.File.Path })
 	nw.autoscalers = insertByPath(autoscalers, addedAs, func(a *scaling.Autoscaler) string { return a.Object.Doc.File.Path })
 	before := len(nw.objects)
 	for _, a := range addedAs {
@@ -295,6 +297,39 @@ func insertByPath[T any](list, add []T, path func(T) string) []T {
 	return append(out, list[i:]...)
 }
 
+// spliceByPath returns insertByPath(list less the dropped elements (there
+// are dropped of them), add, path) in one copy: a workspace's objects,
+// tens of thousands, are copied once per edit, not twice. With nothing
+// dropped or added it returns list itself, clipped (an append copies).
+func spliceByPath[T any](list []T, dropped int, drop func(T) bool, add []T, path func(T) string) []T {
+	if dropped == 0 && len(add) == 0 {
+		return slices.Clip(list)
+	}
+	out := make([]T, 0, len(list)-dropped+len(add))
+	i := 0
+	for j := 0; j < len(add); {
+		p := path(add[j])
+		k := j
+		for k < len(add) && path(add[k]) == p {
+			k++
+		}
+		for i < len(list) && (drop(list[i]) || path(list[i]) <= p) {
+			if !drop(list[i]) {
+				out = append(out, list[i])
+			}
+			i++
+		}
+		out = append(out, add[j:k]...)
+		j = k
+	}
+	for ; i < len(list); i++ {
+		if !drop(list[i]) {
+			out = append(out, list[i])
+		}
+	}
+	return out
+}
+
 // dropPaths removes from list (sorted by path) the elements of each of
 // paths (sorted), calling drop on each, by binary search: the cost is
 // that of the changed paths, and one copy.
@@ -315,7 +350,13 @@ func dropPaths[T any](list []T, paths []string, path func(T) string, drop func(T
 // withBases returns the files by token.File base (FileOf's index) with
 // the changed paths' files replaced: each found by binary search.
 func withBases(byBase []*manifest.File, gone map[*manifest.File]bool, replace map[string][]*manifest.File, paths []string) []*manifest.File {
-	out := slices.Clone(byBase)
+	added := 0
+	for _, p := range paths {
+		added += len(replace[p])
+	}
+	// One copy, with room for the insertions (a clone of the exact length
+	// would be copied again by the first).
+	out := append(make([]*manifest.File, 0, len(byBase)+added), byBase...)
 	base := func(k int) int { return out[k].Tok.Base() }
 	for f := range gone {
 		b := f.Tok.Base()
