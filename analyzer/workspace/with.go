@@ -7,6 +7,7 @@ import (
 
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
+	"github.com/scalelint/scalelint/analyzer/traffic"
 )
 
 // With returns the workspace whose files are the base's, with the files
@@ -69,6 +70,7 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 
 	nw := &Workspace{
 		Fset: ws.Fset, Files: files, opts: ws.opts, scopes: ws.scopes, kustomized: ws.kustomized,
+		routing:       ws.routing,
 		byName:        ws.byName.derive(),
 		workloads:     ws.workloads.derive(),
 		resolved:      ws.resolved.derive(),
@@ -129,6 +131,9 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 			continue
 		}
 		dropped++
+		if traffic.RoutesToServices(o) {
+			nw.routing--
+		}
 		k := nameKey{o.Kind, o.Name}
 		names[k] = true
 		objs, _ := nw.byName.get(k)
@@ -208,7 +213,11 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 		}
 	}
 
-	nw.byBase = withBases(ws.byBase, gone, replace, paths)
+	var add []*manifest.File
+	for _, p := range paths {
+		add = append(add, replace[p]...)
+	}
+	nw.byBase = ws.byBase.with(gone, add)
 	// Resolve the new autoscalers, and the others whose candidates
 	// changed; every other resolution is the base's.
 	// The autoscalers to resolve: the new ones, and those that name a
@@ -345,32 +354,4 @@ func dropPaths[T any](list []T, paths []string, path func(T) string, drop func(T
 		list = slices.Delete(list, lo, hi)
 	}
 	return list
-}
-
-// withBases returns the files by token.File base (FileOf's index) with
-// the changed paths' files replaced: each found by binary search.
-func withBases(byBase []*manifest.File, gone map[*manifest.File]bool, replace map[string][]*manifest.File, paths []string) []*manifest.File {
-	added := 0
-	for _, p := range paths {
-		added += len(replace[p])
-	}
-	// One copy, with room for the insertions (a clone of the exact length
-	// would be copied again by the first).
-	out := append(make([]*manifest.File, 0, len(byBase)+added), byBase...)
-	base := func(k int) int { return out[k].Tok.Base() }
-	for f := range gone {
-		b := f.Tok.Base()
-		i := sort.Search(len(out), func(k int) bool { return base(k) >= b })
-		if i < len(out) && out[i] == f {
-			out = slices.Delete(out, i, i+1)
-		}
-	}
-	for _, p := range paths {
-		for _, f := range replace[p] {
-			b := f.Tok.Base()
-			i := sort.Search(len(out), func(k int) bool { return base(k) >= b })
-			out = slices.Insert(out, i, f)
-		}
-	}
-	return out
 }
