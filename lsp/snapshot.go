@@ -73,7 +73,7 @@ func (h *fileHandle) text() ([]byte, bool) {
 	return data, true
 }
 
-// textSeed seeds the hashes that check a dropped text read again.
+// textSeed keys the hash that checks a dropped text read again.
 var textSeed = maphash.MakeSeed()
 
 // chunkOf returns the index of the chunk whose parse is f. The map is built
