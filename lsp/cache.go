@@ -226,7 +226,8 @@ func (c *parseCache) newHandle(path string, u uri.URI, version int32, open bool,
 // editor has not opened) reads it from disk, checked against the text
 // parsed. Open documents and configuration files keep theirs.
 func (c *parseCache) diskHandle(path string, content []byte) *fileHandle {
-	h := &fileHandle{path: path, uri: uri.File(path), content: content, size: len(content)}
+	// No URI: uriOf makes it when the file is published (most never are).
+	h := &fileHandle{path: path, content: content, size: len(content)}
 	drop := false
 	if !isConfigPath(path) {
 		if m, ok := NewMapper(content).Compact(); ok {

@@ -80,6 +80,16 @@ var textSeed = maphash.MakeSeed()
 // on the first lookup, so a handle no request asks about never pays for it,
 // and a file of many documents is not scanned once per finding.
 func (h *fileHandle) chunkOf(f *manifest.File) (int, bool) {
+	if len(h.chunks) <= 8 {
+		// Most files: a scan costs less than a map, kept for every
+		// file with findings.
+		for i, ch := range h.chunks {
+			if ch.file == f {
+				return i, true
+			}
+		}
+		return 0, false
+	}
 	h.indexOnce.Do(func() {
 		h.index = make(map[*manifest.File]int, len(h.chunks))
 		for i, ch := range h.chunks {
