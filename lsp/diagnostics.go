@@ -269,6 +269,7 @@ func (s *Server) runLint(ctx context.Context, snap *Snapshot) {
 	}
 	if snap.afterIndex {
 		s.log.Info("published the indexed workspace's diagnostics", "files", published, "took", time.Since(start))
+		s.limitMemory()
 	}
 	s.log.Debug("lint", "snapshot", snap.id, "files", snap.files.len(), "with-diagnostics", fds.len(), "published", published, "took", time.Since(start))
 }

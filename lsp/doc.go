@@ -107,10 +107,11 @@
 // MethodNotFound, and an unknown notification is ignored. The server writes
 // only the protocol to stdout and logs to stderr at the level asked for.
 //
-// Memory (memory.go): the command sets a soft memory limit that follows the
-// live heap (half of it again above it, at least 64 MiB), unless GOGC or
-// GOMEMLIMIT is set: the server holds a workspace's index for the editor's
-// whole session, and the default pacing let it double in garbage.
+// Memory (memory.go): once the index's lint is published, the command's
+// server sets a soft memory limit that follows the live heap (three
+// quarters of it above it, at least 64 MiB), unless GOGC or GOMEMLIMIT is
+// set: the server holds a workspace's index for the editor's whole
+// session, and the default pacing let it double in garbage.
 //
 // Positions: the core works in byte offsets (token.Pos); Mapper (mapper.go)
 // is the one place that converts them to and from LSP positions, whose

@@ -2,13 +2,15 @@ package lsp
 
 import (
 	"math"
+	"os"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"testing"
 	"time"
 )
 
-// TestMemoryLimitFor: the live heap plus half of it, at least
+// TestMemoryLimitFor: the live heap plus three quarters of it, at least
 // memoryHeadroom (64 MiB) more (memory.go's rule), without overflow.
 func TestMemoryLimitFor(t *testing.T) {
 	const mib = 1 << 20
@@ -17,10 +19,10 @@ func TestMemoryLimitFor(t *testing.T) {
 		want int64
 	}{
 		{0, 64 * mib},
-		{100 * mib, 164 * mib},   // half is 50 MiB: the least room
-		{128 * mib, 192 * mib},   // half is the least room
-		{180 * mib, 270 * mib},   // 10,000 services' live heap
-		{1024 * mib, 1536 * mib}, // half again
+		{80 * mib, 144 * mib},    // three quarters are 60 MiB: the least room
+		{100 * mib, 175 * mib},   // three quarters are more
+		{180 * mib, 315 * mib},   // 10,000 services' live heap
+		{1024 * mib, 1792 * mib}, // three quarters again
 		{math.MaxUint64, math.MaxInt64},
 	} {
 		if got := memoryLimitFor(c.live); got != c.want {
@@ -80,5 +82,39 @@ func TestMemoryTunerFollowsLiveHeap(t *testing.T) {
 	runtime.GC()
 	if tuner.tuned.Load() != n || debug.SetMemoryLimit(-1) != before {
 		t.Error("the stopped tuner set the limit again")
+	}
+}
+
+// TestMemoryLimitAfterIndex: a server asked to limit its memory sets the
+// limit once its index's lint is published (not while the index is read),
+// when the environment leaves it to it, and restores the process's limit
+// when it stops.
+func TestMemoryLimitAfterIndex(t *testing.T) {
+	before := debug.SetMemoryLimit(-1)
+	c := newClient(t, Options{MemoryLimit: true})
+	c.initialize(workspaceDir(t, "workspace"), "")
+	deadline := time.Now().Add(waitTimeout)
+	for !strings.Contains(c.log.String(), "published the indexed workspace's diagnostics") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no publication of the index's lint; log:\n%s", c.log)
+		}
+		time.Sleep(time.Millisecond) // the log wakes no waiter
+	}
+	tuned := memoryTuned(os.Getenv)
+	started := func() bool {
+		c.srv.memMu.Lock()
+		defer c.srv.memMu.Unlock()
+		return c.srv.memStop != nil
+	}
+	for tuned && debug.SetMemoryLimit(-1) == before && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond) // the collection limitMemory starts, then its finalizer
+	}
+	if got := debug.SetMemoryLimit(-1); started() != tuned || (got != before) != tuned {
+		t.Fatalf("with GOGC=%q GOMEMLIMIT=%q: tuner started %v, limit %d (was %d)", os.Getenv("GOGC"), os.Getenv("GOMEMLIMIT"), started(), got, before)
+	}
+	c.cancel() // Serve returns
+	<-c.done
+	if got := debug.SetMemoryLimit(-1); got != before || started() {
+		t.Errorf("after Serve: limit %d, want the process's %d; tuner running %v", got, before, started())
 	}
 }
