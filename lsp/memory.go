@@ -32,8 +32,8 @@ import (
 // 279 MiB; 75% 6.2-7.0 / 28-31 ms, 322 MiB; no limit 2.5 / 22 ms, 434 MiB.
 // An edit costs a few hundred kilobytes of garbage whatever the room, so
 // less room means more collections, each marking the whole index while
-// edits run and assist it. Three quarters keeps the edits' p90 where it
-// was before the limit existed (7.2 ms, with 632 MiB).
+// edits run and assist it. Three quarters keeps the edits' p90 about
+// where it was before (7-10 ms, with 620-660 MiB resident).
 
 // limitMemory starts the memory tuner, once, if the options ask for it:
 // when the index's lint is published, so that reading the index is paced
