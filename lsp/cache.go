@@ -51,7 +51,7 @@ type cacheKey struct {
 	// (manifest.Document.Root).
 	released bool
 	// at is where the document starts in its file when its text is
-	// dropped too (dropText: read again from there on demand), else -1.
+	// dropped too (diskHandle: read again from there on demand), else -1.
 	at int
 }
 

@@ -36,7 +36,7 @@ type fileHandle struct {
 	version int32 // the editor's version; 0 with open false for a disk file
 	open    bool  // an overlay: the editor's text, not the disk's
 	// content is the file's text; nil for a file read from disk whose
-	// text was dropped (dropText): read it with text.
+	// text was dropped (parseCache.diskHandle): read it with text.
 	content []byte
 	size    int    // len of the text
 	sum     uint64 // the text's hash, when dropped: text checks a new read against it
