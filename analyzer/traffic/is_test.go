@@ -15,12 +15,12 @@ func TestIsEveryReader(t *testing.T) {
 			t.Errorf("Is(%s/%s) = false, but the package reads it", k.group, k.kind)
 		}
 	}
-	for _, o := range []manifest.Object{
+	for _, o := range []*manifest.Object{
 		{Group: "apps", Kind: "Deployment"},
 		{Group: "example.com", Kind: "Service"},
 		{Group: "", Kind: "Ingress"},
 	} {
-		if Is(&o) {
+		if Is(o) {
 			t.Errorf("Is(%s/%s) = true, but no reader reads it", o.Group, o.Kind)
 		}
 	}
