@@ -115,14 +115,7 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 			}
 		}
 	}
-	isGone := func(o *manifest.Object) bool { return slices.Contains(goneObjs, o) }
-	if len(goneObjs) > 16 {
-		set := make(map[*manifest.Object]bool, len(goneObjs))
-		for _, o := range goneObjs {
-			set[o] = true
-		}
-		isGone = func(o *manifest.Object) bool { return set[o] }
-	}
+	isGone := member(goneObjs)
 	// The objects kept are copied once, with the new ones, below
 	// (spliceByPath).
 	dropped := 0
@@ -146,8 +139,10 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 	}
 	// Autoscalers are sorted by path: the changed paths' are found by
 	// binary search, not by a pass over the workspace.
-	autoscalers := slices.Clone(ws.autoscalers)
-	autoscalers = dropPaths(autoscalers, paths, func(a *scaling.Autoscaler) string { return a.Object.Doc.File.Path }, func(a *scaling.Autoscaler) {
+	// They are copied once, with the new ones, below (spliceByPath).
+	asPath := func(a *scaling.Autoscaler) string { return a.Object.Doc.File.Path }
+	goneAs := atPaths(ws.autoscalers, paths, asPath)
+	for _, a := range goneAs {
 		if changed(a.Object.Doc.File) {
 			nw.unindexTarget(a, ws.Target(a))
 			nw.resolved.delete(a)
@@ -159,7 +154,7 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 				nw.byTargetName.delete(k)
 			}
 		}
-	})
+	}
 
 	// Index the new files, then put what they hold where their paths
 	// sort, as New would have. skipped are the kinds of their documents
@@ -181,7 +176,7 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 	}
 	added, addedAs := nw.objects, nw.autoscalers
 	nw.objects = spliceByPath(ws.objects, dropped, isGone, added, func(o *manifest.Object) string { return o.Doc.File.Path })
-	nw.autoscalers = insertByPath(autoscalers, addedAs, func(a *scaling.Autoscaler) string { return a.Object.Doc.File.Path })
+	nw.autoscalers = spliceByPath(ws.autoscalers, len(goneAs), member(goneAs), addedAs, asPath)
 	before := len(nw.objects)
 	for _, a := range addedAs {
 		nw.parseKind(a.Target.Kind) // appends what it parses, as New does
@@ -282,33 +277,11 @@ func spliceFiles(files []*manifest.File, paths []string, replace map[string][]*m
 	return append(out, files[i:]...), gone, kept
 }
 
-// insertByPath inserts add (grouped by path, in path order) into list,
-// each group before the first element of a greater path.
-func insertByPath[T any](list, add []T, path func(T) string) []T {
-	if len(add) == 0 {
-		return list
-	}
-	out := make([]T, 0, len(list)+len(add))
-	i := 0
-	for j := 0; j < len(add); {
-		p := path(add[j])
-		k := j
-		for k < len(add) && path(add[k]) == p {
-			k++
-		}
-		for i < len(list) && path(list[i]) <= p {
-			out = append(out, list[i])
-			i++
-		}
-		out = append(out, add[j:k]...)
-		j = k
-	}
-	return append(out, list[i:]...)
-}
-
-// spliceByPath returns insertByPath(list less the dropped elements (there
-// are dropped of them), add, path) in one copy: a workspace's objects,
-// tens of thousands, are copied once per edit, not twice. With nothing
+// spliceByPath returns list less the elements drop reports (there are
+// dropped of them), with add (grouped by path, in path order) inserted,
+// each group before the first kept element of a greater path, as New
+// places what it indexes: in one copy, so that a workspace's objects and
+// autoscalers, tens of thousands, are copied once per edit. With nothing
 // dropped or added it returns list itself, clipped (an append copies).
 func spliceByPath[T any](list []T, dropped int, drop func(T) bool, add []T, path func(T) string) []T {
 	if dropped == 0 && len(add) == 0 {
@@ -339,19 +312,28 @@ func spliceByPath[T any](list []T, dropped int, drop func(T) bool, add []T, path
 	return out
 }
 
-// dropPaths removes from list (sorted by path) the elements of each of
-// paths (sorted), calling drop on each, by binary search: the cost is
-// that of the changed paths, and one copy.
-func dropPaths[T any](list []T, paths []string, path func(T) string, drop func(T)) []T {
-	for i := len(paths) - 1; i >= 0; i-- {
-		p := paths[i]
-		lo := sort.Search(len(list), func(k int) bool { return path(list[k]) >= p })
-		hi := lo
-		for hi < len(list) && path(list[hi]) == p {
-			drop(list[hi])
-			hi++
-		}
-		list = slices.Delete(list, lo, hi)
+// member returns the test of membership in list: a scan for a few
+// elements (an edit's), a set for more.
+func member[T comparable](list []T) func(T) bool {
+	if len(list) <= 16 {
+		return func(x T) bool { return slices.Contains(list, x) }
 	}
-	return list
+	set := make(map[T]bool, len(list))
+	for _, x := range list {
+		set[x] = true
+	}
+	return func(x T) bool { return set[x] }
+}
+
+// atPaths returns the elements of list (sorted by path) at each of paths
+// (sorted), found by binary search: the cost is that of the changed paths.
+func atPaths[T any](list []T, paths []string, path func(T) string) []T {
+	var out []T
+	for _, p := range paths {
+		i := sort.Search(len(list), func(k int) bool { return path(list[k]) >= p })
+		for ; i < len(list) && path(list[i]) == p; i++ {
+			out = append(out, list[i])
+		}
+	}
+	return out
 }
