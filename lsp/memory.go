@@ -29,11 +29,11 @@ import (
 // The room is a trade of memory for edit latency, measured at 10,000
 // services on a shared 2-core machine (lspbench, 1,000 edits; p90 / p99,
 // RSS after the edits): room 35% 28 / 67 ms, 264 MiB; 50% 11-18 / 37-44 ms,
-// 279 MiB; 75% 6.2-7.0 / 28-31 ms, 322 MiB; no limit 2.5 / 22 ms, 434 MiB.
+// 279 MiB; 75% 6-8 / 28-32 ms, 320-341 MiB; no limit 2.5 / 22 ms, 434 MiB.
 // An edit costs a few hundred kilobytes of garbage whatever the room, so
 // less room means more collections, each marking the whole index while
-// edits run and assist it. Three quarters keeps the edits' p90 about
-// where it was before (7-10 ms, with 620-660 MiB resident).
+// edits run and assist it. Three quarters keeps the edits' p90 under
+// what it was before (8.5-12 ms, with 620-670 MiB resident).
 
 // limitMemory starts the memory tuner, once, if the options ask for it:
 // when the index's lint is published, so that reading the index is paced
