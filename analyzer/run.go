@@ -47,7 +47,7 @@ func RunWith(ctx context.Context, ws *workspace.Workspace, analyzers []*Analyzer
 		for _, k := range a.Kinds {
 			if !kinds[k] {
 				kinds[k] = true
-				ws.ObjectsOfKind(k)
+				ws.ParseKind(k)
 			}
 		}
 	}

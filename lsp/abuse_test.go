@@ -1255,7 +1255,7 @@ func parseSize(t *testing.T, text string) uint64 {
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	for i := range held {
-		held[i] = pc.chunks("/m/consumer.yaml", []byte(fmt.Sprintf("%s# %d\n", text, i)), false)
+		held[i] = pc.chunks("/m/consumer.yaml", []byte(fmt.Sprintf("%s# %d\n", text, i)), false, false)
 	}
 	runtime.GC()
 	runtime.ReadMemStats(&after)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"go/token"
+	"hash/maphash"
 	"sync"
 	"time"
 
@@ -49,6 +50,9 @@ type cacheKey struct {
 	// read; a tree asked of a released document is parsed again
 	// (manifest.Document.Root).
 	released bool
+	// at is where the document starts in its file when its text is
+	// dropped too (diskHandle: read again from there on demand), else -1.
+	at int
 }
 
 // newParseCache returns an empty cache that parses with the CLI's
@@ -63,9 +67,11 @@ func newParseCache(limits manifest.Limits) *parseCache {
 }
 
 // get returns the parse of content at path, parsing it on a miss; with
-// release, its trees dropped (cacheKey.released).
-func (c *parseCache) get(path string, content []byte, release bool) *parsed {
-	key := cacheKey{path, sha256.Sum256(content), release}
+// release, its trees dropped (cacheKey.released); with at >= 0 (release
+// only), its text too, read again from offset at of the file on demand
+// (cacheKey.at).
+func (c *parseCache) get(path string, content []byte, release bool, at int) *parsed {
+	key := cacheKey{path, sha256.Sum256(content), release, at}
 	c.mu.Lock()
 	p := c.m[key]
 	c.mu.Unlock()
@@ -84,6 +90,9 @@ func (c *parseCache) get(path string, content []byte, release bool) *parsed {
 	f.Offset(&yaml.Node{Line: 1, Column: 1})
 	if release {
 		workspace.Prepare(f, true)
+	}
+	if release && at >= 0 {
+		f.DropText(c.reload(path, at, len(content)), true)
 	}
 	p = &parsed{hash: key.hash, file: f}
 	c.mu.Lock()
@@ -134,10 +143,38 @@ func (c *parseCache) retain(files fileSet) {
 	}
 }
 
+// reload returns the reader of a dropped document's text: n bytes at
+// offset at of the file at path, read again (manifest.File.DropText checks
+// them against what was parsed).
+func (c *parseCache) reload(path string, at, n int) func() ([]byte, error) {
+	limit := int64(c.limits.MaxFileSize)
+	return func() ([]byte, error) {
+		data, err := workspace.ReadLimited(path, limit)
+		if err != nil {
+			return nil, err
+		}
+		if at+n > len(data) {
+			return data[:0], nil // shorter than parsed: DropText's check reports it
+		}
+		if at == 0 && n == len(data) {
+			return data, nil
+		}
+		return bytes.Clone(data[at : at+n]), nil
+	}
+}
+
 // chunks parses a file's text one document at a time, through the cache.
 // The documents are the core's own split (manifest.Parse with SplitOnly).
-func (c *parseCache) chunks(path string, content []byte, release bool) []chunk {
-	whole := func() []chunk { return []chunk{{start: 0, parsed: c.get(path, content, release)}} }
+// With drop (release only), the documents' texts are dropped
+// (cacheKey.at).
+func (c *parseCache) chunks(path string, content []byte, release, drop bool) []chunk {
+	at := func(start int) int {
+		if drop {
+			return start
+		}
+		return -1
+	}
+	whole := func() []chunk { return []chunk{{start: 0, parsed: c.get(path, content, release, at(0))}} }
 	if len(content) > c.limits.MaxFileSize || manifest.MayHoldTemplate(content) || bytes.IndexByte(content, 0) >= 0 ||
 		bytes.HasPrefix(content, []byte{0xFF, 0xFE}) || bytes.HasPrefix(content, []byte{0xFE, 0xFF}) {
 		return whole() // a template, or what the parser's limits see as a whole
@@ -151,7 +188,7 @@ func (c *parseCache) chunks(path string, content []byte, release bool) []chunk {
 	}
 	out := make([]chunk, len(split.Docs))
 	for i, d := range split.Docs {
-		out[i] = chunk{start: d.Start, parsed: c.get(path, content[d.Start:d.End], release)}
+		out[i] = chunk{start: d.Start, parsed: c.get(path, content[d.Start:d.End], release, at(d.Start))}
 	}
 	return out
 }
@@ -172,8 +209,36 @@ func (h *fileHandle) linted() bool {
 	return len(h.chunks) == 0
 }
 
-// newHandle parses a file's text into a handle.
+// newHandle parses a file's text into a handle, keeping the text.
 func (c *parseCache) newHandle(path string, u uri.URI, version int32, open bool, content []byte) *fileHandle {
-	return &fileHandle{path: path, uri: u, version: version, open: open, content: content,
-		chunks: c.chunks(path, content, !open)}
+	return &fileHandle{path: path, uri: u, version: version, open: open, content: content, size: len(content),
+		chunks: c.chunks(path, content, !open, false)}
+}
+
+// diskHandle parses the text of a file just read from disk into a handle.
+//
+// A file read from disk keeps neither its text nor its documents' (as the
+// command line does, manifest.File.DropText): only its compact Mapper, the
+// line table its findings are placed with, when that needs no text (ASCII,
+// "\n" line breaks: Mapper.Compact). In a workspace of 10,000 services
+// the texts are most of what the index would otherwise hold; what needs
+// one again (a rule's fix, a render's dependency, a request on a file the
+// editor has not opened) reads it from disk, checked against the text
+// parsed. Open documents and configuration files keep theirs.
+func (c *parseCache) diskHandle(path string, content []byte) *fileHandle {
+	// No URI: uriOf makes it when the file is published (most never are).
+	h := &fileHandle{path: path, content: content, size: len(content)}
+	drop := false
+	if !isConfigPath(path) {
+		if m, ok := NewMapper(content).Compact(); ok {
+			h.mapperOnce.Do(func() { h.mapper = m })
+			drop = true
+		}
+	}
+	h.chunks = c.chunks(path, content, true, drop)
+	if drop && len(content) > 0 {
+		h.sum = maphash.Bytes(textSeed, content)
+		h.content = nil
+	}
+	return h
 }

@@ -175,7 +175,11 @@ func ignoreEdit(snap *Snapshot, h *fileHandle, d *analyzer.Diagnostic, caps clie
 	_, off, _ := snap.span(d.Pos, d.Pos)
 	p := h.Mapper().Position(off)
 	lineStart := h.Mapper().LineStart(int(p.Line))
-	text := h.content[lineStart:]
+	src, ok := h.text()
+	if !ok {
+		return nil // changed on disk since it was read: its change is on the way
+	}
+	text := src[lineStart:]
 	indent := text[:len(text)-len(bytes.TrimLeft(text, " \t"))]
 	at := h.Mapper().Range(lineStart, lineStart)
 	prefix := string(indent) + "# scalelint:ignore " + d.Rule + " "

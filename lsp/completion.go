@@ -26,19 +26,26 @@ func (s *Server) Completion(ctx context.Context, params *protocol.CompletionPara
 	s.mu.Lock()
 	snippets := s.caps.completionSnip
 	s.mu.Unlock()
-	src := h.content
-	off := h.Mapper().Offset(params.Position)
+	src, ok := h.text()
+	if !ok {
+		return nil, nil // changed on disk since it was read: its change is on the way
+	}
+	m := h.Mapper()
+	if h.content == nil {
+		m = NewMapper(src) // splitLines reads the mapper's text
+	}
+	off := m.Offset(params.Position)
 	// The line of the offset, not of the position: a position past the
 	// end of the text maps to its end, on its last line.
-	line := int(h.Mapper().Position(off).Line)
-	lineStart := h.Mapper().LineStart(line)
+	line := int(m.Position(off).Line)
+	lineStart := m.LineStart(line)
 	prefix := src[lineStart:off]
 	typed := bytes.TrimLeft(prefix, " ")
 	indent := len(prefix) - len(typed)
 	if bytes.HasPrefix(typed, []byte("- ")) || bytes.ContainsAny(typed, "#\t") {
 		return nil, nil
 	}
-	lines := splitLines(h.Mapper())
+	lines := splitLines(m)
 	if !underAnnotations(lines, line, indent) {
 		return nil, nil
 	}
@@ -46,7 +53,7 @@ func (s *Server) Completion(ctx context.Context, params *protocol.CompletionPara
 		return valueCompletion(h, string(bytes.Trim(typed[:i], `"' `)), typed[i+1:], off, snippets), nil
 	}
 	present := siblingKeys(lines, line, indent)
-	rng := h.Mapper().Range(lineStart+indent, off)
+	rng := m.Range(lineStart+indent, off)
 	var items []protocol.CompletionItem
 	for _, spec := range scaling.Annotations {
 		key := scaling.Prefix + spec.Name

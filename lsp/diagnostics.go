@@ -189,9 +189,7 @@ func (s *Server) runLint(ctx context.Context, snap *Snapshot) {
 			consider(p)
 		}
 	} else {
-		for p := range fds {
-			consider(p)
-		}
+		fds.each(func(p string, _ *fileDiags) { consider(p) })
 		for p, pf := range s.pub.published {
 			if pf.pushed || pf.open {
 				consider(p)
@@ -271,8 +269,9 @@ func (s *Server) runLint(ctx context.Context, snap *Snapshot) {
 	}
 	if snap.afterIndex {
 		s.log.Info("published the indexed workspace's diagnostics", "files", published, "took", time.Since(start))
+		s.limitMemory()
 	}
-	s.log.Debug("lint", "snapshot", snap.id, "files", snap.files.len(), "with-diagnostics", len(fds), "published", published, "took", time.Since(start))
+	s.log.Debug("lint", "snapshot", snap.id, "files", snap.files.len(), "with-diagnostics", fds.len(), "published", published, "took", time.Since(start))
 }
 
 // push sends textDocument/publishDiagnostics.
@@ -356,9 +355,9 @@ var diagSeed = maphash.MakeSeed()
 // protocolFor returns a file's findings in the protocol's form, with the
 // configuration file's error when it is that file. The slice may be shared
 // with other snapshots: do not change it.
-func protocolFor(snap *Snapshot, fds map[string]*fileDiags, path string) []protocol.Diagnostic {
+func protocolFor(snap *Snapshot, fds diagMap, path string) []protocol.Diagnostic {
 	var items []protocol.Diagnostic
-	if fd := fds[path]; fd != nil && path != "" {
+	if fd := fds.get(path); fd != nil && path != "" {
 		items = fd.protocol(snap)
 	}
 	if h, pd, ok := configDiagnostic(snap); ok && h.path == path {

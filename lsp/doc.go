@@ -32,7 +32,10 @@
 //	  (cache.go)      one manifest.File per document, cached by path and content
 //	                  hash: an edit re-parses only the document it touches; a
 //	                  file read from disk keeps its objects' views, not its node
-//	                  trees (workspace.Prepare), an open document its trees
+//	                  trees (workspace.Prepare) nor its text (read again from disk,
+//	                  checked, when something needs it: manifest.File.DropText,
+//	                  fileHandle.text), only a compact Mapper (Mapper.Compact); an
+//	                  open document keeps its trees and text
 //	        |
 //	        v
 //	Snapshot          immutable: every file handle (path, URI, version, text,
@@ -103,6 +106,12 @@
 // InternalError; a method the server does not implement gets
 // MethodNotFound, and an unknown notification is ignored. The server writes
 // only the protocol to stdout and logs to stderr at the level asked for.
+//
+// Memory (memory.go): once the index's lint is published, the command's
+// server sets a soft memory limit that follows the live heap (three
+// quarters of it above it, at least 64 MiB), unless GOGC or GOMEMLIMIT is
+// set: the server holds a workspace's index for the editor's whole
+// session, and the default pacing let it double in garbage.
 //
 // Positions: the core works in byte offsets (token.Pos); Mapper (mapper.go)
 // is the one place that converts them to and from LSP positions, whose

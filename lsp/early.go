@@ -144,7 +144,7 @@ func (s *Server) runEarlyLint(ctx context.Context, snap *Snapshot, e *earlyPlan)
 		return
 	}
 	local := map[string]*fileDiags{}
-	for p, fd := range all {
+	all.each(func(p string, fd *fileDiags) {
 		var keep []analyzer.Diagnostic
 		for _, d := range fd.diags {
 			if a, ok := rules.ByName(d.Rule); ok && a.Local {
@@ -152,7 +152,7 @@ func (s *Server) runEarlyLint(ctx context.Context, snap *Snapshot, e *earlyPlan)
 			}
 		}
 		local[p] = &fileDiags{diags: keep}
-	}
+	})
 	s.pub.mu.Lock()
 	defer s.pub.mu.Unlock()
 	if ctx.Err() != nil || s.pub.lastID != 0 {
@@ -161,7 +161,7 @@ func (s *Server) runEarlyLint(ctx context.Context, snap *Snapshot, e *earlyPlan)
 	published := 0
 	for _, p := range slices.Sorted(maps.Keys(over)) {
 		h := over[p]
-		items := protocolFor(alone, local, p)
+		items := protocolFor(alone, newDiagMap(local), p)
 		prev := s.pub.published[p]
 		if len(items) == 0 && prev.key == "" {
 			// Nothing to show, nor to clear: a publication of no findings

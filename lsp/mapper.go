@@ -1,7 +1,10 @@
 package lsp
 
 import (
+	"bytes"
 	"fmt"
+	"math"
+	"slices"
 	"sort"
 	"unicode/utf8"
 
@@ -18,29 +21,63 @@ import (
 // line break); a line past the end of the text maps to the end of the
 // text. Bytes that are not valid UTF-8 count as one code unit each (an
 // editor shows U+FFFD for them). A Mapper is immutable.
+//
+// A Mapper of a text that is ASCII and breaks lines with "\n" alone (almost
+// every manifest) needs only its line table: Compact drops the text, so
+// that the server keeps one for every file of a large workspace without
+// keeping the files' bytes.
 type Mapper struct {
-	content []byte
-	lines   []int // byte offset of the start of each line
-	ascii   bool  // every byte < 0x80: columns are byte counts
+	content []byte // nil once Compact dropped it
+	size    int    // len(content)
+	// lines holds the byte offset of the start of each line, in 32 bits:
+	// half the table for the text of every file of a workspace. A line
+	// starting past 4 GiB, more than any protocol message carries
+	// (maxMessageSize), is not indexed: it maps as part of the one before.
+	lines []uint32
+	ascii bool // every byte < 0x80: columns are byte counts
+	lf    bool // no "\r": every line but the last ends with one "\n"
 }
 
 // NewMapper indexes the lines of content. content must not change later.
 func NewMapper(content []byte) *Mapper {
-	m := &Mapper{content: content, lines: make([]int, 1, 64), ascii: true}
+	m := &Mapper{content: content, size: len(content), ascii: true, lf: bytes.IndexByte(content, '\r') < 0}
+	m.lines = make([]uint32, 1, bytes.Count(content, []byte{'\n'})+1)
 	for i := 0; i < len(content); i++ {
 		switch c := content[i]; {
 		case c == '\n':
-			m.lines = append(m.lines, i+1)
+			m.addLine(i + 1)
 		case c == '\r':
 			if i+1 < len(content) && content[i+1] == '\n' {
 				i++
 			}
-			m.lines = append(m.lines, i+1)
+			m.addLine(i + 1)
 		case c >= utf8.RuneSelf:
 			m.ascii = false
 		}
 	}
 	return m
+}
+
+func (m *Mapper) addLine(start int) {
+	if start <= math.MaxUint32 {
+		m.lines = append(m.lines, uint32(start))
+	}
+}
+
+// line returns the byte offset where line i starts.
+func (m *Mapper) line(i int) int { return int(m.lines[i]) }
+
+// Compact returns a Mapper that maps alike without holding the text, and
+// true; or m and false when the text is needed to count columns or find
+// line ends (it is not ASCII, or holds a "\r").
+func (m *Mapper) Compact() (*Mapper, bool) {
+	if !m.ascii || !m.lf {
+		return m, false
+	}
+	c := *m
+	c.content = nil
+	c.lines = slices.Clip(m.lines)
+	return &c, true
 }
 
 // LineCount returns the number of lines (a final line break opens an
@@ -50,11 +87,18 @@ func (m *Mapper) LineCount() int { return len(m.lines) }
 // lineEnd returns the offset of the end of line i's text (0-based), before
 // its line break.
 func (m *Mapper) lineEnd(i int) int {
+	if m.content == nil {
+		// Compact: a line ends with exactly one "\n", the last with none.
+		if i+1 < len(m.lines) {
+			return m.line(i+1) - 1
+		}
+		return m.size
+	}
 	end := len(m.content)
 	if i+1 < len(m.lines) {
-		end = m.lines[i+1]
+		end = m.line(i + 1)
 	}
-	for end > m.lines[i] && (m.content[end-1] == '\n' || m.content[end-1] == '\r') {
+	for end > m.line(i) && (m.content[end-1] == '\n' || m.content[end-1] == '\r') {
 		end--
 	}
 	return end
@@ -67,18 +111,18 @@ func (m *Mapper) LineStart(line int) int {
 		return 0
 	}
 	if line >= len(m.lines) {
-		return len(m.content)
+		return m.size
 	}
-	return m.lines[line]
+	return m.line(line)
 }
 
 // Offset returns the byte offset of an LSP position.
 func (m *Mapper) Offset(p protocol.Position) int {
 	line := int(p.Line)
 	if line >= len(m.lines) {
-		return len(m.content)
+		return m.size
 	}
-	start, end := m.lines[line], m.lineEnd(line)
+	start, end := m.line(line), m.lineEnd(line)
 	want := int(p.Character)
 	if m.ascii {
 		return min(start+want, end)
@@ -102,9 +146,9 @@ func (m *Mapper) Offset(p protocol.Position) int {
 // Position returns the LSP position of a byte offset. An offset inside a
 // multi-byte character maps to that character's start.
 func (m *Mapper) Position(off int) protocol.Position {
-	off = max(0, min(off, len(m.content)))
-	line := sort.Search(len(m.lines), func(i int) bool { return m.lines[i] > off }) - 1
-	start := m.lines[line]
+	off = max(0, min(off, m.size))
+	line := sort.Search(len(m.lines), func(i int) bool { return m.line(i) > off }) - 1
+	start := m.line(line)
 	if end := m.lineEnd(line); off > end {
 		off = end // inside a "\r\n": the end of the line
 	}

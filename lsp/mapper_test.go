@@ -118,3 +118,40 @@ func TestApplyChanges(t *testing.T) {
 		t.Error("a reversed range was accepted")
 	}
 }
+
+// TestMapperCompact: a compact Mapper (no text) maps every offset and
+// every position, on a line and past its end or the text's, as the full
+// one does; it is refused for a text whose columns or line ends need the
+// text (not ASCII, or a "\r").
+func TestMapperCompact(t *testing.T) {
+	for _, text := range []string{"", "\n", "a", "a: 1\n", "a: 1\n\nkind: X\n  b: [1, 2]", "x\n\n\n"} {
+		full := NewMapper([]byte(text))
+		m, ok := full.Compact()
+		if !ok || m.content != nil {
+			t.Fatalf("%q: not compacted", text)
+		}
+		if m.LineCount() != full.LineCount() {
+			t.Errorf("%q: %d lines, want %d", text, m.LineCount(), full.LineCount())
+		}
+		for off := -1; off <= len(text)+2; off++ {
+			if got, want := m.Position(off), full.Position(off); got != want {
+				t.Errorf("%q: Position(%d) = %+v, want %+v", text, off, got, want)
+			}
+		}
+		for line := uint32(0); line <= uint32(full.LineCount())+1; line++ {
+			if got, want := m.LineStart(int(line)), full.LineStart(int(line)); got != want {
+				t.Errorf("%q: LineStart(%d) = %d, want %d", text, line, got, want)
+			}
+			for char := uint32(0); char <= uint32(len(text))+2; char++ {
+				if got, want := m.Offset(pos(line, char)), full.Offset(pos(line, char)); got != want {
+					t.Errorf("%q: Offset(%d:%d) = %d, want %d", text, line, char, got, want)
+				}
+			}
+		}
+	}
+	for _, text := range []string{"a\r\nb", "a\rb", "注文: 1\n", "a\xff\n"} {
+		if m, ok := NewMapper([]byte(text)).Compact(); ok || m.content == nil {
+			t.Errorf("%q: compacted", text)
+		}
+	}
+}

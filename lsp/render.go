@@ -245,7 +245,7 @@ func (s *Snapshot) dependencyDirs(dir string, isSource func(string) bool) []stri
 		if h == nil {
 			return nil, false
 		}
-		return h.content, true
+		return h.text()
 	}
 	charts := func(d string) bool {
 		ok := isSource(d)
@@ -302,7 +302,7 @@ func (s *Snapshot) renderingOf(path string) workspace.Rendering {
 // snapshot: in the parsed document (chunk) that holds it.
 func (s *Snapshot) position(path string, off int) (token.Pos, bool) {
 	h := s.files.get(filepath.Clean(path))
-	if h == nil || off < 0 || off > len(h.content) {
+	if h == nil || off < 0 || off > h.size {
 		return token.NoPos, false
 	}
 	for i := len(h.chunks) - 1; i >= 0; i-- {
@@ -323,27 +323,27 @@ func (s *Snapshot) position(path string, off int) (token.Pos, bool) {
 // findings by path: a path with findings of both gets a new list, sorted
 // by position; the others share the groups' lists (and their protocol
 // form) from one snapshot to the next.
-func (s *Snapshot) renderDiagnostics(byFile map[string]*fileDiags) map[string]*fileDiags {
+func (s *Snapshot) renderDiagnostics(byFile diagMap) diagMap {
 	groups := s.renders()
 	if len(groups) == 0 {
 		return byFile
 	}
-	out := make(map[string]*fileDiags, len(byFile))
-	for p, fd := range byFile {
-		out[p] = fd
-	}
+	merged := map[string]*fileDiags{}
 	for _, g := range groups {
 		for p, fd := range g.diagnostics(s) {
-			prev := out[p]
+			prev := merged[p]
 			if prev == nil {
-				out[p] = fd
+				prev = byFile.get(p)
+			}
+			if prev == nil {
+				merged[p] = fd
 				continue
 			}
 			// fileDiags.protocol orders them by position.
-			out[p] = &fileDiags{diags: append(slices.Clip(prev.diags), fd.diags...)}
+			merged[p] = &fileDiags{diags: append(slices.Clip(prev.diags), fd.diags...)}
 		}
 	}
-	return out
+	return byFile.with(nil, merged)
 }
 
 // renderPaths returns the paths whose render findings may differ between

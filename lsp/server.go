@@ -37,6 +37,11 @@ type Options struct {
 	Log io.Writer
 	// Version is reported in serverInfo.
 	Version string
+	// MemoryLimit sets a soft memory limit that follows the live heap
+	// from the first publication of an indexed workspace until Serve
+	// returns (memory.go), unless the environment sets GOGC or GOMEMLIMIT.
+	// It is the process's: the command sets it, tests do not.
+	MemoryLimit bool
 }
 
 // Server is the scalelint language server. Its exported methods are the
@@ -45,8 +50,14 @@ type Options struct {
 type Server struct {
 	protocol.UnimplementedServer
 
-	opts     Options
-	conn     jsonrpc2.Conn
+	opts Options
+	conn jsonrpc2.Conn
+
+	// memStop stops the memory tuner once started (limitMemory); memDone
+	// is set when Serve returned, after which it is not started.
+	memMu    sync.Mutex
+	memStop  func()
+	memDone  bool
 	client   protocol.Client
 	log      *slog.Logger
 	logLevel *slog.LevelVar
@@ -145,6 +156,7 @@ func NewServer(opts Options) *Server {
 // skipped, and a framing error is skipped; over NewStream the framing is
 // also recovered after a Content-Length that lied (see NewStream).
 func (s *Server) Serve(ctx context.Context, stream jsonrpc2.Stream) (shutdownFirst bool, err error) {
+	defer s.stopMemoryLimit()
 	s.conn = jsonrpc2.NewConn(&tolerantStream{Stream: stream, log: s.log}, jsonrpc2.WithCodec(codec{}))
 	s.client = protocol.ClientDispatcher(s.conn)
 	s.conn.Go(ctx, s.handler())

@@ -233,7 +233,7 @@ func (s *Server) readDisk(c *parseCache, path string) *fileHandle {
 		s.log.Debug("read", "path", path, "err", err)
 		return nil
 	}
-	return c.newHandle(path, uri.File(path), 0, false, data)
+	return c.diskHandle(path, data)
 }
 
 // inWorkspace reports whether a path is inside a workspace folder.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"go/token"
+	"hash/maphash"
 	"maps"
 	"slices"
 	"strings"
@@ -34,11 +35,16 @@ type fileHandle struct {
 	uri     uri.URI
 	version int32 // the editor's version; 0 with open false for a disk file
 	open    bool  // an overlay: the editor's text, not the disk's
+	// content is the file's text; nil for a file read from disk whose
+	// text was dropped (parseCache.diskHandle): read it with text.
 	content []byte
+	size    int    // len of the text
+	sum     uint64 // the text's hash, when dropped: text checks a new read against it
 	chunks  []chunk
 
 	// mapper is built on first use (Mapper): most files of a large
-	// workspace are never shown, and have no finding to place.
+	// workspace are never shown, and have no finding to place; a file
+	// whose text was dropped keeps the compact one made before.
 	mapperOnce sync.Once
 	mapper     *Mapper
 
@@ -52,10 +58,38 @@ func (h *fileHandle) Mapper() *Mapper {
 	return h.mapper
 }
 
+// text returns the file's text: its content, or, when it was dropped,
+// the disk's read again; false when the disk's is no longer the text
+// indexed (the file changed since: its change is on the way) or cannot be
+// read.
+func (h *fileHandle) text() ([]byte, bool) {
+	if h.content != nil || h.size == 0 {
+		return h.content, true
+	}
+	data, err := workspace.ReadLimited(h.path, int64(h.size))
+	if err != nil || len(data) != h.size || maphash.Bytes(textSeed, data) != h.sum {
+		return nil, false
+	}
+	return data, true
+}
+
+// textSeed keys the hash that checks a dropped text read again.
+var textSeed = maphash.MakeSeed()
+
 // chunkOf returns the index of the chunk whose parse is f. The map is built
 // on the first lookup, so a handle no request asks about never pays for it,
 // and a file of many documents is not scanned once per finding.
 func (h *fileHandle) chunkOf(f *manifest.File) (int, bool) {
+	if len(h.chunks) <= 8 {
+		// Most files: a scan costs less than a map, kept for every
+		// file with findings.
+		for i, ch := range h.chunks {
+			if ch.file == f {
+				return i, true
+			}
+		}
+		return 0, false
+	}
 	h.indexOnce.Do(func() {
 		h.index = make(map[*manifest.File]int, len(h.chunks))
 		for i, ch := range h.chunks {
@@ -149,8 +183,8 @@ type Snapshot struct {
 	// plain are the findings of the snapshot's workspace by file path
 	// ("" for none), the part a later snapshot derives from; byFile adds
 	// the render groups' (renderDiagnostics).
-	plain    map[string]*fileDiags
-	byFile   map[string]*fileDiags // unsuppressed findings by file path ("" for none)
+	plain    diagMap
+	byFile   diagMap // unsuppressed findings by file path ("" for none)
 	flatOnce sync.Once
 	flat     []analyzer.Diagnostic // byFile's, in path order (Diagnostics)
 
@@ -264,9 +298,11 @@ func (s *Snapshot) Diagnostics(ctx context.Context) ([]analyzer.Diagnostic, erro
 		return nil, err
 	}
 	s.flatOnce.Do(func() {
-		paths := slices.Sorted(maps.Keys(byFile))
+		var paths []string
+		byFile.each(func(p string, _ *fileDiags) { paths = append(paths, p) })
+		slices.Sort(paths)
 		for _, p := range paths {
-			s.flat = append(s.flat, byFile[p].diags...)
+			s.flat = append(s.flat, byFile.get(p).diags...)
 		}
 	})
 	return s.flat, nil
@@ -275,7 +311,7 @@ func (s *Snapshot) Diagnostics(ctx context.Context) ([]analyzer.Diagnostic, erro
 // fileDiagnostics returns the unsuppressed findings by file path: those of
 // the files the change from the base can reach linted again, the others
 // the base's; or, without a usable base, all linted.
-func (s *Snapshot) fileDiagnostics(ctx context.Context) (map[string]*fileDiags, error) {
+func (s *Snapshot) fileDiagnostics(ctx context.Context) (diagMap, error) {
 	s.diagMu.Lock()
 	defer s.diagMu.Unlock()
 	if s.diagsDone {
@@ -285,7 +321,7 @@ func (s *Snapshot) fileDiagnostics(ctx context.Context) (map[string]*fileDiags, 
 		ctx = s.compute // see compute; once stopped, the caller's
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return diagMap{}, err
 	}
 	b := s.base.Load()
 	if b != nil && !b.done.Load() {
@@ -294,36 +330,34 @@ func (s *Snapshot) fileDiagnostics(ctx context.Context) (map[string]*fileDiags, 
 		// else derives from it), lint everything.
 		if _, err := b.fileDiagnostics(ctx); err != nil {
 			if err := ctx.Err(); err != nil {
-				return nil, err
+				return diagMap{}, err
 			}
 			s.base.Store(nil)
 			b = nil
 		}
 	}
 	ws := s.Workspace()
-	var byFile map[string]*fileDiags
+	var byFile diagMap
+	linted := false
 	if b != nil && s.incremental && b.cfg == s.cfg {
 		if relint, ok := s.relintPaths(b); ok {
 			in := func(p string) bool { return relint[p] }
 			view := ws.Focus(slices.Collect(maps.Keys(relint)))
 			fresh := groupByFile(ws, analyzer.RunWith(ctx, view, rules.All(), s.cfg, s.Shared()), in)
-			byFile = maps.Clone(b.plain)
-			for p := range relint {
-				delete(byFile, p)
-			}
-			delete(byFile, "")
-			maps.Copy(byFile, fresh)
+			drop := maps.Clone(relint)
+			drop[""] = true
+			byFile, linted = b.plain.with(drop, fresh), true
 			s.relinted, s.derivedFrom = relint, b.id
 		}
 	}
-	if byFile == nil {
+	if !linted {
 		if s.testHook != nil {
 			s.testHook(ctx, testHookFullLint)
 		}
-		byFile = groupByFile(ws, analyzer.RunWith(ctx, ws, rules.All(), s.cfg, s.Shared()), nil)
+		byFile = newDiagMap(groupByFile(ws, analyzer.RunWith(ctx, ws, rules.All(), s.cfg, s.Shared()), nil))
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err // some rules may not have run
+		return diagMap{}, err // some rules may not have run
 	}
 	s.plain = byFile
 	if s.relinted != nil {

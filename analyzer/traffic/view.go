@@ -111,6 +111,15 @@ func init() {
 
 // Is reports whether the object is of a kind this package reads.
 func Is(o *manifest.Object) bool {
+	// The kinds first, without hashing: the language server asks this of
+	// every object of the workspace on each edit (package infer's index),
+	// and most are of none of these kinds.
+	switch o.Kind {
+	case "Service", "VirtualService", "DestinationRule", "HTTPRoute", "Gateway", "GatewayClass",
+		"ServiceProfile", "HTTPProxy", "BackendTrafficPolicy", "Ingress", "Canary":
+	default:
+		return false
+	}
 	_, ok := readers[kindKey{o.Group, o.Kind}]
 	return ok
 }

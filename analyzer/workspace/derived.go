@@ -4,7 +4,6 @@ import (
 	"sync"
 
 	"github.com/scalelint/scalelint/analyzer/manifest"
-	"github.com/scalelint/scalelint/analyzer/traffic"
 )
 
 // derivedTable memoizes what is derived from a whole workspace.
@@ -48,14 +47,9 @@ func (ws *Workspace) AllObjects() []*manifest.Object { return ws.objects }
 
 // routesToServices reports whether an indexed object may route to
 // Services by name, so that the Services the parser skipped are needed.
-func (ws *Workspace) routesToServices() bool {
-	for _, o := range ws.objects {
-		if traffic.RoutesToServices(o) {
-			return true
-		}
-	}
-	return false
-}
+// A count kept as objects are added (add) and dropped (With), not a pass
+// over every object on each edit.
+func (ws *Workspace) routesToServices() bool { return ws.routing > 0 }
 
 // Linkable reports whether traffic configuration may refer to an object
 // by name: they can share a namespace, and they are deployed together

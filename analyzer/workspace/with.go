@@ -7,6 +7,7 @@ import (
 
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
+	"github.com/scalelint/scalelint/analyzer/traffic"
 )
 
 // With returns the workspace whose files are the base's, with the files
@@ -69,6 +70,7 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 
 	nw := &Workspace{
 		Fset: ws.Fset, Files: files, opts: ws.opts, scopes: ws.scopes, kustomized: ws.kustomized,
+		routing:       ws.routing,
 		byName:        ws.byName.derive(),
 		workloads:     ws.workloads.derive(),
 		resolved:      ws.resolved.derive(),
@@ -100,11 +102,30 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 	// targets are looked up by whose candidates changed.
 	names := map[nameKey]bool{}
 	// (objects is not sorted by path: parseKind appends what it parses.)
-	objects := make([]*manifest.Object, 0, len(ws.objects))
+	// Every indexed object is one of its parsed document's Objects (index
+	// and parseKind add no other): those of the replaced files are found
+	// by comparing pointers, without reading each object of the
+	// workspace (o.Doc.File is two loads that miss the cache, once for
+	// every object, the most of an edit's cost in a large workspace).
+	var goneObjs []*manifest.Object
+	for f := range gone {
+		for _, d := range f.Docs {
+			if d.Parsed() {
+				goneObjs = append(goneObjs, d.Objects()...)
+			}
+		}
+	}
+	isGone := member(goneObjs)
+	// The objects kept are copied once, with the new ones, below
+	// (spliceByPath).
+	dropped := 0
 	for _, o := range ws.objects {
-		if !changed(o.Doc.File) {
-			objects = append(objects, o)
+		if !isGone(o) {
 			continue
+		}
+		dropped++
+		if traffic.RoutesToServices(o) {
+			nw.routing--
 		}
 		k := nameKey{o.Kind, o.Name}
 		names[k] = true
@@ -118,8 +139,10 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 	}
 	// Autoscalers are sorted by path: the changed paths' are found by
 	// binary search, not by a pass over the workspace.
-	autoscalers := slices.Clone(ws.autoscalers)
-	autoscalers = dropPaths(autoscalers, paths, func(a *scaling.Autoscaler) string { return a.Object.Doc.File.Path }, func(a *scaling.Autoscaler) {
+	// They are copied once, with the new ones, below (spliceByPath).
+	asPath := func(a *scaling.Autoscaler) string { return a.Object.Doc.File.Path }
+	goneAs := atPaths(ws.autoscalers, paths, asPath)
+	for _, a := range goneAs {
 		if changed(a.Object.Doc.File) {
 			nw.unindexTarget(a, ws.Target(a))
 			nw.resolved.delete(a)
@@ -131,7 +154,7 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 				nw.byTargetName.delete(k)
 			}
 		}
-	})
+	}
 
 	// Index the new files, then put what they hold where their paths
 	// sort, as New would have. skipped are the kinds of their documents
@@ -152,8 +175,8 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 		}
 	}
 	added, addedAs := nw.objects, nw.autoscalers
-	nw.objects = insertByPath(objects, added, func(o *manifest.Object) string { return o.Doc.File.Path })
-	nw.autoscalers = insertByPath(autoscalers, addedAs, func(a *scaling.Autoscaler) string { return a.Object.Doc.File.Path })
+	nw.objects = spliceByPath(ws.objects, dropped, isGone, added, func(o *manifest.Object) string { return o.Doc.File.Path })
+	nw.autoscalers = spliceByPath(ws.autoscalers, len(goneAs), member(goneAs), addedAs, asPath)
 	before := len(nw.objects)
 	for _, a := range addedAs {
 		nw.parseKind(a.Target.Kind) // appends what it parses, as New does
@@ -185,7 +208,11 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 		}
 	}
 
-	nw.byBase = withBases(ws.byBase, gone, replace, paths)
+	var add []*manifest.File
+	for _, p := range paths {
+		add = append(add, replace[p]...)
+	}
+	nw.byBase = ws.byBase.with(gone, add)
 	// Resolve the new autoscalers, and the others whose candidates
 	// changed; every other resolution is the base's.
 	// The autoscalers to resolve: the new ones, and those that name a
@@ -250,13 +277,17 @@ func spliceFiles(files []*manifest.File, paths []string, replace map[string][]*m
 	return append(out, files[i:]...), gone, kept
 }
 
-// insertByPath inserts add (grouped by path, in path order) into list,
-// each group before the first element of a greater path.
-func insertByPath[T any](list, add []T, path func(T) string) []T {
-	if len(add) == 0 {
-		return list
+// spliceByPath returns list less the elements drop reports (there are
+// dropped of them), with add (grouped by path, in path order) inserted,
+// each group before the first kept element of a greater path, as New
+// places what it indexes: in one copy, so that a workspace's objects and
+// autoscalers, tens of thousands, are copied once per edit. With nothing
+// dropped or added it returns list itself, clipped (an append copies).
+func spliceByPath[T any](list []T, dropped int, drop func(T) bool, add []T, path func(T) string) []T {
+	if dropped == 0 && len(add) == 0 {
+		return slices.Clip(list)
 	}
-	out := make([]T, 0, len(list)+len(add))
+	out := make([]T, 0, len(list)-dropped+len(add))
 	i := 0
 	for j := 0; j < len(add); {
 		p := path(add[j])
@@ -264,50 +295,44 @@ func insertByPath[T any](list, add []T, path func(T) string) []T {
 		for k < len(add) && path(add[k]) == p {
 			k++
 		}
-		for i < len(list) && path(list[i]) <= p {
-			out = append(out, list[i])
+		for i < len(list) && (drop(list[i]) || path(list[i]) <= p) {
+			if !drop(list[i]) {
+				out = append(out, list[i])
+			}
 			i++
 		}
 		out = append(out, add[j:k]...)
 		j = k
 	}
-	return append(out, list[i:]...)
-}
-
-// dropPaths removes from list (sorted by path) the elements of each of
-// paths (sorted), calling drop on each, by binary search: the cost is
-// that of the changed paths, and one copy.
-func dropPaths[T any](list []T, paths []string, path func(T) string, drop func(T)) []T {
-	for i := len(paths) - 1; i >= 0; i-- {
-		p := paths[i]
-		lo := sort.Search(len(list), func(k int) bool { return path(list[k]) >= p })
-		hi := lo
-		for hi < len(list) && path(list[hi]) == p {
-			drop(list[hi])
-			hi++
-		}
-		list = slices.Delete(list, lo, hi)
-	}
-	return list
-}
-
-// withBases returns the files by token.File base (FileOf's index) with
-// the changed paths' files replaced: each found by binary search.
-func withBases(byBase []*manifest.File, gone map[*manifest.File]bool, replace map[string][]*manifest.File, paths []string) []*manifest.File {
-	out := slices.Clone(byBase)
-	base := func(k int) int { return out[k].Tok.Base() }
-	for f := range gone {
-		b := f.Tok.Base()
-		i := sort.Search(len(out), func(k int) bool { return base(k) >= b })
-		if i < len(out) && out[i] == f {
-			out = slices.Delete(out, i, i+1)
+	for ; i < len(list); i++ {
+		if !drop(list[i]) {
+			out = append(out, list[i])
 		}
 	}
+	return out
+}
+
+// member returns the test of membership in list: a scan for a few
+// elements (an edit's), a set for more.
+func member[T comparable](list []T) func(T) bool {
+	if len(list) <= 16 {
+		return func(x T) bool { return slices.Contains(list, x) }
+	}
+	set := make(map[T]bool, len(list))
+	for _, x := range list {
+		set[x] = true
+	}
+	return func(x T) bool { return set[x] }
+}
+
+// atPaths returns the elements of list (sorted by path) at each of paths
+// (sorted), found by binary search: the cost is that of the changed paths.
+func atPaths[T any](list []T, paths []string, path func(T) string) []T {
+	var out []T
 	for _, p := range paths {
-		for _, f := range replace[p] {
-			b := f.Tok.Base()
-			i := sort.Search(len(out), func(k int) bool { return base(k) >= b })
-			out = slices.Insert(out, i, f)
+		i := sort.Search(len(list), func(k int) bool { return path(list[k]) >= p })
+		for ; i < len(list) && path(list[i]) == p; i++ {
+			out = append(out, list[i])
 		}
 	}
 	return out

@@ -43,6 +43,12 @@ func describeWS(ws *Workspace) string {
 		}
 	}
 	fmt.Fprintf(&b, "%d objects\n", len(ws.Objects()))
+	// Kept apart by With (counted, and the files by base layered over the
+	// base's): what New finds by a pass over everything.
+	fmt.Fprintf(&b, "routes to services %v\n", ws.routesToServices())
+	for _, f := range ws.Unreadable() {
+		fmt.Fprintf(&b, "unreadable %s %p\n", f.Path, f)
+	}
 	return b.String()
 }
 

@@ -123,8 +123,9 @@ type Workspace struct {
 	// (With).
 	kustomized  bool
 	byName      layered[nameKey, []*manifest.Object] // lists are copied before they change once shared
-	byBase      []*manifest.File                     // every file, by token.File base (FileOf)
+	byBase      byBase                               // every file, by token.File base (FileOf)
 	objects     []*manifest.Object                   // every indexed object, in file order
+	routing     int                                  // of objects, those that may route to Services (routesToServices)
 	autoscalers []*scaling.Autoscaler
 	workloads   layered[*manifest.Object, *scaling.Workload]
 	resolved    layered[*scaling.Autoscaler, *Resolution]
@@ -222,8 +223,7 @@ func New(fset *token.FileSet, files []*manifest.File, opts Options) *Workspace {
 			f.DropText(nil, false) // read again by a late parse: drop it again
 		}
 	}
-	ws.byBase = append([]*manifest.File(nil), files...)
-	sort.Slice(ws.byBase, func(i, j int) bool { return ws.byBase[i].Tok.Base() < ws.byBase[j].Tok.Base() })
+	ws.byBase = newByBase(files)
 	ws.resolved = newLayered[*scaling.Autoscaler, *Resolution](len(ws.autoscalers))
 	addTiming(&tIndex, indexStart)
 	resolveStart := startTiming()
@@ -277,6 +277,9 @@ func (ws *Workspace) add(o *manifest.Object) {
 	}
 	ws.byName.set(k, append(objs, o))
 	ws.objects = append(ws.objects, o)
+	if traffic.RoutesToServices(o) {
+		ws.routing++
+	}
 	if scaling.IsAutoscaler(o) {
 		ws.autoscalers = append(ws.autoscalers, scaling.FromObject(o))
 	}
@@ -334,15 +337,7 @@ func (ws *Workspace) FileOf(pos token.Pos) *manifest.File {
 	if !pos.IsValid() {
 		return nil
 	}
-	p := int(pos)
-	i := sort.Search(len(ws.byBase), func(i int) bool { return ws.byBase[i].Tok.Base() > p }) - 1
-	if i < 0 {
-		return nil
-	}
-	if f := ws.byBase[i]; p <= f.Tok.Base()+f.Tok.Size() {
-		return f
-	}
-	return nil
+	return ws.byBase.find(int(pos))
 }
 
 // Unreadable returns the files, of the whole workspace (also from a view
@@ -351,10 +346,10 @@ func (ws *Workspace) FileOf(pos token.Pos) *manifest.File {
 // object may be defined looks there.
 func (ws *Workspace) Unreadable() []*manifest.File {
 	var out []*manifest.File
-	for _, f := range ws.byBase {
+	ws.byBase.each(func(f *manifest.File) {
 		if f.Template {
 			out = append(out, f)
-			continue
+			return
 		}
 		for _, p := range f.Problems() {
 			if p.Rule == "yaml-syntax" {
@@ -362,7 +357,7 @@ func (ws *Workspace) Unreadable() []*manifest.File {
 				break
 			}
 		}
-	}
+	})
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out
 }
@@ -378,6 +373,12 @@ func (ws *Workspace) Objects() []*manifest.Object {
 	}
 	return ws.objects
 }
+
+// ParseKind parses the documents of a kind (any group) the parser
+// skipped, as ObjectsOfKind does, without listing the workspace's objects
+// of it: what a driver calls before rules run concurrently (a language
+// server does on every edit, over a view of a large workspace).
+func (ws *Workspace) ParseKind(kind string) { ws.parseKind(kind) }
 
 // ObjectsOfKind returns every object of a kind (any group), parsing the
 // documents of that kind the parser skipped. Call it before rules run

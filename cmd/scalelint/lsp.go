@@ -74,7 +74,7 @@ func runLSP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	defer func() { heapSnapshot(); stop() }()
-	srv := lsp.NewServer(lsp.Options{Debounce: debounceOption(*debounce), LogLevel: level, Log: stderr, Version: versionString()})
+	srv := lsp.NewServer(lsp.Options{Debounce: debounceOption(*debounce), LogLevel: level, Log: stderr, Version: versionString(), MemoryLimit: true})
 	if stdin == nil {
 		stdin = os.Stdin
 	}
