@@ -38,6 +38,7 @@ type File struct {
 	// The flags are together, with Template, in one word: a run holds
 	// a File for every file it read (34,000 at 10,000 services).
 	dropLines bool // DropText dropped the token.File's line table too
+	recycle   bool // the texts read again are recycled memory (DropTextInto)
 	mentions  bool // the text holds "scalelint:" (MentionsScalelint)
 	refused   atomic.Bool
 
@@ -62,7 +63,7 @@ type File struct {
 	size    int                    // len of the content
 	textMu  sync.Mutex             // serializes reading it again
 	sum     uint64                 // of the content, to check what is read again
-	reload  func() ([]byte, error)
+	reload  func(buf []byte) ([]byte, error)
 	textErr error
 
 	pathOnce  sync.Once

@@ -548,3 +548,43 @@ func TestLazyParseLeavesKindAlone(t *testing.T) {
 		t.Errorf("kind %q, then %q %q", kind, d.APIVersion, d.Kind)
 	}
 }
+
+// TestDropTextIntoRecycles: texts dropped with DropTextInto go back to be
+// read into again, and each file read again, in the memory another file's
+// text held, reads as its own; a text dropped with DropText (the caller's
+// memory, such as bytes a test keeps) is never handed out.
+func TestDropTextIntoRecycles(t *testing.T) {
+	srcs := []string{
+		"apiVersion: v1\nkind: A\nmetadata:\n  name: a\n",
+		"apiVersion: v1\nkind: B\nmetadata:\n  name: a-longer-name\n",
+		"kind: C\n",
+	}
+	var files []*File
+	for _, src := range srcs {
+		f := parse(t, src)
+		f.DropTextInto(func(buf []byte) ([]byte, error) { return append(buf, src...), nil }, true)
+		files = append(files, f)
+	}
+	for round := 0; round < 20; round++ {
+		for i, f := range files {
+			if got := string(f.Text()); got != srcs[i] || f.TextErr() != nil {
+				t.Fatalf("round %d, file %d: %q, %v; want %q", round, i, got, f.TextErr(), srcs[i])
+			}
+			if got, want := string(f.LineText(2)), strings.Split(srcs[i], "\n")[1]; got != want {
+				t.Fatalf("round %d, file %d: line 2 %q, want %q", round, i, got, want)
+			}
+			f.DropText(nil, false) // the reload and its recycling given before
+		}
+	}
+
+	kept := []byte(srcs[0])
+	f := parse(t, srcs[0])
+	f.DropText(func() ([]byte, error) { return kept, nil }, true)
+	f.Text()
+	f.DropText(nil, false)
+	for range 10 {
+		if b := TextBuffer(); cap(b) > 0 && &b[:1][0] == &kept[0] {
+			t.Fatal("a text dropped with DropText was handed out to be read into")
+		}
+	}
+}
