@@ -288,6 +288,10 @@ func ReadAnnotations(o *manifest.Object, origin Origin) (map[string]Input, []man
 			continue
 		}
 		in.Origin, in.Object, in.At = origin, o, a.At
+		// The line now, while the file's line table is at hand (a view
+		// is built as its file is read): a finding that cites the
+		// annotation must not read the file again for it.
+		in.Line = o.File().LineOf(a.At.Start())
 		if out == nil {
 			out = map[string]Input{}
 		}

@@ -129,6 +129,11 @@ type Autoscaler struct {
 	// FieldProblems are values KEDA would refuse that the typed decode
 	// accepts (a threshold its scaler cannot read): invalid-field.
 	FieldProblems []manifest.Problem
+	// NameLine is the line of the object's name (Object.NameAt), read
+	// while the file's line table was at hand: a report lists every
+	// autoscaler whose laws lack inputs by line, and a large run drops
+	// the line tables of the files it read (workspace.LoadReleased).
+	NameLine int
 }
 
 // kedaDefaultPollingInterval is KEDA's default pollingInterval, in
@@ -174,6 +179,7 @@ func fromObject(o *manifest.Object) *Autoscaler {
 		return nil
 	}
 	a.Annotations, a.Problems = ReadAnnotations(o, FromAutoscaler)
+	a.NameLine = o.File().LineOf(o.NameAt.Pos)
 	return a
 }
 

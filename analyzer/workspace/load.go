@@ -358,31 +358,17 @@ func (l *loader) parse(path string) loadResult {
 		viewStart := startTiming()
 		Prepare(f, true)
 		addTiming(&tViews, viewStart)
-		// The line tables go too, but not an autoscaler's: the report
-		// gives the line of every autoscaler whose laws lack inputs,
-		// and its file is small. Nothing of the parse holds the text
+		// The line tables go too (what asks for a line reads the file
+		// again, or took the line while the table was at hand: an
+		// autoscaler's NameLine, an annotation's or a probe's Input.Line).
+		// Nothing of the parse holds the text
 		// (trees, views and problems copy what they keep), so its
 		// memory is read into again, here and when the report reads
 		// files again: the 68 MB of a run of 10,000 services, and what is
 		// read again for each file with a finding, were that much
 		// garbage.
 		maxSize := int64(l.lim.MaxFileSize)
-		f.DropTextInto(func(buf []byte) ([]byte, error) { return ReadLimitedInto(path, maxSize, buf) }, !holdsAutoscaler(f))
+		f.DropTextInto(func(buf []byte) ([]byte, error) { return ReadLimitedInto(path, maxSize, buf) }, true)
 	}
 	return loadResult{f: f}
-}
-
-// holdsAutoscaler reports whether a parsed document of f is an autoscaler.
-func holdsAutoscaler(f *manifest.File) bool {
-	for _, d := range f.Docs {
-		if !d.Parsed() {
-			continue
-		}
-		for _, o := range d.Objects() {
-			if scaling.IsAutoscaler(o) {
-				return true
-			}
-		}
-	}
-	return false
 }

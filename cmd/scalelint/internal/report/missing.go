@@ -84,11 +84,10 @@ func (r *Report) Missing() []Missing {
 		if len(e.Missing) == 0 {
 			continue
 		}
-		// The line only, from the line table a file holding an
-		// autoscaler keeps (workspace.LoadReleased): a column would read
-		// the file's text again.
+		// The line only, read when the view was built (NameLine): a
+		// column would read the file's text again.
 		f := a.Object.File()
-		out = append(out, Missing{File: f.Path, Line: f.Tok.Line(a.Object.NameAt.Pos), Object: r.ObjectRef(a.Object), Laws: MissingLaws(e),
+		out = append(out, Missing{File: f.Path, Line: a.NameLine, Object: r.ObjectRef(a.Object), Laws: MissingLaws(e),
 			Bounds: Bounds(e)})
 	}
 	if r.Rendered != nil {
