@@ -427,7 +427,7 @@ func newFile(fset *token.FileSet, path string, content []byte, opts Options) *Fi
 	f := &File{Path: path, opts: sharedOptions(opts), size: len(content), mentions: bytes.Contains(content, []byte("scalelint:"))}
 	f.text.Store(&content)
 	f.Tok = fset.AddFile(path, -1, len(content))
-	f.Tok.SetLines(outputLineStarts(content))
+	f.Tok.SetLines(appendLineStarts(lineTable(), content))
 	return f
 }
 

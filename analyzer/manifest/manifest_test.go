@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -585,6 +586,29 @@ func TestDropTextIntoRecycles(t *testing.T) {
 	for range 10 {
 		if b := TextBuffer(); cap(b) > 0 && &b[:1][0] == &kept[0] {
 			t.Fatal("a text dropped with DropText was handed out to be read into")
+		}
+	}
+}
+
+// TestAppendLineStartsReusesMemory: a line table made in the memory of
+// another (a dropped file's, longer or shorter, holding its starts) is the
+// table made afresh; for "\n" line breaks both are go/token's own
+// (token.File.SetLinesForContent, the independent reference).
+func TestAppendLineStartsReusesMemory(t *testing.T) {
+	for _, src := range []string{"", "a", "a\n", "a\nb", "a\n\nb\n", "\n\n", "a\r\nb\rc\n", "a\r", "x: 1\ny: 2\nz: 3\n"} {
+		fresh := appendLineStarts(nil, []byte(src))
+		for _, dirty := range [][]int{{7, 8, 9, 10, 11, 12, 13, 14, 15, 16}, {5}, make([]int, 0, 64)} {
+			if got := appendLineStarts(dirty, []byte(src)); !slices.Equal(got, fresh) {
+				t.Errorf("%q in memory of %v: %v, want %v", src, dirty, got, fresh)
+			}
+		}
+		if strings.Contains(src, "\r") {
+			continue
+		}
+		ref := token.NewFileSet().AddFile("f", -1, len(src))
+		ref.SetLinesForContent([]byte(src))
+		if !slices.Equal(fresh, ref.Lines()) && len(src) > 0 {
+			t.Errorf("%q: %v, go/token's %v", src, fresh, ref.Lines())
 		}
 	}
 }

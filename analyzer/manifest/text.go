@@ -72,11 +72,28 @@ func (f *File) dropText(reload func([]byte) ([]byte, error), dropLines, recycle 
 	if dropLines {
 		// Every line query goes through Lines or Text, which read the
 		// file again and restore the table first.
+		old := f.Tok.Lines()
 		f.Tok.SetLines([]int{0})
+		if recycle && cap(old) > 1 {
+			lineTables.Put(&old)
+		}
 	}
 	if recycle {
 		giveText(t)
 	}
+}
+
+// lineTables holds the line tables of dropped texts (DropTextInto), as
+// *[]int, for the next file's (lineTable).
+var lineTables sync.Pool
+
+// lineTable returns memory for a line table (appendLineStarts), from the
+// tables dropped; nil when there is none.
+func lineTable() []int {
+	if p, ok := lineTables.Get().(*[]int); ok {
+		return *p
+	}
+	return nil
 }
 
 // texts holds the memory of dropped texts (DropTextInto), as *[]byte,
@@ -141,7 +158,7 @@ func (f *File) readAgain() []byte {
 		data = bytes.Repeat([]byte{' '}, f.size)
 	}
 	if f.dropLines {
-		f.Tok.SetLines(outputLineStarts(data))
+		f.Tok.SetLines(appendLineStarts(lineTable(), data))
 	}
 	f.text.Store(&data)
 	return data
