@@ -80,7 +80,10 @@ type MissingLaw struct {
 // MissingLaws converts an evaluation's missing laws, with the annotations'
 // prefix.
 func MissingLaws(e *rules.Evaluation) []MissingLaw {
-	var out []MissingLaw
+	if len(e.Missing) == 0 {
+		return nil
+	}
+	out := make([]MissingLaw, 0, len(e.Missing)) // one for each autoscaler of a run, held to its end
 	for _, x := range e.Missing {
 		law := MissingLaw{Law: x.Law, Why: x.Why}
 		if len(x.Needs) > 0 {
