@@ -35,11 +35,20 @@ type File struct {
 	// and not linted.
 	Template bool
 
+	// The flags are together, with Template, in one word: a run holds
+	// a File for every file it read (34,000 at 10,000 services).
+	dropLines bool // DropText dropped the token.File's line table too
+	recycle   bool // the texts read again are recycled memory (DropTextInto)
+	mentions  bool // the text holds "scalelint:" (MentionsScalelint)
+	refused   atomic.Bool
+
 	// notManifest says why the file is not a Kubernetes manifest (no
 	// document is or looks like an object); "" when it is one.
 	notManifest string
 
-	opts      Options
+	// opts are what a later parse of a document needs (Limits, Recycle,
+	// RenderedOutput), shared by the files parsed alike (sharedOptions).
+	opts      *Options
 	yamlLines atomic.Pointer[[]int] // line starts as yaml.v3 counts lines (yamlLineStarts)
 
 	mu       sync.Mutex
@@ -48,21 +57,18 @@ type File struct {
 	// nodes counts the node bounds of the documents parsed (MaxFileNodes);
 	// refused is set once the budget or the time ran out: documents not
 	// parsed by then are not (refuse).
-	nodes   atomic.Int64
-	refused atomic.Bool
+	nodes atomic.Int64
 
-	text      atomic.Pointer[[]byte] // the content; nil after DropText until Text reads it again
-	size      int                    // len of the content
-	textMu    sync.Mutex             // serializes reading it again
-	sum       uint64                 // of the content, to check what is read again
-	reload    func() ([]byte, error)
-	textErr   error
-	dropLines bool // DropText dropped the token.File's line table too
+	text    atomic.Pointer[[]byte] // the content; nil after DropText until Text reads it again
+	size    int                    // len of the content
+	textMu  sync.Mutex             // serializes reading it again
+	sum     uint64                 // of the content, to check what is read again
+	reload  func(buf []byte) ([]byte, error)
+	textErr error
 
 	pathOnce  sync.Once
 	slashPath string
 	dirParts  []string
-	mentions  bool // the text holds "scalelint:" (MentionsScalelint)
 }
 
 // Options tunes parsing. The zero value parses every document.
@@ -418,12 +424,32 @@ func Refuse(fset *token.FileSet, path string, content []byte, opts Options, why 
 // newFile returns a File holding content, with its line table and no
 // documents yet.
 func newFile(fset *token.FileSet, path string, content []byte, opts Options) *File {
-	f := &File{Path: path, opts: opts, size: len(content), mentions: bytes.Contains(content, []byte("scalelint:"))}
-	f.opts.Deadline = time.Time{} // Parse's alone: a later parse on first use is not bound by it
+	f := &File{Path: path, opts: sharedOptions(opts), size: len(content), mentions: bytes.Contains(content, []byte("scalelint:"))}
 	f.text.Store(&content)
 	f.Tok = fset.AddFile(path, -1, len(content))
-	f.Tok.SetLines(outputLineStarts(content))
+	f.Tok.SetLines(appendLineStarts(lineTable(), content))
 	return f
+}
+
+// optionsKey is what a File keeps of its Options.
+type optionsKey struct {
+	limits                  Limits
+	recycle, renderedOutput bool
+}
+
+var fileOptions sync.Map // optionsKey -> *Options
+
+// sharedOptions returns the Options a File keeps, one copy for every file
+// parsed alike: a parse on first use reads their limits and flags, never
+// Eager or SplitOnly (Parse's alone), nor Deadline (Parse's alone: a
+// later parse is not bound by it).
+func sharedOptions(opts Options) *Options {
+	k := optionsKey{opts.Limits, opts.Recycle, opts.RenderedOutput}
+	if o, ok := fileOptions.Load(k); ok {
+		return o.(*Options)
+	}
+	o, _ := fileOptions.LoadOrStore(k, &Options{Limits: k.limits, Recycle: k.recycle, RenderedOutput: k.renderedOutput})
+	return o.(*Options)
 }
 
 // binaryContent reports why content is not text a YAML parser should see:

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -546,5 +547,68 @@ func TestLazyParseLeavesKindAlone(t *testing.T) {
 	wg.Wait()
 	if kind != "Kustomization" || d.Kind != "Kustomization" || d.APIVersion != "kustomize.toolkit.fluxcd.io/v1" {
 		t.Errorf("kind %q, then %q %q", kind, d.APIVersion, d.Kind)
+	}
+}
+
+// TestDropTextIntoRecycles: texts dropped with DropTextInto go back to be
+// read into again, and each file read again, in the memory another file's
+// text held, reads as its own; a text dropped with DropText (the caller's
+// memory, such as bytes a test keeps) is never handed out.
+func TestDropTextIntoRecycles(t *testing.T) {
+	srcs := []string{
+		"apiVersion: v1\nkind: A\nmetadata:\n  name: a\n",
+		"apiVersion: v1\nkind: B\nmetadata:\n  name: a-longer-name\n",
+		"kind: C\n",
+	}
+	var files []*File
+	for _, src := range srcs {
+		f := parse(t, src)
+		f.DropTextInto(func(buf []byte) ([]byte, error) { return append(buf, src...), nil }, true)
+		files = append(files, f)
+	}
+	for round := 0; round < 20; round++ {
+		for i, f := range files {
+			if got := string(f.Text()); got != srcs[i] || f.TextErr() != nil {
+				t.Fatalf("round %d, file %d: %q, %v; want %q", round, i, got, f.TextErr(), srcs[i])
+			}
+			if got, want := string(f.LineText(2)), strings.Split(srcs[i], "\n")[1]; got != want {
+				t.Fatalf("round %d, file %d: line 2 %q, want %q", round, i, got, want)
+			}
+			f.DropText(nil, false) // the reload and its recycling given before
+		}
+	}
+
+	kept := []byte(srcs[0])
+	f := parse(t, srcs[0])
+	f.DropText(func() ([]byte, error) { return kept, nil }, true)
+	f.Text()
+	f.DropText(nil, false)
+	for range 10 {
+		if b := TextBuffer(); cap(b) > 0 && &b[:1][0] == &kept[0] {
+			t.Fatal("a text dropped with DropText was handed out to be read into")
+		}
+	}
+}
+
+// TestAppendLineStartsReusesMemory: a line table made in the memory of
+// another (a dropped file's, longer or shorter, holding its starts) is the
+// table made afresh; for "\n" line breaks both are go/token's own
+// (token.File.SetLinesForContent, the independent reference).
+func TestAppendLineStartsReusesMemory(t *testing.T) {
+	for _, src := range []string{"", "a", "a\n", "a\nb", "a\n\nb\n", "\n\n", "a\r\nb\rc\n", "a\r", "x: 1\ny: 2\nz: 3\n"} {
+		fresh := appendLineStarts(nil, []byte(src))
+		for _, dirty := range [][]int{{7, 8, 9, 10, 11, 12, 13, 14, 15, 16}, {5}, make([]int, 0, 64)} {
+			if got := appendLineStarts(dirty, []byte(src)); !slices.Equal(got, fresh) {
+				t.Errorf("%q in memory of %v: %v, want %v", src, dirty, got, fresh)
+			}
+		}
+		if strings.Contains(src, "\r") {
+			continue
+		}
+		ref := token.NewFileSet().AddFile("f", -1, len(src))
+		ref.SetLinesForContent([]byte(src))
+		if !slices.Equal(fresh, ref.Lines()) && len(src) > 0 {
+			t.Errorf("%q: %v, go/token's %v", src, fresh, ref.Lines())
+		}
 	}
 }

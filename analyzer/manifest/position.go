@@ -49,12 +49,19 @@ func lineStarts(src []byte) []int {
 	return starts
 }
 
-// outputLineStarts returns line starts for display: "\n", "\r\n" and "\r"
-// end a line, as in LSP and in editors.
-func outputLineStarts(src []byte) []int {
+// appendLineStarts returns line starts for display: "\n", "\r\n" and "\r"
+// end a line, as in LSP and in editors. The table is made in dst's memory
+// (its length is ignored) when its capacity holds it (a table dropped
+// before: lineTable).
+func appendLineStarts(dst []int, src []byte) []int {
 	if bytes.IndexByte(src, '\r') < 0 {
 		// Only "\n": one exact allocation, searched a word at a time.
-		starts := make([]int, 1, bytes.Count(src, []byte{'\n'})+1)
+		n := bytes.Count(src, []byte{'\n'}) + 1
+		starts := dst[:0]
+		if cap(starts) < n {
+			starts = make([]int, 0, n)
+		}
+		starts = append(starts, 0)
 		for i := 0; ; {
 			j := bytes.IndexByte(src[i:], '\n')
 			if j < 0 || i+j+1 >= len(src) {
@@ -65,7 +72,7 @@ func outputLineStarts(src []byte) []int {
 		}
 		return starts
 	}
-	starts := []int{0}
+	starts := append(dst[:0], 0)
 	for i := 0; i < len(src); i++ {
 		switch src[i] {
 		case '\n':

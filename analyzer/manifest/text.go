@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // A one-shot run over thousands of files keeps each file's bytes only
@@ -30,10 +31,32 @@ func (f *File) Text() []byte {
 // reload reads the bytes again on demand (nil: the reload and choice
 // given before). A file without any reload keeps everything.
 func (f *File) DropText(reload func() ([]byte, error), dropLines bool) {
+	var into func([]byte) ([]byte, error)
+	if reload != nil {
+		into = func([]byte) ([]byte, error) { return reload() }
+	}
+	f.dropText(into, dropLines, false)
+}
+
+// DropTextInto is DropText for a run that reads thousands of files one
+// after another (workspace.LoadReleased): the file's text, which the
+// caller hands over, and each text reload reads again into the memory it
+// is given (TextBuffer), go back to be read into again when they are
+// dropped, instead of to the garbage collector. A text is dropped, and
+// its memory read into again, only where nothing holds it any more: Text
+// and LineText return slices that are valid until the next drop (the
+// report drops one file's text once its findings are printed; a run drops
+// what its rules read again when it ends). reload may ignore the memory
+// and return its own.
+func (f *File) DropTextInto(reload func(buf []byte) ([]byte, error), dropLines bool) {
+	f.dropText(reload, dropLines, true)
+}
+
+func (f *File) dropText(reload func([]byte) ([]byte, error), dropLines, recycle bool) {
 	f.textMu.Lock()
 	defer f.textMu.Unlock()
 	if reload == nil {
-		reload, dropLines = f.reload, f.dropLines
+		reload, dropLines, recycle = f.reload, f.dropLines, f.recycle
 	}
 	if reload == nil {
 		return
@@ -43,13 +66,57 @@ func (f *File) DropText(reload func() ([]byte, error), dropLines bool) {
 		return
 	}
 	f.sum = maphash.Bytes(textSeed, *t)
-	f.reload, f.dropLines = reload, dropLines
+	f.reload, f.dropLines, f.recycle = reload, dropLines, recycle
 	f.text.Store(nil)
 	f.yamlLines.Store(nil)
 	if dropLines {
 		// Every line query goes through Lines or Text, which read the
 		// file again and restore the table first.
+		old := f.Tok.Lines()
 		f.Tok.SetLines([]int{0})
+		if recycle && cap(old) > 1 {
+			lineTables.Put(&old)
+		}
+	}
+	if recycle {
+		giveText(t)
+	}
+}
+
+// lineTables holds the line tables of dropped texts (DropTextInto), as
+// *[]int, for the next file's (lineTable).
+var lineTables sync.Pool
+
+// lineTable returns memory for a line table (appendLineStarts), from the
+// tables dropped; nil when there is none.
+func lineTable() []int {
+	if p, ok := lineTables.Get().(*[]int); ok {
+		return *p
+	}
+	return nil
+}
+
+// texts holds the memory of dropped texts (DropTextInto), as *[]byte,
+// for the next read; the garbage collector empties it as it likes.
+var texts sync.Pool
+
+// maxRecycled bounds the texts kept for reading into again: a file of
+// megabytes is rare, and its memory is not held for the next.
+const maxRecycled = 1 << 20
+
+// TextBuffer returns memory to read a file's text into (empty: append to
+// it, or read into its capacity), from the texts dropped (DropTextInto);
+// nil when there is none.
+func TextBuffer() []byte {
+	if p, ok := texts.Get().(*[]byte); ok {
+		return (*p)[:0]
+	}
+	return nil
+}
+
+func giveText(t *[]byte) {
+	if c := cap(*t); c > 0 && c <= maxRecycled {
+		texts.Put(t)
 	}
 }
 
@@ -76,7 +143,11 @@ func (f *File) readAgain() []byte {
 	if t := f.text.Load(); t != nil {
 		return *t
 	}
-	data, err := f.reload()
+	var buf []byte
+	if f.recycle {
+		buf = TextBuffer()
+	}
+	data, err := f.reload(buf)
 	if err == nil && (len(data) != f.size || maphash.Bytes(textSeed, data) != f.sum) {
 		err = fmt.Errorf("changed while scalelint read it; its findings may point at the wrong lines")
 	}
@@ -87,7 +158,7 @@ func (f *File) readAgain() []byte {
 		data = bytes.Repeat([]byte{' '}, f.size)
 	}
 	if f.dropLines {
-		f.Tok.SetLines(outputLineStarts(data))
+		f.Tok.SetLines(appendLineStarts(lineTable(), data))
 	}
 	f.text.Store(&data)
 	return data
@@ -181,7 +252,9 @@ func (f *File) peekText() []byte {
 	reload, size, sum := f.reload, f.size, f.sum
 	f.textMu.Unlock()
 	if reload != nil {
-		if data, err := reload(); err == nil && len(data) == size && maphash.Bytes(textSeed, data) == sum {
+		// Not into recycled memory: the caller keeps no text, and the
+		// garbage collector takes it back.
+		if data, err := reload(nil); err == nil && len(data) == size && maphash.Bytes(textSeed, data) == sum {
 			return data
 		}
 	}

@@ -252,10 +252,11 @@ func ParseDuration(s string) (float64, error) {
 }
 
 // ReadAnnotations parses the scalelint.dev annotations of an object. It
-// returns the inputs it could read and a problem for every unknown key (a
-// typo) and malformed value, positioned at the annotation.
+// returns the inputs it could read (nil when there are none) and a problem
+// for every unknown key (a typo) and malformed value, positioned at the
+// annotation.
 func ReadAnnotations(o *manifest.Object, origin Origin) (map[string]Input, []manifest.Problem) {
-	out := map[string]Input{}
+	var out map[string]Input // nil for the many objects with none: every workload and autoscaler keeps it
 	var problems []manifest.Problem
 	present := map[string]bool{}
 	for _, a := range o.Annotations {
@@ -287,6 +288,13 @@ func ReadAnnotations(o *manifest.Object, origin Origin) (map[string]Input, []man
 			continue
 		}
 		in.Origin, in.Object, in.At = origin, o, a.At
+		// The line now, while the file's line table is at hand (a view
+		// is built as its file is read): a finding that cites the
+		// annotation must not read the file again for it.
+		in.Line = o.File().LineOf(a.At.Start())
+		if out == nil {
+			out = map[string]Input{}
+		}
 		out[name] = in
 	}
 	return out, problems

@@ -30,6 +30,12 @@ func (e *TooLargeError) Error() string {
 // over the limit is reported by the parser without being read in full. A
 // regular file is read into a buffer of its size, in one allocation.
 func ReadLimited(path string, limit int64) ([]byte, error) {
+	return ReadLimitedInto(path, limit, nil)
+}
+
+// ReadLimitedInto is ReadLimited into buf's memory when its capacity holds
+// the file (manifest.TextBuffer), else into a buffer of its own.
+func ReadLimitedInto(path string, limit int64, buf []byte) ([]byte, error) {
 	f, st, err := openRegular(path)
 	if err != nil {
 		return nil, err
@@ -37,7 +43,11 @@ func ReadLimited(path string, limit int64) ([]byte, error) {
 	defer f.Close()
 	r := io.LimitReader(f, limit+1)
 	if size := st.Size(); size <= limit {
-		buf := make([]byte, size, size+1)
+		if int64(cap(buf)) > size {
+			buf = buf[:size]
+		} else {
+			buf = make([]byte, size, size+1)
+		}
 		n, err := io.ReadFull(r, buf)
 		if err == io.ErrUnexpectedEOF || err == io.EOF {
 			return buf[:n], nil // it shrank since the stat

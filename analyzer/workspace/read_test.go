@@ -50,3 +50,28 @@ func TestReadLimited(t *testing.T) {
 		t.Errorf("a directory read: %v, want ErrNotRegular", err)
 	}
 }
+
+// TestReadLimitedInto: a file is read into the memory given when its
+// capacity holds the file and the spare byte ReadLimited reads to see
+// that the file did not grow, else into a buffer of its own; the bytes
+// are the file's either way, whatever the memory held before.
+func TestReadLimitedInto(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "a.yaml")
+	text := bytes.Repeat([]byte("kind: Deployment\n"), 10) // 170 bytes
+	if err := os.WriteFile(p, text, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		capacity int
+		into     bool
+	}{{len(text) + 1, true}, {4096, true}, {len(text), false}, {0, false}} {
+		buf := bytes.Repeat([]byte{'x'}, c.capacity)[:0]
+		got, err := ReadLimitedInto(p, 1<<20, buf)
+		if err != nil || !bytes.Equal(got, text) {
+			t.Fatalf("capacity %d: %q, %v", c.capacity, got, err)
+		}
+		if into := c.capacity > 0 && &got[0] == &buf[:1][0]; into != c.into {
+			t.Errorf("capacity %d: read into the memory given %v, want %v", c.capacity, into, c.into)
+		}
+	}
+}

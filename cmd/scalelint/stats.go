@@ -18,16 +18,18 @@ import (
 var phaseMark func(phase string)
 
 // runStats is the phase table of one check (--stats): the wall time of
-// each phase, and the heap in use and the resident set size at its end.
+// each phase, and at its end the heap in use, the live heap and the
+// resident set size.
 type runStats struct {
 	start, last time.Time
 	rows        []phaseRow
 }
 
 type phaseRow struct {
-	name      string
-	wall      time.Duration
-	heap, rss float64 // MiB
+	name            string
+	wall            time.Duration
+	heap, live, rss float64 // MiB
+	gcs             uint64  // collections completed by the phase's end
 }
 
 // startStats turns the timings of loading and parsing on and starts the
@@ -50,7 +52,8 @@ func mark(phase string) {
 
 func (s *runStats) mark(phase string) {
 	now := time.Now()
-	s.rows = append(s.rows, phaseRow{name: phase, wall: now.Sub(s.last), heap: heapInUse(), rss: procStatus("VmRSS")})
+	heap, live, gcs := heapFigures()
+	s.rows = append(s.rows, phaseRow{name: phase, wall: now.Sub(s.last), heap: heap, live: live, gcs: gcs, rss: procStatus("VmRSS")})
 	s.last = now
 }
 
@@ -66,25 +69,34 @@ func (s *runStats) print(w io.Writer) {
 	ms := func(d time.Duration) string {
 		return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', 1, 64)
 	}
-	fmt.Fprintf(w, "%-10s %10s %10s %9s %9s\n", "phase", "wall_ms", "busy_ms", "heap_MiB", "rss_MiB")
+	fmt.Fprintf(w, "%-10s %10s %10s %9s %9s %5s %9s\n", "phase", "wall_ms", "busy_ms", "heap_MiB", "live_MiB", "gcs", "rss_MiB")
 	for _, r := range s.rows {
-		fmt.Fprintf(w, "%-10s %10s %10s %9.1f %9.1f\n", r.name, ms(r.wall), "", r.heap, r.rss)
+		fmt.Fprintf(w, "%-10s %10s %10s %9.1f %9.1f %5d %9.1f\n", r.name, ms(r.wall), "", r.heap, r.live, r.gcs, r.rss)
 		for _, st := range steps[r.name] {
 			fmt.Fprintf(w, "  %-8s %10s %10s\n", st[0], "", ms(st[1].(time.Duration)))
 		}
 	}
-	fmt.Fprintf(w, "%-10s %10s %10s %9s %9.1f\n", "total", ms(time.Since(s.start)), "", "peak", procStatus("VmHWM"))
-	fmt.Fprintln(w, "busy: the wall time of the goroutines that ran the step, summed (loading runs 2 per core, so it overlaps and includes waiting); heap: in use, collected or not, at the phase's end; rss and peak: of the process")
+	fmt.Fprintf(w, "%-10s %10s %10s %9s %9s %5s %9.1f\n", "total", ms(time.Since(s.start)), "", "", "", "peak", procStatus("VmHWM"))
+	fmt.Fprintln(w, "busy: the wall time of the goroutines that ran the step, summed (loading runs 2 per core, so it overlaps and includes waiting); heap: in use, collected or not, at the phase's end; live: what the last collection (gcs: collections so far) found reachable; rss and peak: of the process")
 }
 
-// heapInUse returns the bytes of heap objects, in MiB.
-func heapInUse() float64 {
-	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+// heapFigures returns the bytes of heap objects and the live heap (what
+// the last collection marked reachable), in MiB, and the collections
+// completed. The live heap is read, not measured: forcing a collection at
+// each phase would change what the table measures (the heap, the time).
+func heapFigures() (heap, live float64, gcs uint64) {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/gc/heap/live:bytes"}, {Name: "/gc/cycles/total:gc-cycles"}}
 	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindUint64 {
-		return 0
+	mib := func(v metrics.Value) float64 {
+		if v.Kind() != metrics.KindUint64 {
+			return 0
+		}
+		return float64(v.Uint64()) / (1 << 20)
 	}
-	return float64(s[0].Value.Uint64()) / (1 << 20)
+	if s[2].Value.Kind() == metrics.KindUint64 {
+		gcs = s[2].Value.Uint64()
+	}
+	return mib(s[0].Value), mib(s[1].Value), gcs
 }
 
 // procStatus returns a kB field of /proc/self/status in MiB (0 where

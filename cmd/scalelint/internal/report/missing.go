@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/scalelint/scalelint/analyzer/scaling"
 	"github.com/scalelint/scalelint/rules"
@@ -40,7 +41,7 @@ func Bounds(e *rules.Evaluation) []InputBound {
 		if !ok || !in.IsBound() {
 			continue
 		}
-		b := InputBound{Input: scaling.Prefix + spec.Name, Bound: [...]string{"exact", "lower", "upper"}[in.Bound],
+		b := InputBound{Input: prefixed(spec.Name), Bound: [...]string{"exact", "lower", "upper"}[in.Bound],
 			Value: format.RoundSig(in.Value, 6), Upper: format.RoundSig(in.Upper, 6), Source: in.Source}
 		if in.Object != nil && in.At.IsValid() {
 			b.File, b.Line = in.Object.File().Path, in.LineOf()
@@ -48,6 +49,25 @@ func Bounds(e *rules.Evaluation) []InputBound {
 		out = append(out, b)
 	}
 	return out
+}
+
+// annotationKeys are the annotations' names with the prefix, made once:
+// the list of missing inputs names a few for each of thousands of
+// autoscalers, and holds them to the end of the run.
+var annotationKeys = sync.OnceValue(func() map[string]string {
+	out := map[string]string{}
+	for _, spec := range scaling.Annotations {
+		out[spec.Name] = scaling.Prefix + spec.Name
+	}
+	return out
+})
+
+// prefixed returns an annotation's name with the prefix.
+func prefixed(name string) string {
+	if k, ok := annotationKeys()[name]; ok {
+		return k
+	}
+	return scaling.Prefix + name
 }
 
 // MissingLaw is one law left unevaluated and what it needs.
@@ -60,11 +80,17 @@ type MissingLaw struct {
 // MissingLaws converts an evaluation's missing laws, with the annotations'
 // prefix.
 func MissingLaws(e *rules.Evaluation) []MissingLaw {
-	var out []MissingLaw
+	if len(e.Missing) == 0 {
+		return nil
+	}
+	out := make([]MissingLaw, 0, len(e.Missing)) // one for each autoscaler of a run, held to its end
 	for _, x := range e.Missing {
 		law := MissingLaw{Law: x.Law, Why: x.Why}
-		for _, n := range x.Needs {
-			law.Needs = append(law.Needs, scaling.Prefix+n)
+		if len(x.Needs) > 0 {
+			law.Needs = make([]string, len(x.Needs))
+			for i, n := range x.Needs {
+				law.Needs[i] = prefixed(n)
+			}
 		}
 		out = append(out, law)
 	}
@@ -84,11 +110,10 @@ func (r *Report) Missing() []Missing {
 		if len(e.Missing) == 0 {
 			continue
 		}
-		// The line only, from the line table a file holding an
-		// autoscaler keeps (workspace.LoadReleased): a column would read
-		// the file's text again.
+		// The line only, read when the view was built (NameLine): a
+		// column would read the file's text again.
 		f := a.Object.File()
-		out = append(out, Missing{File: f.Path, Line: f.Tok.Line(a.Object.NameAt.Pos), Object: r.ObjectRef(a.Object), Laws: MissingLaws(e),
+		out = append(out, Missing{File: f.Path, Line: a.NameLine, Object: r.ObjectRef(a.Object), Laws: MissingLaws(e),
 			Bounds: Bounds(e)})
 	}
 	if r.Rendered != nil {

@@ -62,6 +62,17 @@ type Report struct {
 // (analyzer.RunWith), whose law evaluations Missing reads.
 func New(ws *workspace.Workspace, diags []analyzer.Diagnostic, cfg *analyzer.Config, shared *analyzer.Shared) *Report {
 	r := &Report{Workspace: ws, Config: cfg, All: diags, shared: shared}
+	shown := 0
+	for _, d := range diags {
+		if d.Suppression == nil {
+			shown++
+		}
+	}
+	if shown > 0 {
+		// Of the exact size: a large run's findings are thousands, and
+		// a slice grown by appending is made about twice over.
+		r.Shown = make([]analyzer.Diagnostic, 0, shown)
+	}
 	for _, d := range diags {
 		if d.Suppression == nil {
 			r.Shown = append(r.Shown, d)
