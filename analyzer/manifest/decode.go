@@ -540,12 +540,24 @@ type FieldError struct {
 // decodeInto decodes the object node n into out (a pointer to a struct)
 // and returns every problem found, positioned at its node. out holds what
 // could be decoded even when problems are returned.
+//
+// The fast path (decodeFast) decodes most objects; whatever it is not
+// certain of, the JSON path (decodeJSON) decodes and words.
 func decodeInto(n *yaml.Node, out any, lim Limits, strictUnknown bool) []FieldError {
 	var read fieldTree
 	if !strictUnknown {
 		// Unknown fields are ignored: write only the fields out reads.
 		read = fieldsRead(reflect.TypeOf(out))
 	}
+	if decodeFast(n, out, lim, strictUnknown, read) {
+		return nil
+	}
+	return decodeJSON(n, out, lim, strictUnknown, read)
+}
+
+// decodeJSON is decodeInto through JSON: the node tree's JSON (only the
+// fields in read, when not nil) decoded by sigs.k8s.io/json.
+func decodeJSON(n *yaml.Node, out any, lim Limits, strictUnknown bool, read fieldTree) []FieldError {
 	data, encErrs := toJSON(n, lim, read)
 	var errs []FieldError
 	for _, ee := range encErrs {

@@ -1,0 +1,768 @@
+package manifest
+
+import (
+	"bytes"
+	"encoding"
+	"encoding/json"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// The fast path of the typed decode: the node tree is decoded straight
+// into the Go value by reflection, without the JSON text in between. It
+// is an optimisation of the YAML -> JSON -> struct path (decodeJSON), not
+// a second semantics: it decodes only what it is certain decodes to the
+// same value, with no problem, on that path, and gives up on anything
+// else (a value of the wrong type, an alias, a merge key, an explicit
+// tag, a duplicate key, an unknown field of a strict decode, a number
+// that does not fit, a limit approached, a type it has no plan for).
+// Then the value is reset and the JSON path decodes the object, so every
+// problem and its position come from the one place they always did.
+//
+// What it mirrors, step by step:
+//   - the encoder (jsonEncoder): which scalars become JSON null, booleans
+//     (YAML 1.1's yes/no/on/off in plain scalars), numbers (a YAML integer
+//     in any base, as decimal) and strings; the fields a subset type reads
+//     (fieldTree); the problems found in parts the decode does not read
+//     (checkTree);
+//   - sigs.k8s.io/json's decoder, with its options CaseSensitive and
+//     PreserveInts (internal/golang/encoding/json decode.go: indirect,
+//     object, array, literalStore; typeFields of encode.go for the field
+//     names): an exact field-name match, null zeroing only pointers, maps
+//     and slices (and handed to a json.Unmarshaler), a decoded map or
+//     slice never nil, a value implementing json.Unmarshaler (a
+//     resource.Quantity, an intstr.IntOrString, a metav1.Time) given the
+//     JSON text the encoder writes for its subtree.
+//
+// TestFastDecodeMatchesJSON and FuzzFastDecode check both paths agree.
+
+// planKind is what the fast path does with a Go type.
+type planKind uint8
+
+const (
+	planUnsupported planKind = iota // give up: the JSON path decodes it
+	planStruct
+	planPointer
+	planSlice
+	planMap
+	planString
+	planBool
+	planInt
+	planUint
+	planFloat
+	planUnmarshaler // the type's UnmarshalJSON, given the encoder's JSON
+)
+
+// typePlan is how the fast path decodes one Go type.
+type typePlan struct {
+	kind   planKind
+	typ    reflect.Type
+	elem   *typePlan             // pointer, slice, map
+	fields map[string]*fieldPlan // struct: by exact JSON name
+}
+
+// fieldPlan is a struct field as the JSON decoder finds it.
+type fieldPlan struct {
+	index []int // through embedded structs held by value
+	plan  *typePlan
+	// unsupported: a ",string" field or one inside an embedded pointer.
+	unsupported bool
+}
+
+var (
+	textUnmarshalerType = reflect.TypeOf((*encoding.TextUnmarshaler)(nil)).Elem()
+
+	plans   sync.Map // reflect.Type -> *typePlan, complete
+	plansMu sync.Mutex
+)
+
+// planFor returns the plan of t, building it (and those of every type it
+// reaches) on first use.
+func planFor(t reflect.Type) *typePlan {
+	if p, ok := plans.Load(t); ok {
+		return p.(*typePlan)
+	}
+	plansMu.Lock()
+	defer plansMu.Unlock()
+	if p, ok := plans.Load(t); ok {
+		return p.(*typePlan)
+	}
+	building := map[reflect.Type]*typePlan{}
+	p := buildPlan(t, building)
+	for bt, bp := range building {
+		plans.LoadOrStore(bt, bp)
+	}
+	return p
+}
+
+func buildPlan(t reflect.Type, building map[reflect.Type]*typePlan) *typePlan {
+	if p, ok := building[t]; ok {
+		return p
+	}
+	if p, ok := plans.Load(t); ok {
+		return p.(*typePlan)
+	}
+	p := &typePlan{typ: t}
+	building[t] = p // before the elements: types may be recursive
+	pt := reflect.PointerTo(t)
+	switch {
+	case pt.Implements(unmarshalerType):
+		// The decoder finds UnmarshalJSON through the value's address,
+		// which it takes only for a named type.
+		if t.Name() != "" && t.Kind() != reflect.Pointer {
+			p.kind = planUnmarshaler
+		}
+		return p
+	case pt.Implements(textUnmarshalerType):
+		return p
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		if t.Name() == "" && t.Elem().Kind() != reflect.Pointer {
+			p.kind, p.elem = planPointer, buildPlan(t.Elem(), building)
+		}
+	case reflect.Slice:
+		if t.Elem().Kind() != reflect.Uint8 { // []byte is base64 text
+			p.kind, p.elem = planSlice, buildPlan(t.Elem(), building)
+		}
+	case reflect.Map:
+		kt := t.Key()
+		if kt.Kind() == reflect.String && !reflect.PointerTo(kt).Implements(textUnmarshalerType) {
+			p.kind, p.elem = planMap, buildPlan(t.Elem(), building)
+		}
+	case reflect.Struct:
+		p.kind = planStruct
+		p.fields = map[string]*fieldPlan{}
+		for _, f := range decoderFields(t) {
+			fp := &fieldPlan{index: f.index, unsupported: f.quoted}
+			st := t
+			for i, x := range f.index {
+				ft := st.Field(x).Type
+				if i < len(f.index)-1 {
+					if ft.Kind() != reflect.Struct {
+						fp.unsupported = true // an embedded pointer: allocated, or refused if unexported
+						break
+					}
+					st = ft
+					continue
+				}
+				fp.plan = buildPlan(ft, building)
+			}
+			p.fields[f.name] = fp
+		}
+	case reflect.String:
+		p.kind = planString
+	case reflect.Bool:
+		p.kind = planBool
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		p.kind = planInt
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		p.kind = planUint
+	case reflect.Float32, reflect.Float64:
+		p.kind = planFloat
+	}
+	return p
+}
+
+// decoderField is a struct field the JSON decoder fills.
+type decoderField struct {
+	name   string
+	index  []int
+	tagged bool
+	quoted bool
+}
+
+// decoderFields lists the fields the JSON decoder of sigs.k8s.io/json
+// (a copy of encoding/json's) fills for a JSON key, by the same rules:
+// its typeFields in internal/golang/encoding/json/encode.go, of which
+// this keeps the name, index, tag and ",string" parts (BSD licence, The
+// Go Authors): a breadth-first walk of embedded structs, then Go's
+// dominance rules (shallower wins, then tagged; a tie hides the name).
+func decoderFields(t reflect.Type) []decoderField {
+	type queued struct {
+		typ   reflect.Type
+		index []int
+	}
+	current, next := []queued{}, []queued{{typ: t}}
+	var count, nextCount map[reflect.Type]int
+	visited := map[reflect.Type]bool{}
+	var fields []decoderField
+	for len(next) > 0 {
+		current, next = next, current[:0]
+		count, nextCount = nextCount, map[reflect.Type]int{}
+		for _, f := range current {
+			if visited[f.typ] {
+				continue
+			}
+			visited[f.typ] = true
+			for i := 0; i < f.typ.NumField(); i++ {
+				sf := f.typ.Field(i)
+				if sf.Anonymous {
+					t := sf.Type
+					if t.Kind() == reflect.Pointer {
+						t = t.Elem()
+					}
+					if !sf.IsExported() && t.Kind() != reflect.Struct {
+						continue
+					}
+				} else if !sf.IsExported() {
+					continue
+				}
+				tag := sf.Tag.Get("json")
+				if tag == "-" {
+					continue
+				}
+				name, opts, _ := strings.Cut(tag, ",")
+				if !isValidTag(name) {
+					name = ""
+				}
+				index := make([]int, len(f.index)+1)
+				copy(index, f.index)
+				index[len(f.index)] = i
+				ft := sf.Type
+				if ft.Name() == "" && ft.Kind() == reflect.Pointer {
+					ft = ft.Elem()
+				}
+				quoted := false
+				if tagOption(opts, "string") {
+					switch ft.Kind() {
+					case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+						reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+						reflect.Float32, reflect.Float64, reflect.String:
+						quoted = true
+					}
+				}
+				if name != "" || !sf.Anonymous || ft.Kind() != reflect.Struct {
+					tagged := name != ""
+					if name == "" {
+						name = sf.Name
+					}
+					fields = append(fields, decoderField{name: name, index: index, tagged: tagged, quoted: quoted})
+					if count[f.typ] > 1 {
+						fields = append(fields, fields[len(fields)-1]) // seen twice: annihilated below
+					}
+					continue
+				}
+				nextCount[ft]++
+				if nextCount[ft] == 1 {
+					next = append(next, queued{typ: ft, index: index})
+				}
+			}
+		}
+	}
+	sortFields(fields)
+	out := fields[:0]
+	for advance, i := 0, 0; i < len(fields); i += advance {
+		fi := fields[i]
+		for advance = 1; i+advance < len(fields) && fields[i+advance].name == fi.name; advance++ {
+		}
+		if advance == 1 {
+			out = append(out, fi)
+			continue
+		}
+		if f1 := fields[i+1]; len(fi.index) == len(f1.index) && fi.tagged == f1.tagged {
+			continue // ambiguous: the name is dropped
+		}
+		out = append(out, fi)
+	}
+	return out
+}
+
+// sortFields orders fields by name, then depth, then tagged first, then
+// index sequence (typeFields' order, which decides dominance).
+func sortFields(fields []decoderField) {
+	less := func(a, b decoderField) bool {
+		if a.name != b.name {
+			return a.name < b.name
+		}
+		if len(a.index) != len(b.index) {
+			return len(a.index) < len(b.index)
+		}
+		if a.tagged != b.tagged {
+			return a.tagged
+		}
+		for k := 0; k < len(a.index) && k < len(b.index); k++ {
+			if a.index[k] != b.index[k] {
+				return a.index[k] < b.index[k]
+			}
+		}
+		return len(a.index) < len(b.index)
+	}
+	for i := 1; i < len(fields); i++ { // insertion sort: structs have few fields
+		for j := i; j > 0 && less(fields[j], fields[j-1]); j-- {
+			fields[j], fields[j-1] = fields[j-1], fields[j]
+		}
+	}
+}
+
+// isValidTag is encoding/json's test of a tag name.
+func isValidTag(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		switch {
+		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
+			// Backslash and quote chars are reserved, but otherwise any
+			// punctuation chars are allowed in a tag name.
+		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
+			return false
+		}
+	}
+	return true
+}
+
+// tagOption reports whether a comma-separated list of options holds name.
+func tagOption(opts, name string) bool {
+	for opts != "" {
+		var o string
+		o, opts, _ = strings.Cut(opts, ",")
+		if o == name {
+			return true
+		}
+	}
+	return false
+}
+
+// fastDecoder is the state of one fast decode.
+type fastDecoder struct {
+	lim    Limits
+	strict bool // unknown fields are problems: give up on one
+	nodes  int  // at least as many as the encoder would count
+	enc    *jsonEncoder
+	num    []byte
+}
+
+// sel is the encoder's view of a node: the part of the type the JSON
+// holds (fieldTree), and whether it lies below labels or annotations.
+type sel struct {
+	tree      fieldTree
+	all       bool
+	stringMap bool
+}
+
+// child is the encoder's view of a mapping's value under key, and
+// whether it writes that value (encodeMapping).
+func (s sel) child(key string) (sel, bool) {
+	sub, read := s.tree[key]
+	return sel{tree: sub, all: s.all || sub == nil,
+		stringMap: s.stringMap || key == "labels" || key == "annotations"}, s.all || read
+}
+
+// decodeFast decodes the object node n into out (a pointer to a zero
+// struct) on the fast path. It reports false when it gave up; out is
+// then zero again, for the JSON path.
+func decodeFast(n *yaml.Node, out any, lim Limits, strictUnknown bool, read fieldTree) bool {
+	rv := reflect.ValueOf(out)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return false
+	}
+	v := rv.Elem()
+	p := planFor(v.Type())
+	if p.kind != planStruct || n == nil || n.Kind != yaml.MappingNode {
+		return false
+	}
+	d := fastDecoder{lim: lim, strict: strictUnknown}
+	if d.run(n, v, p, sel{tree: read, all: read == nil}) {
+		return true
+	}
+	v.SetZero()
+	return false
+}
+
+// run is value at the root, with a panic (a reflection misstep; a type's
+// UnmarshalJSON panics on the JSON path too) taken as giving up.
+func (d *fastDecoder) run(n *yaml.Node, v reflect.Value, p *typePlan, s sel) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	return d.value(n, v, p, s, 0)
+}
+
+// count counts a node at a depth, and says whether the encoder's limits
+// are still surely far: nodes and depth are counted at least as the
+// encoder counts them (keys too), and refused one early.
+func (d *fastDecoder) count(depth int) bool {
+	d.nodes++
+	return d.nodes < d.lim.MaxNodes && depth < d.lim.MaxDepth
+}
+
+// plainNode reports whether a node is one the fast path reads at all:
+// no alias, no explicit tag.
+func plainNode(n *yaml.Node) bool {
+	return n.Kind != yaml.AliasNode && n.Style&yaml.TaggedStyle == 0
+}
+
+// value decodes n into v, of plan p, written into the JSON with view s.
+func (d *fastDecoder) value(n *yaml.Node, v reflect.Value, p *typePlan, s sel, depth int) bool {
+	if !d.count(depth) || !plainNode(n) {
+		return false
+	}
+	if n.Kind == yaml.ScalarNode && !s.stringMap && HostileNumber(n.Value) != "" {
+		return false
+	}
+	null := n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"
+	switch p.kind {
+	case planUnmarshaler:
+		return d.unmarshal(n, v, s, depth)
+	case planPointer:
+		if null {
+			v.SetZero()
+			return true
+		}
+		if v.IsNil() {
+			v.Set(reflect.New(p.typ.Elem()))
+		}
+		d.nodes-- // the same node again
+		return d.value(n, v.Elem(), p.elem, s, depth)
+	case planStruct:
+		if null {
+			return true
+		}
+		if n.Kind != yaml.MappingNode {
+			return false
+		}
+		return d.structFields(n, v, p, s, depth)
+	case planMap:
+		if null {
+			v.SetZero()
+			return true
+		}
+		if n.Kind != yaml.MappingNode {
+			return false
+		}
+		return d.mapEntries(n, v, p, s, depth)
+	case planSlice:
+		if null {
+			v.SetZero()
+			return true
+		}
+		if n.Kind != yaml.SequenceNode {
+			return false
+		}
+		out := reflect.MakeSlice(p.typ, len(n.Content), len(n.Content))
+		for i, c := range n.Content {
+			if !d.value(c, out.Index(i), p.elem, s, depth+1) {
+				return false
+			}
+		}
+		v.Set(out)
+		return true
+	case planString, planBool, planInt, planUint, planFloat:
+		if n.Kind != yaml.ScalarNode {
+			return false
+		}
+		if null {
+			return true // ignored, as JSON null is for these kinds
+		}
+		return d.scalar(n, v, p)
+	}
+	return false
+}
+
+// scalar decodes a non-null scalar into a string, bool or number, when
+// the encoder writes the JSON literal of that kind (encodeScalar).
+func (d *fastDecoder) scalar(n *yaml.Node, v reflect.Value, p *typePlan) bool {
+	val := n.Value
+	switch n.ShortTag() {
+	case "!!bool":
+		if p.kind != planBool {
+			return false
+		}
+		b, err := strconv.ParseBool(strings.ToLower(val))
+		if err != nil {
+			b = yaml11Bools[val]
+		}
+		v.SetBool(b)
+		return true
+	case "!!int":
+		return d.number(n, v, p, true)
+	case "!!float":
+		return d.number(n, v, p, false)
+	case "!!binary":
+		return false
+	}
+	if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0 {
+		if b, ok := yaml11Bools[val]; ok {
+			if p.kind != planBool {
+				return false
+			}
+			v.SetBool(b)
+			return true
+		}
+	}
+	if p.kind != planString || !validJSONText(val) {
+		return false
+	}
+	v.SetString(strings.Clone(val)) // the fast parser's values share their document's text
+	return true
+}
+
+// number decodes a YAML integer or float into a number kind, through the
+// decimal text the encoder writes for it.
+func (d *fastDecoder) number(n *yaml.Node, v reflect.Value, p *typePlan, isInt bool) bool {
+	val := n.Value
+	var text string
+	switch {
+	case isInt && plainDecimal(val):
+		text = val // yamlIntToJSON gives it back as it is
+	case isInt:
+		text = yamlIntToJSON(val)
+	case p.kind != planFloat:
+		// A float into an integer: the JSON path takes 3.0 as 3 but
+		// refuses 1e400 and 3.5 with its own words; not worth mirroring.
+		return false
+	default:
+		lower := strings.ToLower(val)
+		if strings.HasSuffix(lower, "inf") || strings.HasSuffix(lower, "nan") {
+			return false
+		}
+		f, err := strconv.ParseFloat(strings.ReplaceAll(val, "_", ""), 64)
+		if err != nil {
+			return false
+		}
+		d.num = strconv.AppendFloat(d.num[:0], f, 'g', -1, 64)
+		text = string(d.num)
+	}
+	switch p.kind {
+	case planInt:
+		i, err := strconv.ParseInt(text, 10, 64)
+		if err != nil || v.OverflowInt(i) {
+			return false
+		}
+		v.SetInt(i)
+	case planUint:
+		u, err := strconv.ParseUint(text, 10, 64)
+		if err != nil || v.OverflowUint(u) {
+			return false
+		}
+		v.SetUint(u)
+	case planFloat:
+		f, err := strconv.ParseFloat(text, p.typ.Bits())
+		if err != nil || v.OverflowFloat(f) {
+			return false
+		}
+		v.SetFloat(f)
+	default:
+		return false
+	}
+	return true
+}
+
+// plainDecimal reports whether s is an integer written as JSON writes it
+// (and so as yamlIntToJSON gives it back): 0, or digits without a
+// leading zero after an optional minus.
+func plainDecimal(s string) bool {
+	if s == "0" {
+		return true
+	}
+	s = strings.TrimPrefix(s, "-")
+	if s == "" || s[0] == '0' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// validJSONText reports whether a string comes back unchanged from JSON:
+// valid UTF-8 (the encoder replaces invalid bytes).
+func validJSONText(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return utf8.ValidString(s)
+		}
+	}
+	return true
+}
+
+// unmarshal hands a value implementing json.Unmarshaler the JSON the
+// encoder writes for its subtree, as the JSON decoder does.
+func (d *fastDecoder) unmarshal(n *yaml.Node, v reflect.Value, s sel, depth int) bool {
+	if d.enc == nil {
+		d.enc = &jsonEncoder{selAll: true}
+	}
+	e := d.enc
+	*e = jsonEncoder{buf: e.buf[:0], entries: e.entries[:0], maxNodes: d.lim.MaxNodes - d.nodes, maxDepth: d.lim.MaxDepth,
+		selAll: true, stringMap: s.stringMap}
+	if n.Kind == yaml.ScalarNode {
+		e.encodeScalar(n)
+	} else {
+		if !d.check(n, depth, true, s.stringMap) { // aliases, merges, duplicates, limits
+			return false
+		}
+		e.encode(n, depth)
+	}
+	d.nodes += e.nodes
+	if len(e.errs) > 0 || !d.count(depth) || !json.Valid(e.buf) {
+		return false
+	}
+	u, ok := v.Addr().Interface().(json.Unmarshaler)
+	return ok && u.UnmarshalJSON(bytes.Clone(e.buf)) == nil
+}
+
+// structFields decodes a mapping into a struct.
+func (d *fastDecoder) structFields(n *yaml.Node, v reflect.Value, p *typePlan, s sel, depth int) bool {
+	if !d.keysPlain(n) {
+		return false
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := n.Content[i], n.Content[i+1]
+		cs, written := s.child(k.Value)
+		if !written { // not in the JSON: only checked
+			if !d.check(val, depth+1, false, cs.stringMap) {
+				return false
+			}
+			continue
+		}
+		f := p.fields[k.Value]
+		if f == nil {
+			if d.strict {
+				return false // an unknown field: a problem to report
+			}
+			if !d.check(val, depth+1, true, cs.stringMap) {
+				return false
+			}
+			continue
+		}
+		if f.unsupported {
+			return false
+		}
+		fv := v
+		if len(f.index) == 1 {
+			fv = v.Field(f.index[0])
+		} else {
+			fv = v.FieldByIndex(f.index)
+		}
+		if !d.value(val, fv, f.plan, cs, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// mapEntries decodes a mapping into a map with string keys.
+func (d *fastDecoder) mapEntries(n *yaml.Node, v reflect.Value, p *typePlan, s sel, depth int) bool {
+	if !d.keysPlain(n) {
+		return false
+	}
+	if v.IsNil() {
+		v.Set(reflect.MakeMapWithSize(p.typ, len(n.Content)/2))
+	}
+	// One key and one element, set and copied into the map for each
+	// entry, as the JSON decoder reuses its mapElem.
+	kv := reflect.New(p.typ.Key()).Elem()
+	elem := reflect.New(p.elem.typ).Elem()
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := n.Content[i], n.Content[i+1]
+		if !validJSONText(k.Value) {
+			return false
+		}
+		cs, written := s.child(k.Value)
+		if !written {
+			if !d.check(val, depth+1, false, cs.stringMap) {
+				return false
+			}
+			continue
+		}
+		elem.SetZero()
+		if !d.value(val, elem, p.elem, cs, depth+1) {
+			return false
+		}
+		kv.SetString(strings.Clone(k.Value))
+		v.SetMapIndex(kv, elem)
+	}
+	return true
+}
+
+// keysPlain reports whether a mapping's keys are what the fast path
+// reads: scalars, no alias, tag or merge key, none twice.
+func (d *fastDecoder) keysPlain(n *yaml.Node) bool {
+	if len(n.Content)%2 != 0 {
+		return false
+	}
+	const smallMapping = 16
+	var seen map[string]bool
+	for i := 0; i < len(n.Content); i += 2 {
+		k := n.Content[i]
+		if k.Kind != yaml.ScalarNode || !plainNode(k) || k.Tag == "!!merge" {
+			return false
+		}
+		d.nodes++
+		if len(n.Content) <= 2*smallMapping {
+			for j := 0; j < i; j += 2 {
+				if n.Content[j].Value == k.Value {
+					return false
+				}
+			}
+			continue
+		}
+		if seen == nil {
+			seen = make(map[string]bool, len(n.Content)/2)
+		}
+		if seen[k.Value] {
+			return false
+		}
+		seen[k.Value] = true
+	}
+	return true
+}
+
+// check walks a subtree the decode does not read, and reports whether
+// the encoder finds no problem in it: written says whether the encoder
+// writes it (then a hostile number is one), stringMap whether it lies
+// below labels or annotations.
+func (d *fastDecoder) check(n *yaml.Node, depth int, written, stringMap bool) bool {
+	if !d.count(depth) || !plainNode(n) {
+		return false
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		if !d.keysPlain(n) {
+			return false
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i].Value
+			if !d.check(n.Content[i+1], depth+1, written, stringMap || k == "labels" || k == "annotations") {
+				return false
+			}
+		}
+		return true
+	case yaml.SequenceNode:
+		for _, c := range n.Content {
+			if !d.check(c, depth+1, written, stringMap) {
+				return false
+			}
+		}
+		return true
+	case yaml.ScalarNode:
+		if written && !stringMap && HostileNumber(n.Value) != "" {
+			return false
+		}
+		switch n.ShortTag() {
+		case "!!binary":
+			return false
+		case "!!float":
+			lower := strings.ToLower(n.Value)
+			if strings.HasSuffix(lower, "inf") || strings.HasSuffix(lower, "nan") {
+				return false
+			}
+			if _, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64); err != nil {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
