@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	yaml "go.yaml.in/yaml/v3"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	sigsjson "sigs.k8s.io/json"
 
 	"github.com/scalelint/scalelint/analyzer/suggest"
@@ -542,14 +543,17 @@ type FieldError struct {
 // could be decoded even when problems are returned.
 //
 // The fast path (decodeFast) decodes most objects; whatever it is not
-// certain of, the JSON path (decodeJSON) decodes and words.
+// certain of, the JSON path (decodeJSON) decodes and words. The fast path
+// leaves a metav1.Object's labels, annotations and managed fields out of
+// out (checked all the same), as decodeTyped drops them.
 func decodeInto(n *yaml.Node, out any, lim Limits, strictUnknown bool) []FieldError {
 	var read fieldTree
 	if !strictUnknown {
 		// Unknown fields are ignored: write only the fields out reads.
 		read = fieldsRead(reflect.TypeOf(out))
 	}
-	if decodeFast(n, out, lim, strictUnknown, read) {
+	_, dropMeta := out.(metav1.Object) // decodeTyped drops its labels, annotations, managed fields
+	if decodeFast(n, out, lim, strictUnknown, read, dropMeta) {
 		return nil
 	}
 	return decodeJSON(n, out, lim, strictUnknown, read)

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // The fast path of the typed decode: the node tree is decoded straight
@@ -76,6 +77,7 @@ type fieldPlan struct {
 }
 
 var (
+	objectMetaType      = reflect.TypeOf(metav1.ObjectMeta{})
 	textUnmarshalerType = reflect.TypeOf((*encoding.TextUnmarshaler)(nil)).Elem()
 
 	plans   sync.Map // reflect.Type -> *typePlan, complete
@@ -337,6 +339,11 @@ type fastDecoder struct {
 	nodes  int  // at least as many as the encoder would count
 	enc    *jsonEncoder
 	num    []byte
+	// dropMeta: the object's labels, annotations and managed fields
+	// (below meta, the object's metadata node) are validated, not
+	// kept: decodeTyped drops them.
+	dropMeta bool
+	meta     *yaml.Node
 }
 
 // sel is the encoder's view of a node: the part of the type the JSON
@@ -358,7 +365,13 @@ func (s sel) child(key string) (sel, bool) {
 // decodeFast decodes the object node n into out (a pointer to a zero
 // struct) on the fast path. It reports false when it gave up; out is
 // then zero again, for the JSON path.
-func decodeFast(n *yaml.Node, out any, lim Limits, strictUnknown bool, read fieldTree) bool {
+//
+// With dropMeta, out's metadata.labels, .annotations and .managedFields
+// (a metav1.ObjectMeta) are checked as the JSON path checks them, but
+// left empty: decodeTyped drops them from every decoded object (rules
+// read them from the tree), and they are most of what an HPA's or a
+// ScaledObject's decode allocates.
+func decodeFast(n *yaml.Node, out any, lim Limits, strictUnknown bool, read fieldTree, dropMeta bool) bool {
 	rv := reflect.ValueOf(out)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return false
@@ -368,7 +381,7 @@ func decodeFast(n *yaml.Node, out any, lim Limits, strictUnknown bool, read fiel
 	if p.kind != planStruct || n == nil || n.Kind != yaml.MappingNode {
 		return false
 	}
-	d := fastDecoder{lim: lim, strict: strictUnknown}
+	d := fastDecoder{lim: lim, strict: strictUnknown, dropMeta: dropMeta}
 	if d.run(n, v, p, sel{tree: read, all: read == nil}) {
 		return true
 	}
@@ -412,8 +425,12 @@ func (d *fastDecoder) value(n *yaml.Node, v reflect.Value, p *typePlan, s sel, d
 	null := n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"
 	switch p.kind {
 	case planUnmarshaler:
-		return d.unmarshal(n, v, s, depth)
+		return d.unmarshal(n, v, p, s, depth)
 	case planPointer:
+		if !v.IsValid() {
+			d.nodes--
+			return null || d.value(n, v, p.elem, s, depth)
+		}
 		if null {
 			v.SetZero()
 			return true
@@ -433,7 +450,9 @@ func (d *fastDecoder) value(n *yaml.Node, v reflect.Value, p *typePlan, s sel, d
 		return d.structFields(n, v, p, s, depth)
 	case planMap:
 		if null {
-			v.SetZero()
+			if v.IsValid() {
+				v.SetZero()
+			}
 			return true
 		}
 		if n.Kind != yaml.MappingNode {
@@ -442,11 +461,21 @@ func (d *fastDecoder) value(n *yaml.Node, v reflect.Value, p *typePlan, s sel, d
 		return d.mapEntries(n, v, p, s, depth)
 	case planSlice:
 		if null {
-			v.SetZero()
+			if v.IsValid() {
+				v.SetZero()
+			}
 			return true
 		}
 		if n.Kind != yaml.SequenceNode {
 			return false
+		}
+		if !v.IsValid() {
+			for _, c := range n.Content {
+				if !d.value(c, v, p.elem, s, depth+1) {
+					return false
+				}
+			}
+			return true
 		}
 		out := reflect.MakeSlice(p.typ, len(n.Content), len(n.Content))
 		for i, c := range n.Content {
@@ -481,7 +510,9 @@ func (d *fastDecoder) scalar(n *yaml.Node, v reflect.Value, p *typePlan) bool {
 		if err != nil {
 			b = yaml11Bools[val]
 		}
-		v.SetBool(b)
+		if v.IsValid() {
+			v.SetBool(b)
+		}
 		return true
 	case "!!int":
 		return d.number(n, v, p, true)
@@ -495,14 +526,18 @@ func (d *fastDecoder) scalar(n *yaml.Node, v reflect.Value, p *typePlan) bool {
 			if p.kind != planBool {
 				return false
 			}
-			v.SetBool(b)
+			if v.IsValid() {
+				v.SetBool(b)
+			}
 			return true
 		}
 	}
 	if p.kind != planString || !validJSONText(val) {
 		return false
 	}
-	v.SetString(strings.Clone(val)) // the fast parser's values share their document's text
+	if v.IsValid() {
+		v.SetString(strings.Clone(val)) // the fast parser's values share their document's text
+	}
 	return true
 }
 
@@ -535,22 +570,28 @@ func (d *fastDecoder) number(n *yaml.Node, v reflect.Value, p *typePlan, isInt b
 	switch p.kind {
 	case planInt:
 		i, err := strconv.ParseInt(text, 10, 64)
-		if err != nil || v.OverflowInt(i) {
+		if err != nil || p.typ.OverflowInt(i) {
 			return false
 		}
-		v.SetInt(i)
+		if v.IsValid() {
+			v.SetInt(i)
+		}
 	case planUint:
 		u, err := strconv.ParseUint(text, 10, 64)
-		if err != nil || v.OverflowUint(u) {
+		if err != nil || p.typ.OverflowUint(u) {
 			return false
 		}
-		v.SetUint(u)
+		if v.IsValid() {
+			v.SetUint(u)
+		}
 	case planFloat:
 		f, err := strconv.ParseFloat(text, p.typ.Bits())
-		if err != nil || v.OverflowFloat(f) {
+		if err != nil || p.typ.OverflowFloat(f) {
 			return false
 		}
-		v.SetFloat(f)
+		if v.IsValid() {
+			v.SetFloat(f)
+		}
 	default:
 		return false
 	}
@@ -589,7 +630,7 @@ func validJSONText(s string) bool {
 
 // unmarshal hands a value implementing json.Unmarshaler the JSON the
 // encoder writes for its subtree, as the JSON decoder does.
-func (d *fastDecoder) unmarshal(n *yaml.Node, v reflect.Value, s sel, depth int) bool {
+func (d *fastDecoder) unmarshal(n *yaml.Node, v reflect.Value, p *typePlan, s sel, depth int) bool {
 	if d.enc == nil {
 		d.enc = &jsonEncoder{selAll: true}
 	}
@@ -607,6 +648,9 @@ func (d *fastDecoder) unmarshal(n *yaml.Node, v reflect.Value, s sel, depth int)
 	d.nodes += e.nodes
 	if len(e.errs) > 0 || !d.count(depth) || !json.Valid(e.buf) {
 		return false
+	}
+	if !v.IsValid() {
+		v = reflect.New(p.typ).Elem() // validated all the same: it may refuse the text
 	}
 	u, ok := v.Addr().Interface().(json.Unmarshaler)
 	return ok && u.UnmarshalJSON(bytes.Clone(e.buf)) == nil
@@ -639,11 +683,16 @@ func (d *fastDecoder) structFields(n *yaml.Node, v reflect.Value, p *typePlan, s
 		if f.unsupported {
 			return false
 		}
-		fv := v
-		if len(f.index) == 1 {
+		var fv reflect.Value // invalid: validated, not kept
+		switch {
+		case !v.IsValid() || n == d.meta && (k.Value == "labels" || k.Value == "annotations" || k.Value == "managedFields"):
+		case len(f.index) == 1:
 			fv = v.Field(f.index[0])
-		} else {
+		default:
 			fv = v.FieldByIndex(f.index)
+		}
+		if depth == 0 && d.dropMeta && k.Value == "metadata" && f.plan.typ == objectMetaType {
+			d.meta = val
 		}
 		if !d.value(val, fv, f.plan, cs, depth+1) {
 			return false
@@ -657,13 +706,15 @@ func (d *fastDecoder) mapEntries(n *yaml.Node, v reflect.Value, p *typePlan, s s
 	if !d.keysPlain(n) {
 		return false
 	}
-	if v.IsNil() {
-		v.Set(reflect.MakeMapWithSize(p.typ, len(n.Content)/2))
+	var kv, elem reflect.Value // invalid: validated, not kept
+	if v.IsValid() {
+		if v.IsNil() {
+			v.Set(reflect.MakeMapWithSize(p.typ, len(n.Content)/2))
+		}
+		// One key and one element, set and copied into the map for each
+		// entry, as the JSON decoder reuses its mapElem.
+		kv, elem = reflect.New(p.typ.Key()).Elem(), reflect.New(p.elem.typ).Elem()
 	}
-	// One key and one element, set and copied into the map for each
-	// entry, as the JSON decoder reuses its mapElem.
-	kv := reflect.New(p.typ.Key()).Elem()
-	elem := reflect.New(p.elem.typ).Elem()
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, val := n.Content[i], n.Content[i+1]
 		if !validJSONText(k.Value) {
@@ -676,12 +727,16 @@ func (d *fastDecoder) mapEntries(n *yaml.Node, v reflect.Value, p *typePlan, s s
 			}
 			continue
 		}
-		elem.SetZero()
+		if elem.IsValid() {
+			elem.SetZero()
+		}
 		if !d.value(val, elem, p.elem, cs, depth+1) {
 			return false
 		}
-		kv.SetString(strings.Clone(k.Value))
-		v.SetMapIndex(kv, elem)
+		if v.IsValid() {
+			kv.SetString(strings.Clone(k.Value))
+			v.SetMapIndex(kv, elem)
+		}
 	}
 	return true
 }

@@ -14,6 +14,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 	"golang.org/x/tools/txtar"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // decodeTarget is one typed decode scalelint does (decodeHPA, keda.go's
@@ -50,8 +51,27 @@ func compareDecodes(t *testing.T, where string, n *yaml.Node, tg decodeTarget) b
 		read = fieldsRead(reflect.TypeOf(tg.new()))
 	}
 	fast, viaJSON := tg.new(), tg.new()
-	ok := decodeFast(n, fast, lim, tg.strict, read)
+	ok := decodeFast(n, fast, lim, tg.strict, read, false)
 	errs := decodeJSON(n, viaJSON, lim, tg.strict, read)
+	if _, isObject := viaJSON.(metav1.Object); isObject {
+		// As decodeInto decodes it: without the labels, annotations and
+		// managed fields decodeTyped drops, which must not change
+		// whether the fast path decodes, or anything else.
+		dropped := tg.new()
+		okDropped := decodeFast(n, dropped, lim, tg.strict, read, true)
+		want := tg.new()
+		reflect.ValueOf(want).Elem().Set(reflect.ValueOf(viaJSON).Elem())
+		w := want.(metav1.Object)
+		w.SetLabels(nil)
+		w.SetAnnotations(nil)
+		w.SetManagedFields(nil)
+		switch {
+		case okDropped != ok:
+			t.Errorf("%s as %s: the fast path decodes %v, but %v leaving out the object's labels and annotations", where, tg.name, ok, okDropped)
+		case ok && !reflect.DeepEqual(dropped, want):
+			t.Errorf("%s as %s: without labels and annotations, the paths decode different values:\nfast %+v\njson %+v", where, tg.name, dropped, want)
+		}
+	}
 	switch {
 	case ok && len(errs) > 0:
 		t.Errorf("%s as %s: the fast path decoded an object the JSON path finds problems in: %v", where, tg.name, errs)
@@ -60,7 +80,7 @@ func compareDecodes(t *testing.T, where string, n *yaml.Node, tg decodeTarget) b
 	case !ok && !reflect.DeepEqual(fast, tg.new()):
 		t.Errorf("%s as %s: the fast path gave up but left a value: %+v", where, tg.name, fast)
 	}
-	// decodeInto is one path or the other.
+	// decodeInto is one path or the other (the dropped fields aside).
 	got := decodeInto(n, tg.new(), lim, tg.strict)
 	if ok && got != nil || !ok && len(got) != len(errs) {
 		t.Errorf("%s as %s: decodeInto gives %v, the paths %v (fast %v)", where, tg.name, got, errs, ok)
@@ -238,6 +258,9 @@ spec:
 	{"HPA negative into a pointer int", "fast", "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web, generation: -3}\nspec: {minReplicas: -1, maxReplicas: 3, scaleTargetRef: {name: web}}\n"},
 	{"HPA +1 and -0", "fast", "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web}\nspec: {minReplicas: +1, maxReplicas: -0, scaleTargetRef: {name: web}}\n"},
 	{"HPA boolean spellings", "json", "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web}\nspec: {maxReplicas: 3, scaleTargetRef: {name: web}}\nstatus: {conditions: [{type: A, status: \"True\", lastTransitionTime: null}]}\nx: on\n"},
+	{"HPA label a number", "json", "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web, labels: {tier: 1}}\nspec: {maxReplicas: 3, scaleTargetRef: {name: web}}\n"},
+	{"HPA annotation a mapping", "json", "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web, annotations: {a: {b: c}}}\nspec: {maxReplicas: 3, scaleTargetRef: {name: web}}\n"},
+	{"HPA managedFields bad time", "json", "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web, managedFields: [{manager: m, time: soon}]}\nspec: {maxReplicas: 3, scaleTargetRef: {name: web}}\n"},
 	{"plain ScaledObject", "fast", `apiVersion: keda.sh/v1alpha1
 kind: ScaledObject
 metadata: {name: so}
