@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -390,15 +391,19 @@ func decodeFast(n *yaml.Node, out any, lim Limits, strictUnknown bool, read fiel
 }
 
 // run is value at the root, with a panic (a reflection misstep; a type's
-// UnmarshalJSON panics on the JSON path too) taken as giving up.
+// UnmarshalJSON panics on the JSON path too) taken as giving up, and
+// counted: the tests require none.
 func (d *fastDecoder) run(n *yaml.Node, v reflect.Value, p *typePlan, s sel) (ok bool) {
 	defer func() {
 		if recover() != nil {
+			fastDecodePanics.Add(1)
 			ok = false
 		}
 	}()
 	return d.value(n, v, p, s, 0)
 }
+
+var fastDecodePanics atomic.Int64
 
 // count counts a node at a depth, and says whether the encoder's limits
 // are still surely far: nodes and depth are counted at least as the
@@ -427,13 +432,15 @@ func (d *fastDecoder) value(n *yaml.Node, v reflect.Value, p *typePlan, s sel, d
 	case planUnmarshaler:
 		return d.unmarshal(n, v, p, s, depth)
 	case planPointer:
-		if !v.IsValid() {
-			d.nodes--
-			return null || d.value(n, v, p.elem, s, depth)
-		}
 		if null {
-			v.SetZero()
+			if v.IsValid() {
+				v.SetZero()
+			}
 			return true
+		}
+		if !v.IsValid() {
+			d.nodes-- // the same node again
+			return d.value(n, v, p.elem, s, depth)
 		}
 		if v.IsNil() {
 			v.Set(reflect.New(p.typ.Elem()))

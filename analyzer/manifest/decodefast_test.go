@@ -45,6 +45,12 @@ var decodeTargets = []decodeTarget{
 // for the JSON path. It returns whether the fast path decoded.
 func compareDecodes(t *testing.T, where string, n *yaml.Node, tg decodeTarget) bool {
 	t.Helper()
+	panics := fastDecodePanics.Load()
+	defer func() {
+		if fastDecodePanics.Load() != panics {
+			t.Errorf("%s as %s: the fast path panicked", where, tg.name)
+		}
+	}()
 	lim := Limits{}.withDefaults()
 	var read fieldTree
 	if !tg.strict {
