@@ -403,3 +403,86 @@ func FuzzFastDecode(f *testing.F) {
 		}
 	})
 }
+
+// productionTarget is the target decodeTyped decodes an object into, by
+// its apiVersion and kind (decodeHPA, keda.go, decodeAppsWorkload,
+// decodeLWS), or false.
+func productionTarget(n *yaml.Node) (decodeTarget, bool) {
+	api, kind := scalarValue(mapValue(n, "apiVersion")), scalarValue(mapValue(n, "kind"))
+	name := ""
+	switch {
+	case kind == "HorizontalPodAutoscaler" && api == "autoscaling/v1":
+		name = "autoscaling/v1 HPA"
+	case kind == "HorizontalPodAutoscaler" && api == "autoscaling/v2beta1":
+		name = "autoscaling/v2beta1 HPA"
+	case kind == "HorizontalPodAutoscaler":
+		name = "autoscaling/v2 HPA"
+	case kind == "ScaledObject" && strings.HasPrefix(api, "keda.k8s.io/"):
+		name = "keda v1 ScaledObject"
+	case kind == "ScaledObject" || kind == "ScaledJob" || kind == "LeaderWorkerSet":
+		name = kind
+	case kind == "Deployment" || kind == "StatefulSet" || kind == "ReplicaSet" || kind == "Rollout":
+		name = "apps workload"
+	}
+	for _, tg := range decodeTargets {
+		if tg.name == name {
+			return tg, true
+		}
+	}
+	return decodeTarget{}, false
+}
+
+// BenchmarkDecode decodes every object of the real-world corpus of a
+// kind scalelint decodes, into the type decodeTyped decodes it into: as
+// decodeInto does (the fast path, the JSON path where it gives up), and
+// through the JSON path alone.
+func BenchmarkDecode(b *testing.B) {
+	type job struct {
+		n  *yaml.Node
+		tg decodeTarget
+	}
+	var jobs []job
+	for name, data := range repoYAML(b) {
+		if !strings.Contains(name, "realworld") {
+			continue
+		}
+		nodes, _ := objectNodes(name, data)
+		for _, n := range nodes {
+			if tg, ok := productionTarget(n); ok {
+				jobs = append(jobs, job{n, tg})
+			}
+		}
+	}
+	lim := Limits{}.withDefaults()
+	fast := 0
+	for _, j := range jobs {
+		var read fieldTree
+		if !j.tg.strict {
+			read = fieldsRead(reflect.TypeOf(j.tg.new()))
+		}
+		if decodeFast(j.n, j.tg.new(), lim, j.tg.strict, read, true) {
+			fast++
+		}
+	}
+	b.Run("decodeInto", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, j := range jobs {
+				decodeInto(j.n, j.tg.new(), lim, j.tg.strict)
+			}
+		}
+		b.ReportMetric(float64(fast)/float64(len(jobs)), "fast/object")
+	})
+	b.Run("json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, j := range jobs {
+				var read fieldTree
+				if !j.tg.strict {
+					read = fieldsRead(reflect.TypeOf(j.tg.new()))
+				}
+				decodeJSON(j.n, j.tg.new(), lim, j.tg.strict, read)
+			}
+		}
+	})
+}
