@@ -355,6 +355,11 @@ func targetOf(t *testing.T, src string) decodeTarget {
 	return decodeTarget{}
 }
 
+// TestFastDecodeCases: each edge case decodes the same both ways into
+// every target, and into its own kind's target on the path it names
+// (fast: the fast path must not give up on it; json: it must, as the
+// JSON path reports a problem or the case is one the fast path leaves
+// to it, such as an alias or a float into an integer).
 func TestFastDecodeCases(t *testing.T) {
 	for _, c := range fastDecodeCases {
 		nodes, _ := objectNodes(c.name, []byte(c.src))
