@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	yaml "go.yaml.in/yaml/v3"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	sigsjson "sigs.k8s.io/json"
 
 	"github.com/scalelint/scalelint/analyzer/suggest"
@@ -540,12 +541,27 @@ type FieldError struct {
 // decodeInto decodes the object node n into out (a pointer to a struct)
 // and returns every problem found, positioned at its node. out holds what
 // could be decoded even when problems are returned.
+//
+// The fast path (decodeFast) decodes most objects; whatever it is not
+// certain of, the JSON path (decodeJSON) decodes and words. The fast path
+// leaves a metav1.Object's labels, annotations and managed fields out of
+// out (checked all the same), as decodeTyped drops them.
 func decodeInto(n *yaml.Node, out any, lim Limits, strictUnknown bool) []FieldError {
 	var read fieldTree
 	if !strictUnknown {
 		// Unknown fields are ignored: write only the fields out reads.
 		read = fieldsRead(reflect.TypeOf(out))
 	}
+	_, dropMeta := out.(metav1.Object) // decodeTyped drops its labels, annotations, managed fields
+	if decodeFast(n, out, lim, strictUnknown, read, dropMeta) {
+		return nil
+	}
+	return decodeJSON(n, out, lim, strictUnknown, read)
+}
+
+// decodeJSON is decodeInto through JSON: the node tree's JSON (only the
+// fields in read, when not nil) decoded by sigs.k8s.io/json.
+func decodeJSON(n *yaml.Node, out any, lim Limits, strictUnknown bool, read fieldTree) []FieldError {
 	data, encErrs := toJSON(n, lim, read)
 	var errs []FieldError
 	for _, ee := range encErrs {

@@ -17,8 +17,11 @@
 //	                 until then their syntax is checked by the fast parser into recycled
 //	                 memory, so a broken ConfigMap is reported, not skipped in silence
 //	      ─ decode ▶ typed structs (autoscaling/v2 HPA, KEDA ScaledObject/ScaledJob,
-//	                 apps/v1 workloads, Argo Rollout, LeaderWorkerSet) through JSON, with
-//	                 sigs.k8s.io/yaml semantics; a decode error is mapped back to its node
+//	                 apps/v1 workloads, Argo Rollout, LeaderWorkerSet) with the semantics of
+//	                 sigs.k8s.io/yaml's YAML -> JSON -> struct path: straight from the tree by
+//	                 reflection (decodefast.go) when the object is certain to decode the
+//	                 same, without a problem; through JSON otherwise (decode.go), where a
+//	                 decode error is mapped back to its node
 //
 // Positions are byte offsets held as go/token positions: one token.File per
 // parsed file. yaml.v3 reports (line, column) with columns counted in code
