@@ -122,3 +122,49 @@ func TestRendersInFlight(t *testing.T) {
 		t.Errorf("%d renders in flight at once, more than the %d processors", most, procs)
 	}
 }
+
+// TestPassBoundsRenders: Render calls made apart but sharing a Pass (the
+// language server renders each chart on its own) keep to one bound on the
+// renders in flight, as one Render's charts do: without the Pass, each
+// call had a bound of its own, and as many calls as processors rendered
+// processors² at once.
+func TestPassBoundsRenders(t *testing.T) {
+	paths, errs := workspace.Walk([]string{"../../../testdata/charts"}, nil)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	plan := Discover(paths)
+	if len(plan.Charts) < 2 {
+		t.Fatalf("plan %+v: want several charts", plan)
+	}
+	procs := runtime.GOMAXPROCS(0)
+	var mu sync.Mutex
+	now, most, total := 0, 0, 0
+	inFlight = func(delta int) {
+		mu.Lock()
+		defer mu.Unlock()
+		now += delta
+		if delta > 0 {
+			total++
+		}
+		most = max(most, now)
+	}
+	defer func() { inFlight = nil }()
+	pass := NewPass()
+	var wg sync.WaitGroup
+	for i := 0; i < 2*procs; i++ { // every chart, rendered by calls of their own
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			dir := plan.Charts[i%len(plan.Charts)]
+			Render(context.Background(), Plan{Charts: []string{dir}, Sources: plan.Sources}, Options{Analyzers: rules.All(), Pass: pass})
+		}()
+	}
+	wg.Wait()
+	if total < 2*procs {
+		t.Fatalf("%d renders: too few to tell", total)
+	}
+	if most > procs {
+		t.Errorf("%d renders in flight at once, more than the %d processors", most, procs)
+	}
+}
