@@ -393,12 +393,13 @@ func renderChart(ctx context.Context, dir string, sources func(string) bool, opt
 		})
 	}
 	run(work)
-	if opts.Release {
-		c.Release()
-	}
+	// Every value set is rendered: nothing renders this chart again (an
+	// edit in the editor loads it afresh), and locating needs only the
+	// marks and the files a finding may name (chart.Release).
+	c.Release()
 	// The chart's files, every one the chart's or a dependency's: the
-	// run's inputs, and where findings point. A one-shot run keeps the
-	// bytes of those a finding may name only (chart.Release).
+	// run's inputs, and where findings point; the bytes are kept of those
+	// a finding may name only.
 	files := chartFiles{data: map[string][]byte{}}
 	for _, rel := range c.Files() {
 		if data, ok := c.Data(rel); ok {
