@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"go/token"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -159,8 +160,29 @@ func (s *Snapshot) renders() []*renderGroup {
 			s.groups = append(s.groups, s.renderCache.get(key("kustomize", files), lint.Plan{Kustomizations: plan.Kustomizations}))
 		}
 		s.rendering = map[string]workspace.Rendering{}
+		// The groups render side by side, sharing one bound on the
+		// renders in flight and the dependency directories read
+		// (lint.Pass): a repository of charts rendered one chart after
+		// another kept a processor idle while each chart's last value
+		// set rendered.
+		pass := lint.NewPass()
+		work := make(chan *renderGroup)
+		var wg sync.WaitGroup
+		for w := 0; w < min(runtime.GOMAXPROCS(0), len(s.groups)); w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for g := range work {
+					g.render(s, pass)
+				}
+			}()
+		}
 		for _, g := range s.groups {
-			g.render(s)
+			work <- g
+		}
+		close(work)
+		wg.Wait()
+		for _, g := range s.groups {
 			g.res.EachRendered(func(p string, r workspace.Rendering) {
 				if r != workspace.NotRendered && s.files.get(p) != nil {
 					s.rendering[p] = r
@@ -174,7 +196,7 @@ func (s *Snapshot) renders() []*renderGroup {
 
 // render renders and lints the group, once, from the snapshot's files:
 // the open documents below it over the disk's.
-func (g *renderGroup) render(s *Snapshot) {
+func (g *renderGroup) render(s *Snapshot, pass *lint.Pass) {
 	g.once.Do(func() {
 		overlay := map[string][]byte{}
 		for p, h := range s.files.over {
@@ -187,7 +209,7 @@ func (g *renderGroup) render(s *Snapshot) {
 			root = s.folders[0]
 		}
 		g.res = lint.Render(context.Background(), g.plan, lint.Options{Analyzers: rules.All(), Config: s.cfg,
-			Overlay: overlay, Kinds: ruleKinds, RelativeTo: root})
+			Overlay: overlay, Kinds: ruleKinds, RelativeTo: root, Pass: pass})
 	})
 }
 

@@ -51,7 +51,7 @@ func TestReleaseSameAnswers(t *testing.T) {
 		r.SetPositions(pos)
 		a := answers{read: r.Read(), rendered: map[string]workspace.Rendering{}}
 		r.EachRendered(func(p string, how workspace.Rendering) { a.rendered[p] = how })
-		if release {
+		{
 			// The chart's README is among the inputs, but its bytes,
 			// which no finding names, are not kept (chart.Release).
 			readme := filepath.Clean("../../../testdata/charts/podinfo/README.md")
@@ -117,6 +117,52 @@ func TestRendersInFlight(t *testing.T) {
 	r := Render(context.Background(), plan, Options{Analyzers: rules.All(), Release: true})
 	if total < 2*procs || len(r.Units) == 0 {
 		t.Fatalf("%d renders, %d units: too few to tell", total, len(r.Units))
+	}
+	if most > procs {
+		t.Errorf("%d renders in flight at once, more than the %d processors", most, procs)
+	}
+}
+
+// TestPassBoundsRenders: Render calls made apart but sharing a Pass (the
+// language server renders each chart on its own) keep to one bound on the
+// renders in flight, as one Render's charts do: without the Pass, each
+// call had a bound of its own, and as many calls as processors rendered
+// processors² at once.
+func TestPassBoundsRenders(t *testing.T) {
+	paths, errs := workspace.Walk([]string{"../../../testdata/charts"}, nil)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	plan := Discover(paths)
+	if len(plan.Charts) < 2 {
+		t.Fatalf("plan %+v: want several charts", plan)
+	}
+	procs := runtime.GOMAXPROCS(0)
+	var mu sync.Mutex
+	now, most, total := 0, 0, 0
+	inFlight = func(delta int) {
+		mu.Lock()
+		defer mu.Unlock()
+		now += delta
+		if delta > 0 {
+			total++
+		}
+		most = max(most, now)
+	}
+	defer func() { inFlight = nil }()
+	pass := NewPass()
+	var wg sync.WaitGroup
+	for i := 0; i < 2*procs; i++ { // every chart, rendered by calls of their own
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			dir := plan.Charts[i%len(plan.Charts)]
+			Render(context.Background(), Plan{Charts: []string{dir}, Sources: plan.Sources}, Options{Analyzers: rules.All(), Pass: pass})
+		}()
+	}
+	wg.Wait()
+	if total < 2*procs {
+		t.Fatalf("%d renders: too few to tell", total)
 	}
 	if most > procs {
 		t.Errorf("%d renders in flight at once, more than the %d processors", most, procs)

@@ -48,6 +48,9 @@ type Options struct {
 	// kept.
 	Release bool
 
+	// Pass, when set, is shared by several Render calls (NewPass).
+	Pass *Pass
+
 	// renders holds a token per render or build in flight (Render sets
 	// it): a chart's value sets render in parallel, and so do the charts,
 	// but no more renders are in memory at once than there are
@@ -56,6 +59,22 @@ type Options struct {
 	// trees shares the dependency directories the charts take from the
 	// tree (chart.Trees; Render sets it).
 	trees *chart.Trees
+}
+
+// Pass is what the Render calls of one pass over a repository share when
+// they are made apart (the language server renders each chart on its own,
+// to keep each in its cache under the key of its own inputs), as one
+// Render's charts share them: no more renders in flight at once than
+// there are processors, over all the calls, and each dependency directory
+// taken from the tree read once (chart.Trees).
+type Pass struct {
+	renders chan struct{}
+	trees   *chart.Trees
+}
+
+// NewPass returns a pass for Render calls made together (Options.Pass).
+func NewPass() *Pass {
+	return &Pass{renders: make(chan struct{}, runtime.GOMAXPROCS(0)), trees: chart.NewTrees()}
 }
 
 // rendering runs one render or build, and its lint, once a processor is
@@ -171,8 +190,10 @@ func (r *Result) EachRendered(f func(path string, how workspace.Rendering)) {
 // Render renders and lints everything the plan names, a few charts and
 // roots at a time.
 func Render(ctx context.Context, plan Plan, opts Options) *Result {
-	opts.renders = make(chan struct{}, runtime.GOMAXPROCS(0))
-	opts.trees = chart.NewTrees()
+	if opts.Pass == nil {
+		opts.Pass = NewPass()
+	}
+	opts.renders, opts.trees = opts.Pass.renders, opts.Pass.trees
 	r := &Result{opts: opts, variants: map[string]bool{}, rendering: map[string]workspace.Rendering{}, sources: map[string][]byte{}, inputs: map[string]bool{}}
 	var mu sync.Mutex
 	var jobs []func()
@@ -372,12 +393,13 @@ func renderChart(ctx context.Context, dir string, sources func(string) bool, opt
 		})
 	}
 	run(work)
-	if opts.Release {
-		c.Release()
-	}
+	// Every value set is rendered: nothing renders this chart again (an
+	// edit in the editor loads it afresh), and locating needs only the
+	// marks and the files a finding may name (chart.Release).
+	c.Release()
 	// The chart's files, every one the chart's or a dependency's: the
-	// run's inputs, and where findings point. A one-shot run keeps the
-	// bytes of those a finding may name only (chart.Release).
+	// run's inputs, and where findings point; the bytes are kept of those
+	// a finding may name only.
 	files := chartFiles{data: map[string][]byte{}}
 	for _, rel := range c.Files() {
 		if data, ok := c.Data(rel); ok {
