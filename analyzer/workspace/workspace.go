@@ -343,10 +343,17 @@ func (ws *Workspace) FileOf(pos token.Pos) *manifest.File {
 // Unreadable returns the files, of the whole workspace (also from a view
 // made by Focus), that hold objects scalelint could not read: templates,
 // and files with a YAML syntax error. A rule that says where a missing
-// object may be defined looks there.
+// object may be defined looks there. A file a chart or kustomization
+// renders (Rendering) is read, through its render: it is not among them
+// (the command line reads no such file on its own, and the language
+// server, whose workspace holds them, read every template of a repository
+// of charts again at each edit of an autoscaler whose target is missing).
 func (ws *Workspace) Unreadable() []*manifest.File {
 	var out []*manifest.File
 	ws.byBase.each(func(f *manifest.File) {
+		if ws.Rendering(f) != NotRendered {
+			return
+		}
 		if f.Template {
 			out = append(out, f)
 			return

@@ -2,6 +2,8 @@ package workspace
 
 import (
 	"go/token"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/scalelint/scalelint/analyzer/manifest"
@@ -92,5 +94,32 @@ func TestKustomizeNamespaceAndRoots(t *testing.T) {
 	}
 	if got := target(t, ws, "loose/hpa.yaml"); got != "" {
 		t.Errorf("an HPA in namespace default resolved to a Deployment deployed in prod: %q", got)
+	}
+}
+
+// TestUnreadableLeavesRenderedFiles: a chart's template, which its render
+// reads, is not among the files scalelint could not read; a template no
+// render reads, and a file that does not parse, are. (The language
+// server's workspace holds a repository's chart files: unresolved-scale-
+// target read every template again at each edit of an autoscaler whose
+// target is missing, and could name one as "not linted".)
+func TestUnreadableLeavesRenderedFiles(t *testing.T) {
+	tpl := "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Values.name }}\n"
+	ws := build(t, map[string]string{
+		"chart/templates/deploy.yaml": tpl,
+		"loose/deploy.yaml":           tpl,
+		"broken/deploy.yaml":          "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: [web\n",
+	}, Options{Rendered: func(p string) Rendering {
+		if strings.HasPrefix(p, "chart/") {
+			return RenderedChart
+		}
+		return NotRendered
+	}})
+	var got []string
+	for _, f := range ws.Unreadable() {
+		got = append(got, f.Path)
+	}
+	if want := []string{"broken/deploy.yaml", "loose/deploy.yaml"}; !slices.Equal(got, want) {
+		t.Errorf("Unreadable() = %v, want %v", got, want)
 	}
 }
