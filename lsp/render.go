@@ -111,10 +111,19 @@ func (s *Snapshot) renders() []*renderGroup {
 			return
 		}
 		gen := s.renderCache.generation()
+		if b := s.base.Load(); b != nil && s.rendersAsBase(b, gen) {
+			s.groups, s.rendering, s.renderInputs, s.renderGen = b.groups, b.rendering, b.renderInputs, gen
+			return
+		}
+		if s.testHook != nil {
+			s.testHook(context.Background(), testHookRenderGroups)
+		}
+		s.renderInputs, s.renderGen = map[string]bool{}, gen
 		key := func(kind string, files []string) string {
 			h := sha256.New()
 			fmt.Fprintf(h, "%s\x00%d\x00%p\x00", kind, gen, s.cfg)
 			for _, p := range files {
+				s.renderInputs[p] = true
 				h.Write([]byte(p))
 				h.Write([]byte{0})
 				for _, ch := range s.files.get(p).chunks {
@@ -192,6 +201,34 @@ func (s *Snapshot) renders() []*renderGroup {
 		s.renderCache.retain(s.groups)
 	})
 	return s.groups
+}
+
+// testHookRenderGroups is the method name testHook gets when a snapshot
+// works out its render groups (not when it takes its base's).
+const testHookRenderGroups = "scalelint/render-groups"
+
+// rendersAsBase reports whether the snapshot's render groups are its
+// base's: the change since reaches none. The groups' keys would be the
+// same: the same configuration and disk generation, the same paths (so
+// the same plan), and no changed path among any group's inputs, nor
+// holding a GitOps root before or after (which makes a file an input of
+// the kustomizations' group). An edit of a plain file in a repository of
+// charts no longer hashes every chart's files (bitnami/charts: 3.5 ms of
+// an edit) nor lists what they render (2.7 ms).
+func (s *Snapshot) rendersAsBase(b *Snapshot, gen uint64) bool {
+	if b.renderCache != s.renderCache || b.cfg != s.cfg {
+		return false
+	}
+	b.renders()
+	if b.renderInputs == nil || b.renderGen != gen {
+		return false
+	}
+	for _, p := range changedPaths(b, s) {
+		if b.files.get(p) == nil || s.files.get(p) == nil || b.renderInputs[p] || b.holdsGitOps(p) || s.holdsGitOps(p) {
+			return false
+		}
+	}
+	return true
 }
 
 // render renders and lints the group, once, from the snapshot's files:

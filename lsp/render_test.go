@@ -1,10 +1,13 @@
 package lsp
 
 import (
+	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"go.lsp.dev/protocol"
@@ -401,5 +404,66 @@ func TestUnder(t *testing.T) {
 		if got := under(paths, dir); !slices.Equal(got, want) {
 			t.Errorf("under(%s) = %v, want %v", dir, got, want)
 		}
+	}
+}
+
+// TestPlainEditKeepsRenderGroups: an edit of a plain file (no chart or
+// kustomization reads it) takes the base snapshot's render groups as they
+// are, without working them out again (a repository of charts hashed
+// every chart's files at each such edit); an edit of a chart's values
+// file, or one that makes the plain file a GitOps root, works them out.
+func TestPlainEditKeepsRenderGroups(t *testing.T) {
+	files := maps.Clone(webChart)
+	files["plain/hpa.yaml"] = `apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: api
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: api}
+  maxReplicas: 3
+`
+	dir := writeTree(t, t.TempDir(), files)
+	c := newClient(t, Options{})
+	var mu sync.Mutex
+	worked := 0
+	c.srv.testHook = func(ctx context.Context, method string) {
+		if method == testHookRenderGroups {
+			mu.Lock()
+			worked++
+			mu.Unlock()
+		}
+	}
+	count := func() int { mu.Lock(); defer mu.Unlock(); return worked }
+	c.initialize(dir, "")
+	plain := c.open("plain/hpa.yaml", "")
+	c.waitFor(plain, "the complete findings", func(p publication) bool { return p.has("unresolved-scale-target") })
+	before := count()
+	if before == 0 {
+		t.Fatal("the render groups were never worked out")
+	}
+	for _, n := range []string{"4", "5", "6"} {
+		v := c.edit(plain, "maxReplicas: "+map[string]string{"4": "3", "5": "4", "6": "5"}[n], "maxReplicas: "+n)
+		if p := c.waitVersion(plain, v); !p.has("unresolved-scale-target") {
+			t.Fatalf("after the edit to %s: %v", n, p.rules())
+		}
+	}
+	if n := count(); n != before {
+		t.Errorf("three edits of a plain file worked the render groups out %d times, want 0", n-before)
+	}
+	values := c.open("web/values.yaml", "")
+	c.waitVersion(values, 1)
+	before = count()
+	v := c.edit(values, "targetCPUUtilizationPercentage: 80", "targetCPUUtilizationPercentage: 95")
+	if p := c.waitVersion(values, v); !p.has("tolerance-trap") {
+		t.Fatalf("after the values edit: %v", p.rules())
+	}
+	if count() == before {
+		t.Error("an edit of values.yaml took the base's render groups")
+	}
+	before = count()
+	v = c.edit(plain, "apiVersion: autoscaling/v2\n", "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata: {name: apps, namespace: flux-system}\nspec: {path: ./web, interval: 1m, prune: true, sourceRef: {kind: GitRepository, name: repo}}\n---\napiVersion: autoscaling/v2\n")
+	c.waitVersion(plain, v)
+	if count() == before {
+		t.Error("an edit that makes a plain file a GitOps root took the base's render groups")
 	}
 }

@@ -146,6 +146,11 @@ type Snapshot struct {
 	rendersOnce sync.Once
 	groups      []*renderGroup
 	rendering   map[string]workspace.Rendering
+	// renderInputs are the paths the groups' keys read, and renderGen
+	// the disk generation of the keys (rendersAsBase): shared, never
+	// written once made.
+	renderInputs map[string]bool
+	renderGen    uint64
 
 	// base is the snapshot this one derives from (nil: none); it is
 	// dropped once the diagnostics are computed, so that a chain of
