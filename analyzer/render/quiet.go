@@ -16,7 +16,8 @@ import (
 // repository of overlays printed one such line per build, between
 // scalelint's own messages. Helm: values it cannot merge through the
 // standard logger (pkg/chart/common/util/coalesce.go, log.Printf: "warning:
-// destination for X is a table. Ignoring non-table value"), and its
+// destination for X is a table. Ignoring non-table value"), a v2 chart's
+// requirements.yaml as it loads one (pkg/chart/v2/loader/load.go), and its
 // warnings through log/slog's default logger, which writes through the
 // standard logger's output; bitnami/charts printed three such lines.
 // While renders and builds run, both go nowhere: os.Stderr is the null

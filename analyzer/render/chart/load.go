@@ -81,6 +81,10 @@ type treeFile struct {
 // loads them afresh, as the dependencies a value set enables change the
 // chart.
 func Load(dir string, opts LoadOptions) (*Chart, []render.Problem) {
+	// Helm's loader logs on the process's standard error (a v2 chart's
+	// requirements.yaml: pkg/chart/v2/loader/load.go), as its renders do
+	// (render.Hush).
+	defer render.Hush()()
 	lim := opts.Limits.WithDefaults()
 	c := &Chart{Dir: dir, data: map[string][]byte{}, chartDirs: map[*byte]string{}, lim: lim, parsed: map[string]*render.YAML{}, trees: opts.Trees}
 	files, problems := c.readChart(dir, true, opts.Overlay)
