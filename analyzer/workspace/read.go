@@ -34,39 +34,10 @@ func ReadLimited(path string, limit int64) ([]byte, error) {
 }
 
 // ReadLimitedInto is ReadLimited into buf's memory when its capacity holds
-// the file (manifest.TextBuffer), else into a buffer of its own.
+// the file and a spare byte (manifest.TextBuffer), else into a buffer of
+// its own.
 func ReadLimitedInto(path string, limit int64, buf []byte) ([]byte, error) {
-	f, st, err := openRegular(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	r := io.LimitReader(f, limit+1)
-	if size := st.Size(); size <= limit {
-		if int64(cap(buf)) > size {
-			buf = buf[:size]
-		} else {
-			buf = make([]byte, size, size+1)
-		}
-		n, err := io.ReadFull(r, buf)
-		if err == io.ErrUnexpectedEOF || err == io.EOF {
-			return buf[:n], nil // it shrank since the stat
-		}
-		if err != nil {
-			return nil, err
-		}
-		// Whether it grew since the stat (or its size is not its
-		// length, as in /proc): one more read, into the spare byte.
-		if m, err := io.ReadFull(r, buf[size:size+1]); m == 0 {
-			if err == io.EOF {
-				return buf, nil
-			}
-			return buf, err
-		}
-		rest, err := io.ReadAll(r)
-		return append(buf[:size+1], rest...), err
-	}
-	return io.ReadAll(r)
+	return readLimitedInto(path, limit, buf)
 }
 
 // ReadWhole reads a regular file of at most limit bytes (a configuration,
@@ -84,24 +55,4 @@ func ReadWhole(path string, limit int64) ([]byte, error) {
 // /dev/zero or a pipe that never ends): the parser refuses more.
 func ReadStdin(r io.Reader, limit int64) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(r, limit+1))
-}
-
-// openRegular opens path for reading without waiting for a writer (a
-// FIFO) or a device, and returns it, with what it said of itself, only
-// when it is a regular file.
-func openRegular(path string) (*os.File, os.FileInfo, error) {
-	f, err := openNonBlocking(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	if !st.Mode().IsRegular() {
-		f.Close()
-		return nil, nil, &os.PathError{Op: "open", Path: path, Err: ErrNotRegular}
-	}
-	return f, st, nil
 }
