@@ -88,6 +88,29 @@ func TestReleaseSameAnswers(t *testing.T) {
 	}
 }
 
+// countInFlight counts the renders through the inFlight hook until the
+// test ends; the function returned says the most in flight at once and
+// how many started.
+func countInFlight(t *testing.T) func() (most, total int) {
+	var mu sync.Mutex
+	now, most, total := 0, 0, 0
+	inFlight = func(delta int) {
+		mu.Lock()
+		defer mu.Unlock()
+		now += delta
+		if delta > 0 {
+			total++
+		}
+		most = max(most, now)
+	}
+	t.Cleanup(func() { inFlight = nil })
+	return func() (int, int) {
+		mu.Lock()
+		defer mu.Unlock()
+		return most, total
+	}
+}
+
 // TestRendersInFlight: the charts render in parallel and so do each
 // chart's value sets, but no more renders are in flight at once than
 // there are processors (Options.renders); before, each chart of a run
@@ -102,19 +125,9 @@ func TestRendersInFlight(t *testing.T) {
 		t.Fatalf("plan %+v: want several charts", plan)
 	}
 	procs := runtime.GOMAXPROCS(0)
-	var mu sync.Mutex
-	now, most, total := 0, 0, 0
-	inFlight = func(delta int) {
-		mu.Lock()
-		defer mu.Unlock()
-		now += delta
-		if delta > 0 {
-			total++
-		}
-		most = max(most, now)
-	}
-	defer func() { inFlight = nil }()
+	counts := countInFlight(t)
 	r := Render(context.Background(), plan, Options{Analyzers: rules.All(), Release: true})
+	most, total := counts()
 	if total < 2*procs || len(r.Units) == 0 {
 		t.Fatalf("%d renders, %d units: too few to tell", total, len(r.Units))
 	}
@@ -138,18 +151,7 @@ func TestPassBoundsRenders(t *testing.T) {
 		t.Fatalf("plan %+v: want several charts", plan)
 	}
 	procs := runtime.GOMAXPROCS(0)
-	var mu sync.Mutex
-	now, most, total := 0, 0, 0
-	inFlight = func(delta int) {
-		mu.Lock()
-		defer mu.Unlock()
-		now += delta
-		if delta > 0 {
-			total++
-		}
-		most = max(most, now)
-	}
-	defer func() { inFlight = nil }()
+	counts := countInFlight(t)
 	pass := NewPass()
 	var wg sync.WaitGroup
 	for i := 0; i < 2*procs; i++ { // every chart, rendered by calls of their own
@@ -161,6 +163,7 @@ func TestPassBoundsRenders(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	most, total := counts()
 	if total < 2*procs {
 		t.Fatalf("%d renders: too few to tell", total)
 	}
