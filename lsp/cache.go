@@ -32,10 +32,11 @@ type parseCache struct {
 	opts   manifest.Options
 	mu     sync.Mutex
 	m      map[cacheKey]*parsed
-	// byPath lists the keys of each path, and touched the paths parsed
-	// since the last retain: retain looks only at those, and at the paths
-	// whose handle changed, not at the whole workspace.
-	byPath  map[string][]cacheKey
+	// byPath lists the parses of each path (each knows the rest of its
+	// key: parsed.key), and touched the paths parsed since the last
+	// retain: retain looks only at those, and at the paths whose handle
+	// changed, not at the whole workspace.
+	byPath  map[string][]*parsed
 	touched map[string]bool
 	held    fileSet // the files of the last retain
 }
@@ -64,7 +65,7 @@ func newParseCache(limits manifest.Limits) *parseCache {
 	limits = limits.WithDefaults()
 	return &parseCache{alloc: token.NewFileSet(), limits: limits,
 		opts: manifest.Options{Eager: manifest.IsReadKind, Limits: limits},
-		m:    map[cacheKey]*parsed{}, byPath: map[string][]cacheKey{}, touched: map[string]bool{}}
+		m:    map[cacheKey]*parsed{}, byPath: map[string][]*parsed{}, touched: map[string]bool{}}
 }
 
 // get returns the parse of content at path, parsing it on a miss; with
@@ -95,13 +96,13 @@ func (c *parseCache) get(path string, content []byte, release bool, at int) *par
 	if release && at >= 0 {
 		f.DropText(c.reload(path, at, len(content)), true)
 	}
-	p = &parsed{hash: key.hash, file: f}
+	p = &parsed{hash: key.hash, released: release, at: at, file: f}
 	c.mu.Lock()
 	if q := c.m[key]; q != nil {
 		p = q // a concurrent parse won
 	} else {
 		c.m[key] = p
-		c.byPath[path] = append(c.byPath[path], key)
+		c.byPath[path] = append(c.byPath[path], p)
 	}
 	c.touched[path] = true
 	c.mu.Unlock()
@@ -128,12 +129,12 @@ func (c *parseCache) retain(files fileSet) {
 				keep[ch.parsed] = true
 			}
 		}
-		var kept []cacheKey
-		for _, k := range c.byPath[p] {
-			if keep[c.m[k]] {
-				kept = append(kept, k)
+		var kept []*parsed
+		for _, q := range c.byPath[p] {
+			if keep[q] {
+				kept = append(kept, q)
 			} else {
-				delete(c.m, k)
+				delete(c.m, q.key(p))
 			}
 		}
 		if len(kept) > 0 {

@@ -128,8 +128,17 @@ type chunk struct {
 // handle whose text holds the same bytes at the same path: the parse
 // cache's value.
 type parsed struct {
-	hash [sha256.Size]byte
-	file *manifest.File
+	hash     [sha256.Size]byte
+	released bool // cacheKey.released
+	at       int  // cacheKey.at
+	file     *manifest.File
+}
+
+// key returns the parse cache's key of p, a parse of a document at path:
+// the cache lists each path's parses (parseCache.byPath) without a copy
+// of their keys, 64 bytes each, for every document of the workspace.
+func (p *parsed) key(path string) cacheKey {
+	return cacheKey{path, p.hash, p.released, p.at}
 }
 
 // A Snapshot is the immutable state of the workspace at one moment: every
