@@ -7,6 +7,7 @@ import (
 	"hash/maphash"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"go.lsp.dev/uri"
 	yaml "go.yaml.in/yaml/v3"
@@ -31,10 +32,11 @@ type parseCache struct {
 	opts   manifest.Options
 	mu     sync.Mutex
 	m      map[cacheKey]*parsed
-	// byPath lists the keys of each path, and touched the paths parsed
-	// since the last retain: retain looks only at those, and at the paths
-	// whose handle changed, not at the whole workspace.
-	byPath  map[string][]cacheKey
+	// byPath lists the parses of each path (each knows the rest of its
+	// key: parsed.key), and touched the paths parsed since the last
+	// retain: retain looks only at those, and at the paths whose handle
+	// changed, not at the whole workspace.
+	byPath  map[string][]*parsed
 	touched map[string]bool
 	held    fileSet // the files of the last retain
 }
@@ -63,7 +65,7 @@ func newParseCache(limits manifest.Limits) *parseCache {
 	limits = limits.WithDefaults()
 	return &parseCache{alloc: token.NewFileSet(), limits: limits,
 		opts: manifest.Options{Eager: manifest.IsReadKind, Limits: limits},
-		m:    map[cacheKey]*parsed{}, byPath: map[string][]cacheKey{}, touched: map[string]bool{}}
+		m:    map[cacheKey]*parsed{}, byPath: map[string][]*parsed{}, touched: map[string]bool{}}
 }
 
 // get returns the parse of content at path, parsing it on a miss; with
@@ -94,13 +96,13 @@ func (c *parseCache) get(path string, content []byte, release bool, at int) *par
 	if release && at >= 0 {
 		f.DropText(c.reload(path, at, len(content)), true)
 	}
-	p = &parsed{hash: key.hash, file: f}
+	p = &parsed{hash: key.hash, released: release, at: at, file: f}
 	c.mu.Lock()
 	if q := c.m[key]; q != nil {
 		p = q // a concurrent parse won
 	} else {
 		c.m[key] = p
-		c.byPath[path] = append(c.byPath[path], key)
+		c.byPath[path] = append(c.byPath[path], p)
 	}
 	c.touched[path] = true
 	c.mu.Unlock()
@@ -127,12 +129,12 @@ func (c *parseCache) retain(files fileSet) {
 				keep[ch.parsed] = true
 			}
 		}
-		var kept []cacheKey
-		for _, k := range c.byPath[p] {
-			if keep[c.m[k]] {
-				kept = append(kept, k)
+		var kept []*parsed
+		for _, q := range c.byPath[p] {
+			if keep[q] {
+				kept = append(kept, q)
 			} else {
-				delete(c.m, k)
+				delete(c.m, q.key(p))
 			}
 		}
 		if len(kept) > 0 {
@@ -218,27 +220,35 @@ func (c *parseCache) newHandle(path string, u uri.URI, version int32, open bool,
 // diskHandle parses the text of a file just read from disk into a handle.
 //
 // A file read from disk keeps neither its text nor its documents' (as the
-// command line does, manifest.File.DropText): only its compact Mapper, the
-// line table its findings are placed with, when that needs no text (ASCII,
-// "\n" line breaks: Mapper.Compact). In a workspace of 10,000 services
-// the texts are most of what the index would otherwise hold; what needs
-// one again (a rule's fix, a render's dependency, a request on a file the
-// editor has not opened) reads it from disk, checked against the text
-// parsed. Open documents and configuration files keep theirs.
+// command line does, manifest.File.DropText), nor a line table: in a
+// workspace of 10,000 services the texts are most of what the index would
+// otherwise hold, and the line tables of its 34,000 files 9 MB, for the
+// fifth of them that ever have a finding to place. What needs one again
+// (a finding's place: fileHandle.Mapper; a rule's fix, a render's
+// dependency, a request on a file the editor has not opened) reads the
+// text from disk, checked against the text parsed. A text that is not
+// ASCII or breaks lines with "\r" is kept: its Mapper is built from it,
+// as that of an open document. Open documents and configuration files
+// keep theirs.
 func (c *parseCache) diskHandle(path string, content []byte) *fileHandle {
 	// No URI: uriOf makes it when the file is published (most never are).
 	h := &fileHandle{path: path, content: content, size: len(content)}
-	drop := false
-	if !isConfigPath(path) {
-		if m, ok := NewMapper(content).Compact(); ok {
-			h.mapperOnce.Do(func() { h.mapper = m })
-			drop = true
-		}
-	}
+	drop := !isConfigPath(path) && asciiLF(content)
 	h.chunks = c.chunks(path, content, true, drop)
 	if drop && len(content) > 0 {
 		h.sum = maphash.Bytes(textSeed, content)
 		h.content = nil
 	}
 	return h
+}
+
+// asciiLF reports whether a text is ASCII and breaks lines with "\n"
+// alone: a compact Mapper maps it without its text (Mapper.Compact).
+func asciiLF(content []byte) bool {
+	for _, c := range content {
+		if c >= utf8.RuneSelf || c == '\r' {
+			return false
+		}
+	}
+	return true
 }

@@ -5,10 +5,12 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/maphash"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -189,6 +191,7 @@ func (s *Server) runLint(ctx context.Context, snap *Snapshot) {
 			consider(p)
 		}
 	} else {
+		convertAll(snap, fds)
 		fds.each(func(p string, _ *fileDiags) { consider(p) })
 		for p, pf := range s.pub.published {
 			if pf.pushed || pf.open {
@@ -286,6 +289,28 @@ func (s *Server) push(u uri.URI, version *int32, items []protocol.Diagnostic) {
 	if err := s.client.PublishDiagnostics(context.Background(), p); err != nil {
 		s.log.Debug("publishDiagnostics", "uri", u, "err", err)
 	}
+}
+
+// convertAll converts every file's findings to the protocol's form
+// (fileDiags.protocol) on every processor, ahead of a publication of the
+// whole workspace: each file's findings are placed with its Mapper, built
+// from its text read again for a file read from disk (fileHandle.Mapper),
+// thousands of reads after an index.
+func convertAll(snap *Snapshot, fds diagMap) {
+	var all []*fileDiags
+	fds.each(func(_ string, fd *fileDiags) { all = append(all, fd) })
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(all)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1)) - 1; i < len(all); i = int(next.Add(1)) - 1 {
+				all[i].protocol(snap)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // diagKey identifies a publication: the diagnostics, and the version for

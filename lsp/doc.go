@@ -34,8 +34,10 @@
 //	                  file read from disk keeps its objects' views, not its node
 //	                  trees (workspace.Prepare) nor its text (read again from disk,
 //	                  checked, when something needs it: manifest.File.DropText,
-//	                  fileHandle.text), only a compact Mapper (Mapper.Compact); an
-//	                  open document keeps its trees and text
+//	                  fileHandle.text), nor a line table (its compact Mapper is
+//	                  built from the text read again when a finding is placed,
+//	                  fileHandle.Mapper); an open document keeps its trees and
+//	                  text
 //	        |
 //	        v
 //	Snapshot          immutable: every file handle (path, URI, version, text,

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"slices"
 	"sort"
 	"unicode/utf8"
 
@@ -34,8 +33,11 @@ type Mapper struct {
 	// starting past 4 GiB, more than any protocol message carries
 	// (maxMessageSize), is not indexed: it maps as part of the one before.
 	lines []uint32
-	ascii bool // every byte < 0x80: columns are byte counts
-	lf    bool // no "\r": every line but the last ends with one "\n"
+	// packed replaces lines in a compact Mapper (Compact): a few times
+	// smaller, as the server keeps one for every file of the workspace.
+	packed *packedLines
+	ascii  bool // every byte < 0x80: columns are byte counts
+	lf     bool // no "\r": every line but the last ends with one "\n"
 }
 
 // NewMapper indexes the lines of content. content must not change later.
@@ -65,7 +67,20 @@ func (m *Mapper) addLine(start int) {
 }
 
 // line returns the byte offset where line i starts.
-func (m *Mapper) line(i int) int { return int(m.lines[i]) }
+func (m *Mapper) line(i int) int {
+	if m.packed != nil {
+		return m.packed.line(i)
+	}
+	return int(m.lines[i])
+}
+
+// lineOf returns the line holding offset off (0 <= off <= size).
+func (m *Mapper) lineOf(off int) int {
+	if m.packed != nil {
+		return m.packed.lineOf(off)
+	}
+	return sort.Search(len(m.lines), func(i int) bool { return m.line(i) > off }) - 1
+}
 
 // Compact returns a Mapper that maps alike without holding the text, and
 // true; or m and false when the text is needed to count columns or find
@@ -74,28 +89,38 @@ func (m *Mapper) Compact() (*Mapper, bool) {
 	if !m.ascii || !m.lf {
 		return m, false
 	}
+	p, ok := packLines(m.lines)
+	if !ok {
+		return m, false
+	}
 	c := *m
 	c.content = nil
-	c.lines = slices.Clip(m.lines)
+	c.lines = nil
+	c.packed = p
 	return &c, true
 }
 
 // LineCount returns the number of lines (a final line break opens an
 // empty last line, as editors show it).
-func (m *Mapper) LineCount() int { return len(m.lines) }
+func (m *Mapper) LineCount() int {
+	if m.packed != nil {
+		return m.packed.n
+	}
+	return len(m.lines)
+}
 
 // lineEnd returns the offset of the end of line i's text (0-based), before
 // its line break.
 func (m *Mapper) lineEnd(i int) int {
 	if m.content == nil {
 		// Compact: a line ends with exactly one "\n", the last with none.
-		if i+1 < len(m.lines) {
+		if i+1 < m.LineCount() {
 			return m.line(i+1) - 1
 		}
 		return m.size
 	}
 	end := len(m.content)
-	if i+1 < len(m.lines) {
+	if i+1 < m.LineCount() {
 		end = m.line(i + 1)
 	}
 	for end > m.line(i) && (m.content[end-1] == '\n' || m.content[end-1] == '\r') {
@@ -110,7 +135,7 @@ func (m *Mapper) LineStart(line int) int {
 	if line < 0 {
 		return 0
 	}
-	if line >= len(m.lines) {
+	if line >= m.LineCount() {
 		return m.size
 	}
 	return m.line(line)
@@ -119,7 +144,7 @@ func (m *Mapper) LineStart(line int) int {
 // Offset returns the byte offset of an LSP position.
 func (m *Mapper) Offset(p protocol.Position) int {
 	line := int(p.Line)
-	if line >= len(m.lines) {
+	if line >= m.LineCount() {
 		return m.size
 	}
 	start, end := m.line(line), m.lineEnd(line)
@@ -147,7 +172,7 @@ func (m *Mapper) Offset(p protocol.Position) int {
 // multi-byte character maps to that character's start.
 func (m *Mapper) Position(off int) protocol.Position {
 	off = max(0, min(off, m.size))
-	line := sort.Search(len(m.lines), func(i int) bool { return m.line(i) > off }) - 1
+	line := m.lineOf(off)
 	start := m.line(line)
 	if end := m.lineEnd(line); off > end {
 		off = end // inside a "\r\n": the end of the line

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -152,6 +153,57 @@ func TestMapperCompact(t *testing.T) {
 	for _, text := range []string{"a\r\nb", "a\rb", "注文: 1\n", "a\xff\n"} {
 		if m, ok := NewMapper([]byte(text)).Compact(); ok || m.content == nil {
 			t.Errorf("%q: compacted", text)
+		}
+	}
+}
+
+// TestMapperCompactPacked: the packed line table of a compact Mapper
+// (packedLines) against the plain model, the full Mapper's table of line
+// starts, on texts of more lines than a mark spans (packStride) and of
+// lines whose lengths take one, two and three uvarint bytes (under 128,
+// under 16,384, more), with empty lines and with or without a final
+// line break. Every offset and every line start must map alike.
+func TestMapperCompactPacked(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 4))
+	lengths := []int{0, 1, 5, 40, 126, 127, 128, 129, 300, 16382, 16383, 16384, 20000}
+	for round := 0; round < 60; round++ {
+		var b strings.Builder
+		lines := rng.IntN(5 * packStride)
+		for i := 0; i < lines; i++ {
+			n := lengths[rng.IntN(len(lengths))]
+			if rng.IntN(4) > 0 {
+				n = rng.IntN(90) // mostly manifest-like lines
+			}
+			b.WriteString(strings.Repeat("x", n))
+			if i+1 < lines || rng.IntN(2) == 0 {
+				b.WriteByte('\n')
+			}
+		}
+		text := b.String()
+		full := NewMapper([]byte(text))
+		m, ok := full.Compact()
+		if !ok || m.packed == nil || m.lines != nil {
+			t.Fatalf("round %d: not packed", round)
+		}
+		if m.LineCount() != len(full.lines) {
+			t.Fatalf("round %d: %d lines, want %d", round, m.LineCount(), len(full.lines))
+		}
+		for i, want := range full.lines {
+			if got := m.LineStart(i); got != int(want) {
+				t.Fatalf("round %d: LineStart(%d) = %d, want %d", round, i, got, want)
+			}
+		}
+		for off := -1; off <= len(text)+1; off++ {
+			if got, want := m.Position(off), full.Position(off); got != want {
+				t.Fatalf("round %d: Position(%d) = %+v, want %+v", round, off, got, want)
+			}
+		}
+		for i := 0; i <= len(full.lines); i++ {
+			for _, char := range []uint32{0, 1, 127, 128, 20001} {
+				if got, want := m.Offset(pos(uint32(i), char)), full.Offset(pos(uint32(i), char)); got != want {
+					t.Fatalf("round %d: Offset(%d:%d) = %d, want %d", round, i, char, got, want)
+				}
+			}
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"go/token"
@@ -43,8 +44,8 @@ type fileHandle struct {
 	chunks  []chunk
 
 	// mapper is built on first use (Mapper): most files of a large
-	// workspace are never shown, and have no finding to place; a file
-	// whose text was dropped keeps the compact one made before.
+	// workspace are never shown, and have no finding to place; that of a
+	// file whose text was dropped is compact, from its text read again.
 	mapperOnce sync.Once
 	mapper     *Mapper
 
@@ -53,8 +54,25 @@ type fileHandle struct {
 }
 
 // Mapper returns the file's UTF-16 position mapper, built on first use.
+//
+// A file whose text was dropped (parseCache.diskHandle) maps with the
+// compact Mapper of its text read again. When the disk no longer holds the
+// text indexed (text), the file changed since and its change is on the
+// way, which replaces this handle: until then its offsets map as those of
+// blanks of the size indexed, as manifest.File reads such a text again,
+// all on the first line, never past the text's end.
 func (h *fileHandle) Mapper() *Mapper {
-	h.mapperOnce.Do(func() { h.mapper = NewMapper(h.content) })
+	h.mapperOnce.Do(func() {
+		if h.content != nil || h.size == 0 {
+			h.mapper = NewMapper(h.content)
+			return
+		}
+		text, ok := h.text()
+		if !ok {
+			text = bytes.Repeat([]byte{' '}, h.size)
+		}
+		h.mapper, _ = NewMapper(text).Compact()
+	})
 	return h.mapper
 }
 
@@ -110,8 +128,17 @@ type chunk struct {
 // handle whose text holds the same bytes at the same path: the parse
 // cache's value.
 type parsed struct {
-	hash [sha256.Size]byte
-	file *manifest.File
+	hash     [sha256.Size]byte
+	released bool // cacheKey.released
+	at       int  // cacheKey.at
+	file     *manifest.File
+}
+
+// key returns the parse cache's key of p, a parse of a document at path:
+// the cache lists each path's parses (parseCache.byPath) without a copy
+// of their keys, 64 bytes each, for every document of the workspace.
+func (p *parsed) key(path string) cacheKey {
+	return cacheKey{path, p.hash, p.released, p.at}
 }
 
 // A Snapshot is the immutable state of the workspace at one moment: every

@@ -2,7 +2,7 @@
 // sees it: a separate process speaking the Language Server Protocol over
 // the server's stdin and stdout.
 //
-//	lspbench -server /path/to/scalelint -dir CORPUS [-edits 100] [-rss-edits 1000] [-broken] [-wait-lint=false] [-interval 30ms]
+//	lspbench -server /path/to/scalelint -dir CORPUS [-edits 100] [-rss-edits 1000] [-broken] [-wait-lint=false] [-interval 30ms] [-log FILE] [-edit-log FILE]
 //
 // It starts `scalelint lsp --debounce 1ms --log-level info` with CORPUS
 // as the one workspace folder, and measures:
@@ -212,6 +212,7 @@ func main() {
 	debounce := flag.String("debounce", "1ms", "the server's --debounce")
 	timeout := flag.Duration("timeout", 120*time.Second, "the longest wait for any one answer")
 	logFile := flag.String("log", "", "write the server's log (at info level) to this file")
+	editLog := flag.String("edit-log", "", "write each edit's send time (seconds since the server was started, as GODEBUG=gctrace=1 counts) and latency in ms to this file, one edit a line, to line the slow ones up with the server's log (without -interval)")
 	interval := flag.Duration("interval", 0, "send an edit every interval without waiting for its diagnostics, as typing does (0: wait for each edit's); an edit's latency is then until the first publication of its version or a later one")
 	waitLint := flag.Bool("wait-lint", true, "wait for the index's lint of the whole workspace to be published before editing (false: edit as soon as the index is done, while that lint runs)")
 	broken := flag.Bool("broken", false, "open the file with a broken YAML document appended (a yaml-syntax finding, which the server may publish before the index is read)")
@@ -246,6 +247,7 @@ func main() {
 	stderr, _ := cmd.StderrPipe()
 	c := &client{in: stdin, answers: map[int]time.Time{}, pubs: map[string]publication{}}
 	c.cond = sync.NewCond(&c.mu)
+	launched := time.Now()
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, "lspbench:", err)
 		os.Exit(2)
@@ -354,10 +356,15 @@ func main() {
 			return ok && p.Version != nil && *p.Version >= v
 		})
 	}
+	var edited bytes.Buffer // -edit-log
 	edit := func(i int) time.Duration {
 		v, t0 := send(i)
 		wait(v)
-		return c.pubs[uri].at.Sub(t0)
+		c.mu.Lock()
+		d := c.pubs[uri].at.Sub(t0)
+		c.mu.Unlock()
+		fmt.Fprintf(&edited, "%.4f %s\n", t0.Sub(launched).Seconds(), ms(d))
+		return d
 	}
 	lat := make([]time.Duration, 0, *edits)
 	if *interval > 0 {
@@ -390,6 +397,11 @@ func main() {
 		edit(total)
 	}
 	rssLast := rssMiB(cmd.Process.Pid)
+	if *editLog != "" {
+		if err := os.WriteFile(*editLog, edited.Bytes(), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "lspbench:", err)
+		}
+	}
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 
 	c.request("shutdown", nil)
