@@ -63,6 +63,7 @@ func (t *Tree) Build(ctx context.Context, dir string) (*render.Output, []render.
 		res []doc
 	}
 	done := make(chan result, 1)
+	custom := t.customSchema()
 	go func() {
 		defer func() {
 			if r := recover(); r != nil {
@@ -71,10 +72,10 @@ func (t *Tree) Build(ctx context.Context, dir string) (*render.Output, []render.
 		}()
 		var m resmap.ResMap
 		var err error
-		func() {
+		withSchema(custom, func() {
 			defer render.Hush()() // restored on a panic too
 			m, err = krusty.MakeKustomizer(opts).Run(fs, path.Join(fsRoot, dir))
-		}()
+		})
 		if err != nil {
 			done <- result{err: err}
 			return
