@@ -70,54 +70,58 @@ func (t *Tree) Build(ctx context.Context, dir string) (*render.Output, []render.
 				done <- result{err: fmt.Errorf("kustomize panicked: %v", r)}
 			}
 		}()
-		var m resmap.ResMap
-		var err error
+		// The resources read kustomize's schema too (their scope, for
+		// their ids): all of the build is within withSchema.
 		withSchema(custom, func() {
-			defer render.Hush()() // restored on a panic too
-			m, err = krusty.MakeKustomizer(opts).Run(fs, path.Join(fsRoot, dir))
-		})
-		if err != nil {
-			done <- result{err: err}
-			return
-		}
-		var buf bytes.Buffer
-		var docs []doc
-		for i, r := range m.Resources() {
-			d := doc{kind: r.GetKind(), name: r.OrgId().Name}
-			ann := r.GetAnnotations()
-			if o := ann[originKey]; o != "" {
-				var origin struct {
-					Path string `yaml:"path"`
-					Repo string `yaml:"repo"`
-				}
-				if yaml.Unmarshal([]byte(o), &origin) == nil && origin.Repo == "" && origin.Path != "" {
-					d.origin = path.Clean(path.Join(dir, origin.Path))
-				}
-			}
-			delete(ann, originKey)
-			delete(ann, transformationsKey)
-			if err := r.SetAnnotations(ann); err != nil {
-				done <- result{err: err}
-				return
-			}
-			y, err := r.AsYAML()
+			var m resmap.ResMap
+			var err error
+			func() {
+				defer render.Hush()() // restored on a panic too
+				m, err = krusty.MakeKustomizer(opts).Run(fs, path.Join(fsRoot, dir))
+			}()
 			if err != nil {
 				done <- result{err: err}
 				return
 			}
-			if i > 0 {
-				buf.WriteString("---\n")
+			var buf bytes.Buffer
+			var docs []doc
+			for i, r := range m.Resources() {
+				d := doc{kind: r.GetKind(), name: r.OrgId().Name}
+				ann := r.GetAnnotations()
+				if o := ann[originKey]; o != "" {
+					var origin struct {
+						Path string `yaml:"path"`
+						Repo string `yaml:"repo"`
+					}
+					if yaml.Unmarshal([]byte(o), &origin) == nil && origin.Repo == "" && origin.Path != "" {
+						d.origin = path.Clean(path.Join(dir, origin.Path))
+					}
+				}
+				delete(ann, originKey)
+				delete(ann, transformationsKey)
+				if err := r.SetAnnotations(ann); err != nil {
+					done <- result{err: err}
+					return
+				}
+				y, err := r.AsYAML()
+				if err != nil {
+					done <- result{err: err}
+					return
+				}
+				if i > 0 {
+					buf.WriteString("---\n")
+				}
+				d.start = buf.Len()
+				buf.Write(y)
+				d.end = buf.Len()
+				if buf.Len() > t.lim.MaxOutput {
+					done <- result{err: &limitError{fmt.Sprintf("the build is over the output limit of %d bytes; not linted", t.lim.MaxOutput)}}
+					return
+				}
+				docs = append(docs, d)
 			}
-			d.start = buf.Len()
-			buf.Write(y)
-			d.end = buf.Len()
-			if buf.Len() > t.lim.MaxOutput {
-				done <- result{err: &limitError{fmt.Sprintf("the build is over the output limit of %d bytes; not linted", t.lim.MaxOutput)}}
-				return
-			}
-			docs = append(docs, d)
-		}
-		done <- result{out: buf.Bytes(), res: docs}
+			done <- result{out: buf.Bytes(), res: docs}
+		})
 	}()
 	var r result
 	select {
