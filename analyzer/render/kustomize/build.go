@@ -72,6 +72,9 @@ func (t *Tree) Build(ctx context.Context, dir string) (*render.Output, []render.
 		}()
 		// The resources read kustomize's schema too (their scope, for
 		// their ids): all of the build is within withSchema.
+		// The result is sent once withSchema has returned: a build that
+		// set its own schema has restored the built-in one by then.
+		var res result
 		withSchema(custom, func() {
 			var m resmap.ResMap
 			var err error
@@ -80,7 +83,7 @@ func (t *Tree) Build(ctx context.Context, dir string) (*render.Output, []render.
 				m, err = krusty.MakeKustomizer(opts).Run(fs, path.Join(fsRoot, dir))
 			}()
 			if err != nil {
-				done <- result{err: err}
+				res = result{err: err}
 				return
 			}
 			var buf bytes.Buffer
@@ -100,12 +103,12 @@ func (t *Tree) Build(ctx context.Context, dir string) (*render.Output, []render.
 				delete(ann, originKey)
 				delete(ann, transformationsKey)
 				if err := r.SetAnnotations(ann); err != nil {
-					done <- result{err: err}
+					res = result{err: err}
 					return
 				}
 				y, err := r.AsYAML()
 				if err != nil {
-					done <- result{err: err}
+					res = result{err: err}
 					return
 				}
 				if i > 0 {
@@ -115,13 +118,14 @@ func (t *Tree) Build(ctx context.Context, dir string) (*render.Output, []render.
 				buf.Write(y)
 				d.end = buf.Len()
 				if buf.Len() > t.lim.MaxOutput {
-					done <- result{err: &limitError{fmt.Sprintf("the build is over the output limit of %d bytes; not linted", t.lim.MaxOutput)}}
+					res = result{err: &limitError{fmt.Sprintf("the build is over the output limit of %d bytes; not linted", t.lim.MaxOutput)}}
 					return
 				}
 				docs = append(docs, d)
 			}
-			done <- result{out: buf.Bytes(), res: docs}
+			res = result{out: buf.Bytes(), res: docs}
 		})
+		done <- res
 	}()
 	var r result
 	select {
