@@ -51,12 +51,16 @@ func withSchema(custom bool, build func()) {
 }
 
 // customSchema reports whether a kustomization of the tree sets kustomize's
-// OpenAPI schema (its `openapi` field).
+// OpenAPI schema (its `openapi` field), looked for once per tree: every
+// root's build asks.
 func (t *Tree) customSchema() bool {
-	for _, k := range t.kusts {
-		if openAPIField.Match(t.built[k.file]) || openAPIField.Match(t.files[k.file]) {
-			return true
+	t.schemaOnce.Do(func() {
+		for _, k := range t.kusts {
+			if openAPIField.Match(t.built[k.file]) || openAPIField.Match(t.files[k.file]) {
+				t.custom = true
+				return
+			}
 		}
-	}
-	return false
+	})
+	return t.custom
 }

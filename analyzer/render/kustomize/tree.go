@@ -33,6 +33,9 @@ type Tree struct {
 	cache map[string]*render.YAML // files parsed for locating
 	// Problems are found once per tree: remote entries, files refused.
 	Problems []render.Problem
+
+	schemaOnce sync.Once
+	custom     bool // a kustomization sets kustomize's schema (customSchema)
 }
 
 // kustomization is what is read of a kustomization file.

@@ -88,6 +88,21 @@ func TestReleaseSameAnswers(t *testing.T) {
 	}
 }
 
+// severalCharts returns the plan of the paths walked, which must hold
+// several charts.
+func severalCharts(t *testing.T, roots ...string) Plan {
+	t.Helper()
+	paths, errs := workspace.Walk(roots, nil)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	plan := Discover(paths)
+	if len(plan.Charts) < 2 {
+		t.Fatalf("plan %+v: want several charts", plan)
+	}
+	return plan
+}
+
 // countInFlight counts the renders through the inFlight hook until the
 // test ends; the function returned says the most in flight at once and
 // how many started.
@@ -116,14 +131,7 @@ func countInFlight(t *testing.T) func() (most, total int) {
 // there are processors (Options.renders); before, each chart of a run
 // rendered as many of its value sets at once as there are processors.
 func TestRendersInFlight(t *testing.T) {
-	paths, errs := workspace.Walk([]string{"../../../testdata/charts", "../../../testdata/kustomize/hpa"}, nil)
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	plan := Discover(paths)
-	if len(plan.Charts) < 2 {
-		t.Fatalf("plan %+v: want several charts", plan)
-	}
+	plan := severalCharts(t, "../../../testdata/charts", "../../../testdata/kustomize/hpa")
 	procs := runtime.GOMAXPROCS(0)
 	counts := countInFlight(t)
 	r := Render(context.Background(), plan, Options{Analyzers: rules.All(), Release: true})
@@ -142,14 +150,7 @@ func TestRendersInFlight(t *testing.T) {
 // call had a bound of its own, and as many calls as processors rendered
 // processors² at once.
 func TestPassBoundsRenders(t *testing.T) {
-	paths, errs := workspace.Walk([]string{"../../../testdata/charts"}, nil)
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	plan := Discover(paths)
-	if len(plan.Charts) < 2 {
-		t.Fatalf("plan %+v: want several charts", plan)
-	}
+	plan := severalCharts(t, "../../../testdata/charts")
 	procs := runtime.GOMAXPROCS(0)
 	counts := countInFlight(t)
 	pass := NewPass()
