@@ -4,14 +4,13 @@ import (
 	"context"
 	"fmt"
 	"go/token"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/render"
 	"github.com/scalelint/scalelint/analyzer/render/chart"
+	"github.com/scalelint/scalelint/analyzer/render/internal/rendertest"
 	"github.com/scalelint/scalelint/analyzer/workspace"
 	"github.com/scalelint/scalelint/rules"
 )
@@ -20,13 +19,7 @@ import (
 // an HPA whose CPU target comes from values.yaml.
 func writeChart(b *testing.B, n int) string {
 	dir := b.TempDir()
-	w := func(rel, s string) {
-		p := filepath.Join(dir, rel)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
+	w := func(rel, s string) { rendertest.WriteTree(b, dir, map[string]string{rel: s}) }
 	w("Chart.yaml", "apiVersion: v2\nname: bench\nversion: 0.1.0\n")
 	values := "services:\n"
 	for i := 0; i < n/2; i++ {

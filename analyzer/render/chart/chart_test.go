@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/scalelint/scalelint/analyzer/render"
+	"github.com/scalelint/scalelint/analyzer/render/internal/rendertest"
 )
 
 const chartsDir = "../../../testdata/charts"
@@ -142,8 +143,7 @@ func TestGeneratedCertificatesFixed(t *testing.T) {
 	// genSignedCert, genPrivateKey) and bcrypt password hashes (htpasswd)
 	// render fixed text of the same form: the same at every render, and
 	// without generating a key (an RSA key takes a second or more).
-	dir := t.TempDir()
-	for rel, text := range map[string]string{
+	dir := rendertest.WriteTree(t, "", map[string]string{
 		"Chart.yaml": "apiVersion: v2\nname: tls\nversion: 0.1.0\n",
 		"templates/secret.yaml": `{{- $ca := genCA "ca" 365 }}
 {{- $cert := genSignedCert "svc" (list "10.0.0.1") (list "svc.local") 365 $ca }}
@@ -158,13 +158,7 @@ data:
   other.key: {{ genPrivateKey "rsa" | b64enc }}
   auth: {{ htpasswd "admin" "secret" | b64enc }}
 `,
-	} {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	c, problems := Load(dir, LoadOptions{})
 	if c == nil {
 		t.Fatal(problems)
@@ -193,16 +187,7 @@ func TestCIValuesReadWhateverHelmignoreSays(t *testing.T) {
 	if err := os.CopyFS(dir, os.DirFS(filepath.Join(chartsDir, "helm-create"))); err != nil {
 		t.Fatal(err)
 	}
-	write := func(rel, text string) {
-		t.Helper()
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(rel, text string) { rendertest.WriteTree(t, dir, map[string]string{rel: text}) }
 	write(".helmignore", "ci/\n")
 	write("ci/hpa-values.yaml", "autoscaling:\n  enabled: true\n")
 	write("ci/notes.yaml", "not: a value set\n")
@@ -236,7 +221,7 @@ func TestCIValuesReadWhateverHelmignoreSays(t *testing.T) {
 // marker that would go behind the "{" and make "{{{" (a parse error Helm
 // does not have) goes before the action, trimming the same whitespace.
 func TestMarkerAfterBrace(t *testing.T) {
-	dir := writeTree(t, map[string]string{
+	dir := rendertest.WriteTree(t, "", map[string]string{
 		"Chart.yaml":        "apiVersion: v2\nname: ls\nversion: 1.0.0\n",
 		"values.yaml":       "input: |-\n  http { port => 8080 }\n",
 		"templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ls\ndata:\n  logstash.conf: |-\n    input {\n    {{- .Values.input | nindent 6 }}\n    }\n",

@@ -10,23 +10,8 @@ import (
 	"testing"
 
 	"github.com/scalelint/scalelint/analyzer/render"
+	"github.com/scalelint/scalelint/analyzer/render/internal/rendertest"
 )
-
-// writeTree writes files (by slash path) below a new temporary directory.
-func writeTree(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for rel, text := range files {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
 
 // anyChart takes every directory holding a Chart.yaml as a chart of the
 // tree being checked.
@@ -52,7 +37,7 @@ func messages(ps []render.Problem) string {
 // itself), said at b's entry; the render holds both charts' templates
 // once.
 func TestDependencyCycle(t *testing.T) {
-	root := writeTree(t, map[string]string{
+	root := rendertest.WriteTree(t, "", map[string]string{
 		"a/Chart.yaml":          "apiVersion: v2\nname: a\nversion: 1.0.0\ndependencies:\n- name: b\n  version: 1.0.0\n  repository: file://../b\n",
 		"a/templates/cm.yaml":   cm("a-{{ .Chart.Name }}"),
 		"b/Chart.yaml":          "apiVersion: v2\nname: b\nversion: 1.0.0\ndependencies:\n- name: a\n  version: 1.0.0\n  repository: file://../a\n",
@@ -104,7 +89,7 @@ func TestDependencyDepth(t *testing.T) {
 		files[fmt.Sprintf("c%d/Chart.yaml", i)] = chart
 		files[fmt.Sprintf("c%d/templates/cm.yaml", i)] = cm(fmt.Sprintf("c%d", i))
 	}
-	root := writeTree(t, files)
+	root := rendertest.WriteTree(t, "", files)
 	c, problems := Load(filepath.Join(root, "c0"), LoadOptions{Charts: anyChart})
 	if c == nil {
 		t.Fatal(messages(problems))
@@ -127,7 +112,7 @@ func TestDependencyDepth(t *testing.T) {
 // being checked (LoadOptions.Charts) is not taken; the chart renders
 // without it, as before.
 func TestDependencyNotInTree(t *testing.T) {
-	root := writeTree(t, map[string]string{
+	root := rendertest.WriteTree(t, "", map[string]string{
 		"web/Chart.yaml":    "apiVersion: v2\nname: web\nversion: 1.0.0\ndependencies:\n- name: common\n  version: 2.x.x\n  repository: oci://registry.example/charts\n- name: lib\n  version: 1.0.0\n  repository: file://../lib\n",
 		"common/Chart.yaml": "apiVersion: v2\nname: common\nversion: 2.0.0\ntype: library\n",
 		"lib/Chart.yaml":    "apiVersion: v2\nname: lib\nversion: 1.0.0\ntype: library\n",
@@ -150,7 +135,7 @@ func TestDependencyNotInTree(t *testing.T) {
 // dependencies it takes together: past it, a dependency is not read (one
 // input-limit problem naming it) and the chart renders without it.
 func TestDependencyInputLimit(t *testing.T) {
-	root := writeTree(t, map[string]string{
+	root := rendertest.WriteTree(t, "", map[string]string{
 		"web/Chart.yaml":          "apiVersion: v2\nname: web\nversion: 1.0.0\ndependencies:\n- name: common\n  version: 2.x.x\n  repository: oci://registry.example/charts\n",
 		"web/templates/cm.yaml":   cm("web"),
 		"common/Chart.yaml":       "apiVersion: v2\nname: common\nversion: 2.0.0\ntype: library\n",

@@ -1,10 +1,9 @@
 package chart
 
 import (
-	"io"
-	"log"
-	"os"
 	"testing"
+
+	"github.com/scalelint/scalelint/analyzer/render/internal/rendertest"
 )
 
 // Helm logs through the standard logger a value it cannot merge
@@ -15,7 +14,7 @@ import (
 // write nothing to standard error nor to the standard logger, and leave
 // both as they found them.
 func TestRenderWritesNothingToStderr(t *testing.T) {
-	dir := writeTree(t, map[string]string{
+	dir := rendertest.WriteTree(t, "", map[string]string{
 		"Chart.yaml":            "apiVersion: v2\nname: app\nversion: 1.0.0\ndependencies:\n- name: sub\n  version: 1.0.0\n",
 		"values.yaml":           "sub:\n  tls:\n    enabled: true\n",
 		"templates/cm.yaml":     "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: app}\n",
@@ -27,29 +26,17 @@ func TestRenderWritesNothingToStderr(t *testing.T) {
 		"charts/sub/values.yaml":       "tls: false\n",
 		"charts/sub/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: sub}\n",
 	})
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
+	out, restored := rendertest.Stderr(t, func() {
+		c, problems := Load(dir, LoadOptions{})
+		if c == nil || len(problems) > 0 {
+			t.Fatalf("Load: %v", problems)
+		}
+		renderSet(t, c, c.ValueSets()[0])
+	})
+	if out != "" {
+		t.Errorf("the load and render wrote to standard error:\n%s", out)
 	}
-	stderr, logw := os.Stderr, log.Writer()
-	os.Stderr = w
-	log.SetOutput(w)
-	c, problems := Load(dir, LoadOptions{})
-	if c == nil || len(problems) > 0 {
-		os.Stderr = stderr
-		log.SetOutput(logw)
-		t.Fatalf("Load: %v", problems)
-	}
-	renderSet(t, c, c.ValueSets()[0])
-	restoredStderr, restoredLog := os.Stderr == w, log.Writer() == w
-	os.Stderr = stderr
-	log.SetOutput(logw)
-	w.Close()
-	out, _ := io.ReadAll(r)
-	if len(out) > 0 {
-		t.Errorf("the render wrote to standard error:\n%s", out)
-	}
-	if !restoredStderr || !restoredLog {
-		t.Errorf("after the render: os.Stderr restored %v, the standard logger's output restored %v", restoredStderr, restoredLog)
+	if !restored {
+		t.Error("the load and render did not leave os.Stderr and the standard logger's output as they found them")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/scalelint/scalelint/analyzer/render"
+	"github.com/scalelint/scalelint/analyzer/render/internal/rendertest"
 )
 
 // TestTreesShared: two charts of a run take the same sibling dependency
@@ -18,7 +19,7 @@ import (
 // on its own, and is cut by its limit as it was without Trees.
 func TestTreesShared(t *testing.T) {
 	dep := "dependencies:\n- name: common\n  version: 1.x.x\n  repository: oci://registry.example/charts\n"
-	root := writeTree(t, map[string]string{
+	root := rendertest.WriteTree(t, "", map[string]string{
 		"common/Chart.yaml":       "apiVersion: v2\nname: common\nversion: 1.2.0\ntype: library\n",
 		"common/templates/_n.tpl": `{{- define "common.name" -}}{{ .Chart.Name }}-common{{- end -}}` + "\n",
 		"a/Chart.yaml":            "apiVersion: v2\nname: a\nversion: 1.0.0\n" + dep,

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
-	"log"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -13,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/scalelint/scalelint/analyzer/render"
+	"github.com/scalelint/scalelint/analyzer/render/internal/rendertest"
 )
 
 const hpaTree = "../../../testdata/kustomize/hpa"
@@ -67,16 +66,7 @@ func TestRootsAreOverlays(t *testing.T) {
 // built alone its patches match nothing, a build error no user sees.
 func TestComponentsAreNeverRoots(t *testing.T) {
 	root := t.TempDir()
-	write := func(rel, text string) {
-		t.Helper()
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(rel, text string) { rendertest.WriteTree(t, root, map[string]string{rel: text}) }
 	write("app/kustomization.yaml", "resources: [deployment.yaml]\ncomponents: [../components/used]\n# - ../components/optional\n")
 	write("app/deployment.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  template:\n    spec:\n      containers: [{name: web, image: web:1}]\n")
 	component := "apiVersion: kustomize.config.k8s.io/v1alpha1\nkind: Component\npatches:\n- patch: |-\n    apiVersion: apps/v1\n    kind: Deployment\n    metadata: {name: web}\n    spec: {replicas: 2}\n"
@@ -139,13 +129,7 @@ func TestInlineJSONPatchLine(t *testing.T) {
 
 func TestRemoteBaseReportedOnceAndSkipped(t *testing.T) {
 	dir := t.TempDir()
-	write := func(rel, s string) {
-		p := filepath.Join(dir, rel)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(rel, s string) { rendertest.WriteTree(t, dir, map[string]string{rel: s}) }
 	write("app/kustomization.yaml", "resources:\n- https://github.com/example/repo//deploy?ref=v1\n- cm.yaml\n")
 	write("app/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n")
 	tree := readTree(dir, render.Limits{})
@@ -218,13 +202,7 @@ func TestRemoteReferencesNeverFetched(t *testing.T) {
 	t.Setenv("HTTP_PROXY", "http://127.0.0.1:1")
 	t.Setenv("GIT_ALLOW_PROTOCOL", "none")
 	dir := t.TempDir()
-	write := func(rel, s string) {
-		p := filepath.Join(dir, rel)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(rel, s string) { rendertest.WriteTree(t, dir, map[string]string{rel: s}) }
 	write("app/kustomization.yaml", `resources:
 - cm.yaml
 - github.com/example/platform//base?ref=v1
@@ -292,29 +270,17 @@ func TestDeprecatedFieldsBuildSilently(t *testing.T) {
 	// patch line still found, and kustomize writes no deprecation warning
 	// on the process's standard error (it does for each one it reads).
 	dir := t.TempDir()
-	write := func(rel, s string) {
-		p := filepath.Join(dir, rel)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(rel, s string) { rendertest.WriteTree(t, dir, map[string]string{rel: s}) }
 	write("base/kustomization.yaml", "resources:\n- hpa.yaml\n")
 	write("base/hpa.yaml", "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: web\nspec:\n  maxReplicas: 10\n")
 	write("prod/kustomization.yaml", "bases:\n- ../base\ncommonLabels:\n  env: prod\npatchesStrategicMerge:\n- max.yaml\n")
 	write("prod/max.yaml", "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: web\nspec:\n  maxReplicas: 30\n")
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stderr := os.Stderr
-	os.Stderr = w
-	tree := readTree(dir, render.Limits{})
-	out, problems := tree.Build(context.Background(), "prod")
-	os.Stderr = stderr
-	w.Close()
-	written, _ := io.ReadAll(r)
-	if len(written) > 0 {
+	var out *render.Output
+	var problems []render.Problem
+	written, _ := rendertest.Stderr(t, func() {
+		out, problems = readTree(dir, render.Limits{}).Build(context.Background(), "prod")
+	})
+	if written != "" {
 		t.Errorf("the build wrote on standard error: %s", written)
 	}
 	if out == nil {
@@ -338,37 +304,16 @@ func TestDeprecatedFieldsBuildSilently(t *testing.T) {
 // scalelint's messages. A build writes nothing to either, and leaves both
 // as it found them.
 func TestBuildWritesNothingToStderr(t *testing.T) {
-	root := t.TempDir()
-	for rel, text := range map[string]string{
+	root := rendertest.WriteTree(t, "", map[string]string{
 		"app/kustomization.yaml": "resources: [cm.yaml]\nvars:\n- name: UNUSED\n  objref: {kind: ConfigMap, name: c, apiVersion: v1}\n  fieldref: {fieldpath: metadata.name}\n",
 		"app/cm.yaml":            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {a: b}\n",
-	} {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stderr, logw := os.Stderr, log.Writer()
-	os.Stderr = w
-	log.SetOutput(w)
-	build(t, readTree(root, render.Limits{}), "app")
-	restoredStderr, restoredLog := os.Stderr == w, log.Writer() == w
-	os.Stderr = stderr
-	log.SetOutput(logw)
-	w.Close()
-	out, _ := io.ReadAll(r)
-	if len(out) > 0 {
+	})
+	out, restored := rendertest.Stderr(t, func() { build(t, readTree(root, render.Limits{}), "app") })
+	if out != "" {
 		t.Errorf("the build wrote to standard error:\n%s", out)
 	}
-	if !restoredStderr || !restoredLog {
-		t.Errorf("after the build: os.Stderr restored %v, the standard logger's output restored %v", restoredStderr, restoredLog)
+	if !restored {
+		t.Error("the build did not leave os.Stderr and the standard logger's output as it found them")
 	}
 }
 

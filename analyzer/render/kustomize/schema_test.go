@@ -3,30 +3,14 @@ package kustomize
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 
 	"sigs.k8s.io/kustomize/kyaml/openapi"
 
 	"github.com/scalelint/scalelint/analyzer/render"
+	"github.com/scalelint/scalelint/analyzer/render/internal/rendertest"
 )
-
-func writeFiles(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for rel, text := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
 
 // patchedApp is a kustomization whose strategic-merge patch makes
 // kustomize read its OpenAPI schema (the patch's merge keys).
@@ -56,7 +40,7 @@ func TestBuildsShareSchema(t *testing.T) {
 			files[k] = v
 		}
 	}
-	tree := readTree(writeFiles(t, files), render.Limits{})
+	tree := readTree(rendertest.WriteTree(t, "", files), render.Limits{})
 	openapi.ResetOpenAPI() // as in a new process: nothing parsed
 	schema.once = sync.Once{}
 	var wg sync.WaitGroup
@@ -85,7 +69,7 @@ func TestCustomSchemaRestored(t *testing.T) {
 	files := patchedApp("app")
 	files["app/kustomization.yaml"] += "openapi:\n  path: schema.json\n"
 	files["app/schema.json"] = `{"definitions": {}}`
-	tree := readTree(writeFiles(t, files), render.Limits{})
+	tree := readTree(rendertest.WriteTree(t, "", files), render.Limits{})
 	if !tree.customSchema() {
 		t.Fatal("the tree's openapi field is not seen")
 	}

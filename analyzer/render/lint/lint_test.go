@@ -9,6 +9,7 @@ import (
 
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/analyzertest"
+	"github.com/scalelint/scalelint/analyzer/render/internal/rendertest"
 	"github.com/scalelint/scalelint/analyzer/render/lint"
 	"github.com/scalelint/scalelint/analyzer/workspace"
 	"github.com/scalelint/scalelint/rules"
@@ -49,13 +50,7 @@ func TestVariantsWarn(t *testing.T) {
 func TestDependencyLinkOut(t *testing.T) {
 	outside, tree := t.TempDir(), t.TempDir()
 	write := func(p, text string) {
-		t.Helper()
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		rendertest.WriteTree(t, filepath.Dir(p), map[string]string{filepath.Base(p): text})
 	}
 	common := "apiVersion: v2\nname: common\nversion: 2.0.0\ntype: library\n"
 	write(filepath.Join(outside, "common", "Chart.yaml"), common)
