@@ -69,7 +69,7 @@ const kedaV1 = "keda.k8s.io"
 func runRemovedAPI(pass *analyzer.Pass) error {
 	ws := pass.Workspace
 	reported := map[*manifest.Object]bool{}
-	for _, a := range ws.Autoscalers() {
+	for _, a := range ws.Autoscalers().All() {
 		o := a.Object
 		kv := pass.KubernetesVersion(o.File())
 		if r, ok := removalOf(o.APIVersion, o.Kind); ok && kv.AtLeast(1, r.removedIn) {

@@ -246,20 +246,3 @@ func (l List[T]) Splice(edits ...Edit[T]) List[T] {
 	flush()
 	return out
 }
-
-// Shared returns the number of chunks of b that are chunks of a (the same
-// elements in memory): what a splice kept of the list it was made from.
-// For tests and measurements.
-func Shared[T any](a, b List[T]) int {
-	in := make(map[*T]int, len(a.chunks))
-	for _, ch := range a.chunks {
-		in[&ch[0]] = len(ch)
-	}
-	n := 0
-	for _, ch := range b.chunks {
-		if in[&ch[0]] == len(ch) {
-			n++
-		}
-	}
-	return n
-}
