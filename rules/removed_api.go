@@ -103,8 +103,13 @@ func runRemovedAPI(pass *analyzer.Pass) error {
 			pass.Report(d)
 		}
 	}
-	for _, o := range ws.ObjectsOfKind("TriggerAuthentication") {
-		if o.Group == kedaV1 {
+	// The workspace's objects (of a language server's view, those of the
+	// files it lints again), not ObjectsOfKind, which lists the whole
+	// workspace's: an edit at 10,000 services listed thousands of
+	// TriggerAuthentications to report none outside the edited file.
+	ws.ParseKind("TriggerAuthentication")
+	for _, o := range ws.Objects().All() {
+		if o.Kind == "TriggerAuthentication" && o.Group == kedaV1 {
 			pass.Report(kedaV1Diagnostic(o))
 		}
 	}
