@@ -200,7 +200,6 @@ func TestSpliceSharesChunks(t *testing.T) {
 
 // shared returns the number of chunks of b that are chunks of a (the same
 // elements in memory): what a splice kept of the list it was made from.
-// For tests and measurements.
 func shared[T any](a, b List[T]) int {
 	in := make(map[*T]int, len(a.chunks))
 	for _, ch := range a.chunks {
