@@ -35,8 +35,11 @@ const Size = 256
 // List is an immutable list of T. The zero value is the empty list. A
 // List is a small value: copy it freely.
 type List[T any] struct {
-	chunks [][]T // each non-empty, never written once in a list
-	ends   []int // ends[i]: the elements in chunks[0..i]
+	// chunks are each non-empty, never written once in a list. A
+	// pointer and an int32 per chunk (12 bytes, not a slice header and
+	// an int, 32) make the directory a splice copies small.
+	chunks []*[]T
+	ends   []int32 // ends[i]: the elements in chunks[0..i]
 }
 
 // From returns the list of the elements of s, whose chunks are slices of
@@ -58,15 +61,14 @@ func (l *List[T]) appendCut(s []T) {
 		return
 	}
 	k := max(1, (n+Size/2)/Size) // chunks of Size/2 to 3·Size/2 elements
-	end := 0
-	if len(l.ends) > 0 {
-		end = l.ends[len(l.ends)-1]
-	}
-	for i := 0; i < k; i++ {
+	end := l.Len()
+	heads := make([][]T, k)
+	for i := range heads {
 		lo, hi := n*i/k, n*(i+1)/k
-		l.chunks = append(l.chunks, s[lo:hi:hi])
+		heads[i] = s[lo:hi:hi]
 		end += hi - lo
-		l.ends = append(l.ends, end)
+		l.chunks = append(l.chunks, &heads[i])
+		l.ends = append(l.ends, int32(end))
 	}
 }
 
@@ -75,14 +77,22 @@ func (l List[T]) Len() int {
 	if len(l.ends) == 0 {
 		return 0
 	}
-	return l.ends[len(l.ends)-1]
+	return int(l.ends[len(l.ends)-1])
 }
 
 // chunkOf returns the chunk that holds index i (0 <= i < Len), and the
 // index of its first element.
 func (l List[T]) chunkOf(i int) (int, int) {
-	c := sort.SearchInts(l.ends, i+1)
-	return c, l.ends[c] - len(l.chunks[c])
+	c := sort.Search(len(l.ends), func(c int) bool { return int(l.ends[c]) > i })
+	return c, l.end(c) - len(*l.chunks[c])
+}
+
+// end returns the index after chunk c's last element.
+func (l List[T]) end(c int) int { return int(l.ends[c]) }
+
+// chunk returns chunk c's elements.
+func (l List[T]) chunk(c int) []T {
+	return *l.chunks[c]
 }
 
 // At returns the element at index i; it panics when i is out of range,
@@ -92,7 +102,7 @@ func (l List[T]) At(i int) T {
 		panic("chunked: index out of range")
 	}
 	c, start := l.chunkOf(i)
-	return l.chunks[c][i-start]
+	return l.chunk(c)[i-start]
 }
 
 // All returns the elements with their indexes, in order.
@@ -100,7 +110,7 @@ func (l List[T]) All() iter.Seq2[int, T] {
 	return func(yield func(int, T) bool) {
 		i := 0
 		for _, ch := range l.chunks {
-			for _, x := range ch {
+			for _, x := range *ch {
 				if !yield(i, x) {
 					return
 				}
@@ -118,8 +128,8 @@ func (l List[T]) Range(lo, hi int) iter.Seq2[int, T] {
 			return
 		}
 		c, start := l.chunkOf(lo)
-		for i := lo; i < hi; c, start = c+1, l.ends[c] {
-			for _, x := range l.chunks[c][i-start : min(hi, l.ends[c])-start] {
+		for i := lo; i < hi; c, start = c+1, l.end(c) {
+			for _, x := range l.chunk(c)[i-start : min(hi, l.end(c))-start] {
 				if !yield(i, x) {
 					return
 				}
@@ -140,8 +150,8 @@ func (l List[T]) Slice(lo, hi int) []T {
 		return nil
 	}
 	c, start := l.chunkOf(lo)
-	if hi <= l.ends[c] {
-		return l.chunks[c][lo-start : hi-start : hi-start]
+	if hi <= l.end(c) {
+		return l.chunk(c)[lo-start : hi-start : hi-start]
 	}
 	out := make([]T, 0, hi-lo)
 	for _, x := range l.Range(lo, hi) {
@@ -155,12 +165,12 @@ func (l List[T]) Slice(lo, hi int) []T {
 // (sort.Search): a search of a list sorted by a key. It reads the last
 // element of O(log(Len/Size)) chunks, then searches one chunk.
 func (l List[T]) Search(f func(T) bool) int {
-	c := sort.Search(len(l.chunks), func(c int) bool { ch := l.chunks[c]; return f(ch[len(ch)-1]) })
+	c := sort.Search(len(l.chunks), func(c int) bool { ch := l.chunk(c); return f(ch[len(ch)-1]) })
 	if c == len(l.chunks) {
 		return l.Len()
 	}
-	ch := l.chunks[c]
-	return l.ends[c] - len(ch) + sort.Search(len(ch), func(i int) bool { return f(ch[i]) })
+	ch := l.chunk(c)
+	return l.end(c) - len(ch) + sort.Search(len(ch), func(i int) bool { return f(ch[i]) })
 }
 
 // Edit replaces the elements of indexes Lo to Hi (excluded) with With: a
@@ -190,7 +200,7 @@ func (l List[T]) Splice(edits ...Edit[T]) List[T] {
 	if len(edits) == 0 {
 		return l
 	}
-	out := List[T]{chunks: make([][]T, 0, len(l.chunks)+2), ends: make([]int, 0, len(l.chunks)+2)}
+	out := List[T]{chunks: make([]*[]T, 0, len(l.chunks)+2), ends: make([]int32, 0, len(l.chunks)+2)}
 	var pending []T // the elements of touched chunks, not yet cut
 	flush := func() {
 		out.appendCut(pending)
@@ -205,11 +215,12 @@ func (l List[T]) Splice(edits ...Edit[T]) List[T] {
 		e := edits[ei]
 		return e.Lo < end || (e.Lo == end && end == n)
 	}
-	for c, ch := range l.chunks {
-		start, end := l.ends[c]-len(ch), l.ends[c]
+	for c, head := range l.chunks {
+		ch := *head
+		start, end := l.end(c)-len(ch), l.end(c)
 		if pending == nil && skip <= start && !touches(start, end) {
-			out.chunks = append(out.chunks, ch)
-			out.ends = append(out.ends, out.Len()+len(ch))
+			out.chunks = append(out.chunks, head)
+			out.ends = append(out.ends, int32(out.Len()+len(ch)))
 			continue
 		}
 		if pending == nil {
@@ -239,7 +250,7 @@ func (l List[T]) Splice(edits ...Edit[T]) List[T] {
 	}
 	if len(pending) > 0 && len(pending) < Size/2 && len(out.chunks) > 0 {
 		// Too small to stand alone: the last chunk joins it.
-		last := out.chunks[len(out.chunks)-1]
+		last := *out.chunks[len(out.chunks)-1]
 		out.chunks, out.ends = out.chunks[:len(out.chunks)-1], out.ends[:len(out.ends)-1]
 		pending = append(append(make([]T, 0, len(last)+len(pending)), last...), pending...)
 	}

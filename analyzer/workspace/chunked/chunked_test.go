@@ -29,12 +29,13 @@ func checkList(t *testing.T, step int, l List[int], want []int, rng *rand.Rand) 
 		t.Fatalf("step %d: All gave %v, want %v", step, got, want)
 	}
 	end := 0
-	for c, ch := range l.chunks {
+	for c, head := range l.chunks {
+		ch := *head
 		if len(ch) == 0 || (len(want) >= Size/2 && (len(ch) < Size/2 || len(ch) >= 3*Size/2)) {
 			t.Fatalf("step %d: chunk %d of %d elements (list of %d)", step, c, len(ch), len(want))
 		}
 		end += len(ch)
-		if l.ends[c] != end {
+		if int(l.ends[c]) != end {
 			t.Fatalf("step %d: ends[%d] = %d, want %d", step, c, l.ends[c], end)
 		}
 	}
@@ -175,8 +176,8 @@ func TestSpliceSharesChunks(t *testing.T) {
 	// entries of room) and the touched chunk (at most 3·Size/2 elements,
 	// with Size/8 of room): derived from Splice's code, doubled for the
 	// allocator's size classes. A copy of the list is n·8 bytes, 272,000.
-	dir := (len(l.chunks) + 2) * int(unsafe.Sizeof([]int{})+unsafe.Sizeof(0))
-	chunk := (3*Size/2 + Size/8) * int(unsafe.Sizeof(0))
+	dir := (len(l.chunks) + 2) * int(unsafe.Sizeof(&[]int{})+unsafe.Sizeof(int32(0)))
+	chunk := (3*Size/2+Size/8)*int(unsafe.Sizeof(0)) + 2*int(unsafe.Sizeof([]int{}))
 	bound := 2 * (dir + chunk)
 	if bound >= n*8/4 {
 		t.Fatalf("bound %d is no test", bound)
@@ -192,8 +193,8 @@ func TestSpliceSharesChunks(t *testing.T) {
 	if per := int(after.TotalAlloc-before.TotalAlloc) / runs; per > bound {
 		t.Errorf("a splice of one element allocates %d bytes, want at most %d (the directory and one chunk)", per, bound)
 	}
-	if allocs := testing.AllocsPerRun(runs, func() { m = l.Splice(Edit[int]{n / 3, n / 3, []int{-1}}) }); allocs > 4 {
-		t.Errorf("a splice of one element makes %v allocations, want at most 4 (directory, ends, one chunk, its regrowth)", allocs)
+	if allocs := testing.AllocsPerRun(runs, func() { m = l.Splice(Edit[int]{n / 3, n / 3, []int{-1}}) }); allocs > 5 {
+		t.Errorf("a splice of one element makes %v allocations, want at most 5 (directory, ends, one chunk, its regrowth, its slice header)", allocs)
 	}
 	_ = m
 }
@@ -203,11 +204,11 @@ func TestSpliceSharesChunks(t *testing.T) {
 func shared[T any](a, b List[T]) int {
 	in := make(map[*T]int, len(a.chunks))
 	for _, ch := range a.chunks {
-		in[&ch[0]] = len(ch)
+		in[&(*ch)[0]] = len(*ch)
 	}
 	n := 0
 	for _, ch := range b.chunks {
-		if in[&ch[0]] == len(ch) {
+		if in[&(*ch)[0]] == len(*ch) {
 			n++
 		}
 	}
