@@ -74,7 +74,7 @@ var withDocs = []string{
 // TestWithMatchesNew replaces files of a workspace at random and checks
 // that With gives what New gives from the same parsed files.
 func TestWithMatchesNew(t *testing.T) {
-	withMatchesNew(t, []string{"a/deploy.yaml", "a/hpa.yaml", "a/sub/x.yaml", "b/y.yaml", "c/d/e/z.yaml"}, withDocs, 50)
+	withMatchesNew(t, []string{"a/deploy.yaml", "a/hpa.yaml", "a/sub/x.yaml", "b/y.yaml", "c/d/e/z.yaml"}, withDocs, 50, 40)
 }
 
 // TestWithMatchesNewLarge is TestWithMatchesNew over enough paths that
@@ -88,12 +88,13 @@ func TestWithMatchesNewLarge(t *testing.T) {
 	// Without the GitOps root, which makes With build from scratch
 	// whenever a path comes or goes: a large workspace holds one at
 	// random in nearly every step.
-	withMatchesNew(t, paths, withDocs[:len(withDocs)-1], 2)
+	withMatchesNew(t, paths, withDocs[:len(withDocs)-1], 2, 20)
 }
 
-// withMatchesNew replaces files of paths at random, over several
-// workspaces (one random source each), and compares With's workspace with New's.
-func withMatchesNew(t *testing.T, paths, docs []string, seeds int) {
+// withMatchesNew replaces files of paths at random, steps times over
+// each of several workspaces (one random source each), and compares
+// With's workspace with New's.
+func withMatchesNew(t *testing.T, paths, docs []string, seeds, steps int) {
 	scratch := 0
 	defer func() { t.Logf("%d steps built from scratch", scratch) }()
 	opts := Options{Kinds: []string{"LimitRange"}}
@@ -114,12 +115,19 @@ func withMatchesNew(t *testing.T, paths, docs []string, seeds int) {
 			all = append(all, byPath[p]...)
 		}
 		ws := New(fset, all, opts)
-		for step := 0; step < 40; step++ {
+		for step := 0; step < steps; step++ {
 			replace := map[string][]*manifest.File{}
 			for n := 1 + r.Intn(2+len(paths)/100); n > 0; n-- {
-				p := paths[r.Intn(len(paths))]
-				replace[p] = parse(p)
-				byPath[p] = replace[p]
+				// A path, or a run of neighbours (files that come, go
+				// or change side by side, across chunks).
+				i, run := r.Intn(len(paths)), 1
+				if r.Intn(3) == 0 {
+					run += r.Intn(6)
+				}
+				for _, p := range paths[i:min(i+run, len(paths))] {
+					replace[p] = parse(p)
+					byPath[p] = replace[p]
+				}
 			}
 			next, ok := ws.With(replace)
 			if !ok {
