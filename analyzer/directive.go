@@ -187,7 +187,7 @@ func nextContentLine(f *manifest.File, line int) int {
 // annotationDirectives finds ignore.scalelint.dev/RULE annotations.
 func annotationDirectives(ws *workspace.Workspace) []*directive {
 	var out []*directive
-	for _, o := range ws.Objects() {
+	for _, o := range ws.Objects().All() {
 		for _, an := range o.Annotations {
 			if !strings.HasPrefix(an.Key, IgnoreAnnotationPrefix) {
 				continue
@@ -250,7 +250,7 @@ func (d *directive) names(rule string) bool {
 func applySuppressions(ws *workspace.Workspace, diags []Diagnostic, known map[string]bool, knownNames []string) []Diagnostic {
 	var ds []*directive
 	if !ws.Generated() {
-		for _, f := range ws.Files {
+		for _, f := range ws.Files().All() {
 			if ws.Rendering(f) == workspace.NotRendered {
 				ds = append(ds, scanDirectives(f)...)
 			}
@@ -277,7 +277,7 @@ func SuppressRendered(ws *workspace.Workspace, diags []Diagnostic, analyzers []*
 		cfg = DefaultConfig()
 	}
 	var ds []*directive
-	for _, f := range ws.Files {
+	for _, f := range ws.Files().All() {
 		if ws.Rendering(f) != workspace.NotRendered && (own == nil || own(f)) {
 			ds = append(ds, scanDirectives(f)...)
 		}

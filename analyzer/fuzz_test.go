@@ -37,7 +37,7 @@ func FuzzDirectives(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	noop := &Analyzer{Name: "latency-floor", Severity: Error, Run: func(p *Pass) error {
-		for _, f := range p.Workspace.Files {
+		for _, f := range p.Workspace.Files().All() {
 			p.Report(Diagnostic{Pos: f.Tok.Pos(0), End: f.Tok.Pos(0), Message: "m"})
 		}
 		return nil

@@ -34,7 +34,7 @@ func RunWith(ctx context.Context, ws *workspace.Workspace, analyzers []*Analyzer
 		shared = NewShared()
 	}
 	defer func() {
-		for _, f := range ws.Files {
+		for _, f := range ws.Files().All() {
 			f.DropText(nil, false) // a no-op for a file whose text was never dropped
 		}
 	}()
@@ -148,8 +148,8 @@ func stampSeverity(ws *workspace.Workspace, diags []Diagnostic, byName map[strin
 
 func internalError(ws *workspace.Workspace, a *Analyzer, msg string) Diagnostic {
 	d := Diagnostic{Rule: a.Name, Severity: Error, Message: "internal error in rule " + a.Name + ": " + msg}
-	if len(ws.Files) > 0 {
-		d.Pos = ws.Files[0].Tok.Pos(0)
+	if ws.Files().Len() > 0 {
+		d.Pos = ws.Files().At(0).Tok.Pos(0)
 		d.End = d.Pos
 	}
 	return d

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -126,10 +127,19 @@ func BenchmarkDidChangeLatency(b *testing.B) {
 	b.ReportMetric(float64(strings.Count(text, "\n")), "lines")
 }
 
+// benchCorpus, when set, is a corpus gen_corpus.py generated that the
+// corpus benchmarks read instead of generating 1,000 services: e.g.
+// -bench-corpus=/tmp/corpus-10000 for the edits of a 10,000-service
+// workspace.
+var benchCorpus = flag.String("bench-corpus", "", "a generated corpus directory the corpus benchmarks read (default: 1,000 services generated)")
+
 // corpusDir generates the benchmark corpus of n services once per run,
 // with the repository's copy of the deterministic generator
-// (testdata/bench/gen_corpus.py).
+// (testdata/bench/gen_corpus.py), or returns -bench-corpus.
 func corpusDir(b *testing.B, n int) string {
+	if *benchCorpus != "" {
+		return *benchCorpus
+	}
 	gen := filepath.Join("..", "testdata", "bench", "gen_corpus.py")
 	dir := filepath.Join(b.TempDir(), "corpus")
 	out, err := exec.Command("python3", gen, dir, fmt.Sprint(n)).CombinedOutput()
@@ -210,6 +220,7 @@ func BenchmarkInitializeCorpus(b *testing.B) {
 // previous snapshot's and lints again only the files the edit can reach
 // (incremental.go). Run with -benchtime=300x or more for a meaningful p99.
 func BenchmarkEditLatencyCorpus(b *testing.B) {
+	b.ReportAllocs() // the whole process: server and client
 	dir := corpusDir(b, 1000)
 	open := firstScaledObject(dir)
 	c := newClient(b, Options{Debounce: -1})

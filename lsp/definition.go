@@ -65,7 +65,7 @@ func (s *Server) References(ctx context.Context, params *protocol.ReferenceParam
 			out = append(out, loc)
 		}
 	}
-	for _, a := range ws.Autoscalers() {
+	for _, a := range ws.Autoscalers().All() {
 		for _, v := range ws.Target(a).Variants {
 			if v != o {
 				continue

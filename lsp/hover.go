@@ -112,7 +112,7 @@ func renderedLawTables(snap *Snapshot, path string, off int) []string {
 	at := func(l render.Location) bool { return l.Path == path && l.Start <= off && off <= l.End }
 	for _, g := range snap.renders() {
 		for _, u := range g.units(snap) {
-			for _, a := range u.Workspace.Autoscalers() {
+			for _, a := range u.Workspace.Autoscalers().All() {
 				hit := false
 				for _, f := range lawFields(a) {
 					if !f.IsValid() {

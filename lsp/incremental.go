@@ -109,9 +109,10 @@ func (s *Snapshot) relintPaths(b *Snapshot) (map[string]bool, bool) {
 	// definitions it names, are in no changed file); but an unresolved
 	// one's finding also names files that do not parse, so a broken
 	// change looks at every autoscaler.
-	cands, ok := newWS.Reresolved()
+	reresolved, ok := newWS.Reresolved()
+	cands := slices.All(reresolved)
 	if !ok || broken {
-		cands = newWS.Autoscalers()
+		cands = newWS.Autoscalers().All()
 	}
 	for _, a := range cands {
 		nr := newWS.Target(a)

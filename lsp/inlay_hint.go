@@ -46,7 +46,7 @@ func (s *Server) InlayHint(ctx context.Context, params *protocol.InlayHintParams
 		})
 	}
 	ws := snap.Workspace()
-	for _, a := range ws.Autoscalers() {
+	for _, a := range ws.Autoscalers().All() {
 		o := a.Object
 		oh, start, end := snap.fieldSpan(o, o.At)
 		if oh != h || end < from || start > to {

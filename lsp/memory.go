@@ -30,10 +30,13 @@ import (
 // services on a shared 2-core machine (lspbench, 1,000 edits; p90 / p99,
 // RSS after the edits): room 35% 28 / 67 ms, 264 MiB; 50% 11-18 / 37-44 ms,
 // 279 MiB; 75% 6-8 / 28-32 ms, 320-341 MiB; no limit 2.5 / 22 ms, 434 MiB.
-// An edit costs a few hundred kilobytes of garbage whatever the room, so
-// less room means more collections, each marking the whole index while
-// edits run and assist it. Three quarters keeps the edits' p90 under
-// what it was before (8.5-12 ms, with 620-670 MiB resident).
+// An edit then cost about 630 KB of garbage whatever the room, so less
+// room meant more collections, each marking the whole index while edits
+// run and assist it. Three quarters kept the edits' p90 under what it was
+// before (8.5-12 ms, with 620-670 MiB resident). Since an edit's workspace
+// shares its lists with the one before (analyzer/workspace/chunked), an
+// edit costs about 85 KB at any workspace size: at 10,000 services one
+// collection per 650 edits, where there were ten per 1,000.
 
 // limitMemory starts the memory tuner, once, if the options ask for it:
 // when the index's lint is published, so that reading the index is paced

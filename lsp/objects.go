@@ -43,7 +43,7 @@ func contains(o *manifest.Object, n *yaml.Node, off int) bool {
 
 // autoscalerOf returns the autoscaler an object is, or nil.
 func autoscalerOf(ws *workspace.Workspace, o *manifest.Object) *scaling.Autoscaler {
-	for _, a := range ws.Autoscalers() {
+	for _, a := range ws.Autoscalers().All() {
 		if a.Object == o {
 			return a
 		}
@@ -54,7 +54,7 @@ func autoscalerOf(ws *workspace.Workspace, o *manifest.Object) *scaling.Autoscal
 // scaledBy returns the autoscalers whose scale target is o.
 func scaledBy(ws *workspace.Workspace, o *manifest.Object) []*scaling.Autoscaler {
 	var out []*scaling.Autoscaler
-	for _, a := range ws.Autoscalers() {
+	for _, a := range ws.Autoscalers().All() {
 		if ws.Target(a).Object == o {
 			out = append(out, a)
 		}

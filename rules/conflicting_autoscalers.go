@@ -18,7 +18,7 @@ var ConflictingAutoscalers = &analyzer.Analyzer{
 		ws := pass.Workspace
 		byTarget := map[*manifest.Object][]*scaling.Autoscaler{}
 		var order []*manifest.Object
-		for _, a := range ws.Autoscalers() {
+		for _, a := range ws.Autoscalers().All() {
 			t := ws.Target(a).Object
 			if t == nil {
 				continue

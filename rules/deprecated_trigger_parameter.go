@@ -16,7 +16,7 @@ var DeprecatedTriggerParameter = &analyzer.Analyzer{
 	URL:      analyzer.RulesReferenceURL + "#deprecated-trigger-parameter",
 	Local:    true,
 	Run: func(pass *analyzer.Pass) error {
-		for _, a := range pass.Workspace.Autoscalers() {
+		for _, a := range pass.Workspace.Autoscalers().All() {
 			for _, m := range a.Metrics {
 				for _, u := range m.Deprecated {
 					p := u.Param

@@ -29,7 +29,7 @@ spec:
 	fset := token.NewFileSet()
 	f := manifest.Parse(fset, "orders.yaml", src, manifest.Options{})
 	ws := workspace.New(fset, []*manifest.File{f}, workspace.Options{})
-	a := ws.Autoscalers()[0]
+	a := ws.Autoscalers().At(0)
 	cfg := analyzer.DefaultConfig()
 	shared := analyzer.NewShared()
 	if diags := analyzer.RunWith(context.Background(), ws, All(), cfg, shared); len(diags) == 0 {

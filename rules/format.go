@@ -27,7 +27,7 @@ func evaluations(pass *analyzer.Pass) []*Evaluation {
 	type key struct{ ws *workspace.Workspace }
 	return pass.Shared(key{pass.Workspace}, func() any {
 		var out []*Evaluation
-		for _, a := range pass.Workspace.Autoscalers() {
+		for _, a := range pass.Workspace.Autoscalers().All() {
 			out = append(out, ev.Evaluate(pass.Workspace, a))
 		}
 		return out

@@ -31,13 +31,13 @@ var InvalidAnnotation = &analyzer.Analyzer{
 				pass.Report(d)
 			}
 		}
-		for _, a := range ws.Autoscalers() {
+		for _, a := range ws.Autoscalers().All() {
 			if !seen[a.Object] {
 				seen[a.Object] = true
 				report(a.Problems)
 			}
 		}
-		for _, o := range ws.Objects() {
+		for _, o := range ws.Objects().All() {
 			if w := ws.Workload(o); w != nil && !seen[o] {
 				seen[o] = true
 				report(w.Problems)

@@ -14,7 +14,7 @@ var InvalidField = &analyzer.Analyzer{
 		// Values the decode accepts and KEDA does not: a trigger threshold
 		// its scaler cannot read, or that makes the HPA it creates invalid
 		// (once per field: the decode may have refused it already).
-		for _, a := range pass.Workspace.Autoscalers() {
+		for _, a := range pass.Workspace.Autoscalers().All() {
 			for _, p := range a.FieldProblems {
 				if !decoded[p.Pos] {
 					pass.Report(analyzer.Diagnostic{Pos: p.Pos, End: p.End, Message: p.Message, Object: p.Object})

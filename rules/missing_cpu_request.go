@@ -21,7 +21,7 @@ var MissingCPURequest = &analyzer.Analyzer{
 	URL:      analyzer.RulesReferenceURL + "#missing-cpu-request",
 	Run: func(pass *analyzer.Pass) error {
 		ws := pass.Workspace
-		for _, a := range ws.Autoscalers() {
+		for _, a := range ws.Autoscalers().All() {
 			r := ws.Target(a)
 			if r.Workload == nil || !r.Workload.HasTemplate {
 				continue

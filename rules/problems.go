@@ -13,7 +13,7 @@ import (
 // belong to a rule, and returns where they start.
 func reportProblems(pass *analyzer.Pass, rule string) map[token.Pos]bool {
 	at := map[token.Pos]bool{}
-	for _, f := range pass.Workspace.Files {
+	for _, f := range pass.Workspace.Files().All() {
 		for _, p := range problemsOf(pass, f) {
 			if p.Rule != rule {
 				continue

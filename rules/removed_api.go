@@ -69,7 +69,7 @@ const kedaV1 = "keda.k8s.io"
 func runRemovedAPI(pass *analyzer.Pass) error {
 	ws := pass.Workspace
 	reported := map[*manifest.Object]bool{}
-	for _, a := range ws.Autoscalers() {
+	for _, a := range ws.Autoscalers().All() {
 		o := a.Object
 		kv := pass.KubernetesVersion(o.File())
 		if r, ok := removalOf(o.APIVersion, o.Kind); ok && kv.AtLeast(1, r.removedIn) {
@@ -103,8 +103,13 @@ func runRemovedAPI(pass *analyzer.Pass) error {
 			pass.Report(d)
 		}
 	}
-	for _, o := range ws.ObjectsOfKind("TriggerAuthentication") {
-		if o.Group == kedaV1 {
+	// The workspace's objects (of a language server's view, those of the
+	// files it lints again), not ObjectsOfKind, which lists the whole
+	// workspace's: an edit at 10,000 services listed thousands of
+	// TriggerAuthentications to report none outside the edited file.
+	ws.ParseKind("TriggerAuthentication")
+	for _, o := range ws.Objects().All() {
+		if o.Kind == "TriggerAuthentication" && o.Group == kedaV1 {
 			pass.Report(kedaV1Diagnostic(o))
 		}
 	}

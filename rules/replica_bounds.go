@@ -20,7 +20,7 @@ var ReplicaBounds = &analyzer.Analyzer{
 	URL:      analyzer.RulesReferenceURL + "#replica-bounds",
 	Local:    true,
 	Run: func(pass *analyzer.Pass) error {
-		for _, a := range pass.Workspace.Autoscalers() {
+		for _, a := range pass.Workspace.Autoscalers().All() {
 			switch a.Kind {
 			case scaling.HPA:
 				checkHPABounds(pass, a)

@@ -17,7 +17,7 @@ var ReplicasManagedByAutoscaler = &analyzer.Analyzer{
 	Run: func(pass *analyzer.Pass) error {
 		ws := pass.Workspace
 		done := map[*manifest.Object]bool{}
-		for _, a := range ws.Autoscalers() {
+		for _, a := range ws.Autoscalers().All() {
 			r := ws.Target(a)
 			if r.Workload == nil || !r.Workload.Replicas.Set || done[r.Object] {
 				continue

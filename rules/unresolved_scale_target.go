@@ -25,7 +25,7 @@ var UnresolvedScaleTarget = &analyzer.Analyzer{
 		ws := pass.Workspace
 		var unreadable []*manifest.File
 		unreadableOnce := false
-		for _, a := range ws.Autoscalers() {
+		for _, a := range ws.Autoscalers().All() {
 			if a.Kind == scaling.ScaledJob {
 				continue
 			}

@@ -10,7 +10,7 @@ var YAMLPortability = &analyzer.Analyzer{
 	URL:      analyzer.RulesReferenceURL + "#yaml-portability",
 	Local:    true,
 	Run: func(pass *analyzer.Pass) error {
-		for _, f := range pass.Workspace.Files {
+		for _, f := range pass.Workspace.Files().All() {
 			for _, p := range problemsOf(pass, f) {
 				if p.Rule != "yaml-portability" {
 					continue

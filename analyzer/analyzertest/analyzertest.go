@@ -339,7 +339,7 @@ func checkGolden(t *testing.T, path string, ar *txtar.Archive, ws *workspace.Wor
 	for name, want := range golden {
 		got, ok := fixed[name]
 		if !ok {
-			for _, f := range ws.Files {
+			for _, f := range ws.Files().All() {
 				if f.Path == name {
 					got = string(f.Text())
 				}

@@ -60,7 +60,7 @@ type builder struct {
 func build(ws *workspace.Workspace, opts Options) *index {
 	b := &builder{ws: ws, opts: opts, idx: &index{byWorkload: map[*manifest.Object][]link{}, ignored: map[*manifest.Object][]link{},
 		unprovided: map[*manifest.Object][]link{}}}
-	for _, o := range ws.AllObjects() {
+	for _, o := range ws.AllObjects().All() {
 		if !traffic.Is(o) {
 			continue // a kind check, without the object's memo lock: the language server builds this on every edit
 		}
@@ -71,7 +71,7 @@ func build(ws *workspace.Workspace, opts Options) *index {
 	if len(b.views) == 0 {
 		return b.idx // the common case: no traffic configuration at all
 	}
-	for _, o := range ws.AllObjects() {
+	for _, o := range ws.AllObjects().All() {
 		if w := ws.Workload(o); w != nil && w.HasTemplate {
 			b.workloads = append(b.workloads, o)
 		}

@@ -69,7 +69,7 @@ func run(t *testing.T, ar *txtar.Archive, opts Options, release bool) Result {
 		files = append(files, mf)
 	}
 	ws := workspace.New(fset, files, workspace.Options{Release: release})
-	for _, a := range ws.Autoscalers() {
+	for _, a := range ws.Autoscalers().All() {
 		if a.Object.Name == "app" {
 			return For(ws, a, opts)
 		}

@@ -35,10 +35,19 @@ func Closest(s string, candidates []string) string {
 }
 
 // editDistance is the Levenshtein distance between a and b in code points.
+//
+// Names are short: their code points and the two rows of the table are
+// kept on the stack up to 64 code points (a language server reads every
+// annotation of the edited file against the known ones at each edit).
 func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
+	var bufA, bufB [64]rune
+	var bufPrev, bufCur [65]int
+	ra, rb := appendRunes(bufA[:0], a), appendRunes(bufB[:0], b)
+	prev, cur := bufPrev[:0], bufCur[:0]
+	if len(rb) >= len(bufPrev) {
+		prev, cur = make([]int, 0, len(rb)+1), make([]int, 0, len(rb)+1)
+	}
+	prev, cur = prev[:len(rb)+1], cur[:len(rb)+1]
 	for j := range prev {
 		prev[j] = j
 	}
@@ -54,4 +63,12 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(rb)]
+}
+
+// appendRunes appends the code points of s to buf.
+func appendRunes(buf []rune, s string) []rune {
+	for _, r := range s {
+		buf = append(buf, r)
+	}
+	return buf
 }

@@ -1,6 +1,9 @@
 package suggest
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // The distances are counted by hand: each case says which edits.
 func TestEditDistance(t *testing.T) {
@@ -52,5 +55,33 @@ func TestClosest(t *testing.T) {
 		if got := Closest(c.s, c.candidates); got != c.want {
 			t.Errorf("Closest(%q, %q) = %q, want %q", c.s, c.candidates, got, c.want)
 		}
+	}
+}
+
+// TestEditDistanceLong checks the distance of names longer than the
+// stack buffers, against the same names' distance counted by hand: a
+// prefix of 70 equal code points changes nothing.
+func TestEditDistanceLong(t *testing.T) {
+	long := strings.Repeat("é", 70)
+	for _, c := range []struct {
+		a, b string
+		want int
+	}{
+		{long + "kitten", long + "sitting", 3}, // k->s, e->i, +g
+		{long, "", 70},
+		{"", long, 70},
+	} {
+		if got := editDistance(c.a, c.b); got != c.want {
+			t.Errorf("editDistance(%d code points, %d code points) = %d, want %d", len([]rune(c.a)), len([]rune(c.b)), got, c.want)
+		}
+	}
+}
+
+// TestEditDistanceAllocates checks that the distance of names allocates
+// nothing: the language server computes it for every annotation of the
+// edited file at each edit.
+func TestEditDistanceAllocates(t *testing.T) {
+	if n := testing.AllocsPerRun(100, func() { editDistance("scalelint.dev/dead-tmie", "scalelint.dev/dead-time") }); n != 0 {
+		t.Errorf("editDistance allocates %v times, want 0", n)
 	}
 }

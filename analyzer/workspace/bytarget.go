@@ -6,6 +6,7 @@ import (
 
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
+	"github.com/scalelint/scalelint/analyzer/workspace/chunked"
 )
 
 // The reverse of Target, and the autoscalers of a path: what the language
@@ -22,13 +23,8 @@ func (ws *Workspace) AutoscalersOf(t *manifest.Object) []*scaling.Autoscaler {
 // AutoscalersIn returns the autoscalers of the files of a path, in file
 // order (of a view made by Focus, those it lists).
 func (ws *Workspace) AutoscalersIn(path string) []*scaling.Autoscaler {
-	path1 := func(a *scaling.Autoscaler) string { return a.Object.Doc.File.Path }
-	lo := sort.Search(len(ws.autoscalers), func(i int) bool { return path1(ws.autoscalers[i]) >= path })
-	hi := lo
-	for hi < len(ws.autoscalers) && path1(ws.autoscalers[hi]) == path {
-		hi++
-	}
-	return ws.autoscalers[lo:hi:hi]
+	lo, hi := atPath(ws.autoscalers, path, autoscalerPath)
+	return ws.autoscalers.Slice(lo, hi)
 }
 
 // Reresolved returns, for a workspace made by With, the autoscalers whose
@@ -62,6 +58,23 @@ func (ws *Workspace) unindexTarget(a *scaling.Autoscaler, r *Resolution) {
 	}
 }
 
+// autoscalerPath is the path autoscalers are sorted by.
+func autoscalerPath(a *scaling.Autoscaler) string { return a.Object.Doc.File.Path }
+
+// atPath returns the indexes lo to hi (excluded) of the elements of
+// list, sorted by path, at a path: found by binary search.
+func atPath[T any](list chunked.List[T], p string, path func(T) string) (lo, hi int) {
+	lo = list.Search(func(x T) bool { return path(x) >= p })
+	hi = lo
+	for _, x := range list.Range(lo, list.Len()) {
+		if path(x) != p {
+			break
+		}
+		hi++
+	}
+	return lo, hi
+}
+
 // inOrder sorts autoscalers of the workspace in its order (Autoscalers).
 func (ws *Workspace) inOrder(as []*scaling.Autoscaler) []*scaling.Autoscaler {
 	if len(as) < 2 {
@@ -79,12 +92,11 @@ func (ws *Workspace) inOrder(as []*scaling.Autoscaler) []*scaling.Autoscaler {
 // by path, then a scan of that path's), or len(Autoscalers) when it is
 // not there.
 func (ws *Workspace) position(a *scaling.Autoscaler) int {
-	p := a.Object.Doc.File.Path
-	i := sort.Search(len(ws.autoscalers), func(i int) bool { return ws.autoscalers[i].Object.Doc.File.Path >= p })
-	for ; i < len(ws.autoscalers) && ws.autoscalers[i].Object.Doc.File.Path == p; i++ {
-		if ws.autoscalers[i] == a {
+	lo, hi := atPath(ws.autoscalers, a.Object.Doc.File.Path, autoscalerPath)
+	for i, x := range ws.autoscalers.Range(lo, hi) {
+		if x == a {
 			return i
 		}
 	}
-	return len(ws.autoscalers)
+	return ws.autoscalers.Len()
 }

@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/workspace/chunked"
 )
 
 // derivedTable memoizes what is derived from a whole workspace.
@@ -43,7 +44,7 @@ func (ws *Workspace) Derive(key any, build func() any) any {
 
 // AllObjects returns every indexed object, in file order, of the whole
 // workspace (also for a view made by Focus).
-func (ws *Workspace) AllObjects() []*manifest.Object { return ws.objects }
+func (ws *Workspace) AllObjects() chunked.List[*manifest.Object] { return ws.objects }
 
 // routesToServices reports whether an indexed object may route to
 // Services by name, so that the Services the parser skipped are needed.

@@ -2,10 +2,10 @@ package workspace
 
 import (
 	"slices"
-	"sort"
 
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
+	"github.com/scalelint/scalelint/analyzer/workspace/chunked"
 )
 
 // Focus returns a view of the workspace for linting the files of some
@@ -31,14 +31,16 @@ func (ws *Workspace) Focus(paths []string) *Workspace {
 		resolved: ws.resolved, byTarget: ws.byTarget, lazyKinds: ws.lazyKinds, kinds: ws.kinds, focused: true, shared: true, derived: ws.derived,
 	}
 	in := map[*manifest.File]bool{}
+	var files []*manifest.File
+	var listed []*manifest.Object
 	for _, p := range slices.Compact(slices.Sorted(slices.Values(paths))) {
-		i := sort.Search(len(ws.Files), func(i int) bool { return ws.Files[i].Path >= p })
-		for ; i < len(ws.Files) && ws.Files[i].Path == p; i++ {
-			in[ws.Files[i]] = true
-			v.Files = append(v.Files, ws.Files[i])
+		lo, hi := atPath(ws.files, p, filePath)
+		for _, f := range ws.files.Range(lo, hi) {
+			in[f] = true
+			files = append(files, f)
 		}
 	}
-	for _, f := range v.Files {
+	for _, f := range files {
 		// The file's indexed objects: those of its parsed documents
 		// that the index holds (a skipped kind's are not indexed).
 		for _, d := range f.Docs {
@@ -47,7 +49,7 @@ func (ws *Workspace) Focus(paths []string) *Workspace {
 			}
 			for _, o := range d.Objects() {
 				if objs, _ := ws.byName.get(nameKey{o.Kind, o.Name}); slices.Contains(objs, o) {
-					v.listed = append(v.listed, o)
+					listed = append(listed, o)
 				}
 			}
 		}
@@ -57,18 +59,18 @@ func (ws *Workspace) Focus(paths []string) *Workspace {
 	// Found through the reverse index of targets, not by a pass over
 	// every autoscaler.
 	targets := map[*manifest.Object]bool{}
-	listed := map[*scaling.Autoscaler]bool{}
+	listedAs := map[*scaling.Autoscaler]bool{}
 	for _, p := range slices.Compact(slices.Sorted(slices.Values(paths))) {
 		for _, a := range ws.AutoscalersIn(p) {
 			if in[a.Object.Doc.File] {
-				listed[a] = true
+				listedAs[a] = true
 				if t := ws.Target(a).Object; t != nil {
 					targets[t] = true
 				}
 			}
 		}
 	}
-	for _, f := range v.Files {
+	for _, f := range files {
 		for _, d := range f.Docs {
 			if !d.Parsed() {
 				continue
@@ -82,12 +84,13 @@ func (ws *Workspace) Focus(paths []string) *Workspace {
 	}
 	for t := range targets {
 		for _, a := range ws.AutoscalersOf(t) {
-			listed[a] = true
+			listedAs[a] = true
 		}
 	}
-	for a := range listed {
-		v.autoscalers = append(v.autoscalers, a)
+	var as []*scaling.Autoscaler
+	for a := range listedAs {
+		as = append(as, a)
 	}
-	v.autoscalers = ws.inOrder(v.autoscalers)
+	v.files, v.listed, v.autoscalers = chunked.From(files), chunked.From(listed), chunked.From(ws.inOrder(as))
 	return v
 }

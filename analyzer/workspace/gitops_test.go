@@ -13,7 +13,7 @@ import (
 // objectIn returns the first object of a file.
 func objectIn(t *testing.T, ws *Workspace, path string) *manifest.Object {
 	t.Helper()
-	for _, o := range ws.Objects() {
+	for _, o := range ws.Objects().All() {
 		if o.Doc.File.Path == path {
 			return o
 		}

@@ -13,7 +13,7 @@ const service = "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n 
 // mentions a mesh's retry annotations, or a route may name them.
 func TestServicesParsedOnlyWhenNeeded(t *testing.T) {
 	count := func(ws *Workspace) (n int) {
-		for _, o := range ws.AllObjects() {
+		for _, o := range ws.AllObjects().All() {
 			if o.Kind == "Service" {
 				n++
 			}
@@ -34,7 +34,7 @@ func TestServicesParsedOnlyWhenNeeded(t *testing.T) {
 	if n := count(routed); n != 1 {
 		t.Errorf("%d Services parsed; a VirtualService may name it", n)
 	}
-	for _, o := range routed.AllObjects() {
+	for _, o := range routed.AllObjects().All() {
 		if v := traffic.FromObject(o); o.Kind == "VirtualService" && (v == nil || len(v.Routes) != 1 || len(v.Routes[0].Backends) != 1) {
 			t.Errorf("VirtualService view %+v", v)
 		}

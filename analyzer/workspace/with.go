@@ -3,11 +3,11 @@ package workspace
 import (
 	"maps"
 	"slices"
-	"sort"
 
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
 	"github.com/scalelint/scalelint/analyzer/traffic"
+	"github.com/scalelint/scalelint/analyzer/workspace/chunked"
 )
 
 // With returns the workspace whose files are the base's, with the files
@@ -36,7 +36,7 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 	ws.lazyMu.Lock()
 	defer ws.lazyMu.Unlock()
 	paths := slices.Sorted(maps.Keys(replace))
-	files, gone, kept := spliceFiles(ws.Files, paths, replace, ws.kustomized)
+	files, gone, kept := spliceFiles(ws.files, paths, replace, ws.kustomized)
 	// changed reports whether a file of the base is one replaced: an edit
 	// replaces a few, and comparing with each is cheaper than hashing,
 	// once for every object of the workspace.
@@ -48,28 +48,28 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 	if !kept {
 		// A kustomization among the changes, or a file count change
 		// where kustomizations place files: the scopes may differ.
-		return New(ws.Fset, files, ws.opts), false
+		return New(ws.Fset, files.Slice(0, files.Len()), ws.opts), false
 	}
 	for _, p := range paths {
 		if IsKustomizationName(p) {
-			return New(ws.Fset, files, ws.opts), false
+			return New(ws.Fset, files.Slice(0, files.Len()), ws.opts), false
 		}
 		// A GitOps object (a Flux Kustomization, an Argo CD Application)
 		// that comes, goes or changes may move every file's roots.
 		for _, f := range replace[p] {
 			if HoldsGitOps(f) {
-				return New(ws.Fset, files, ws.opts), false
+				return New(ws.Fset, files.Slice(0, files.Len()), ws.opts), false
 			}
 		}
 	}
 	for f := range gone {
 		if HoldsGitOps(f) {
-			return New(ws.Fset, files, ws.opts), false
+			return New(ws.Fset, files.Slice(0, files.Len()), ws.opts), false
 		}
 	}
 
 	nw := &Workspace{
-		Fset: ws.Fset, Files: files, opts: ws.opts, scopes: ws.scopes, kustomized: ws.kustomized,
+		Fset: ws.Fset, files: files, opts: ws.opts, scopes: ws.scopes, kustomized: ws.kustomized,
 		routing:       ws.routing,
 		byName:        ws.byName.derive(),
 		workloads:     ws.workloads.derive(),
@@ -116,14 +116,14 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 		}
 	}
 	isGone := member(goneObjs)
-	// The objects kept are copied once, with the new ones, below
-	// (spliceByPath).
-	dropped := 0
-	for _, o := range ws.objects {
+	// The objects kept are shared with the base's list, but for the
+	// chunks that change (spliceByPath).
+	var dropped []int
+	for i, o := range ws.objects.All() {
 		if !isGone(o) {
 			continue
 		}
-		dropped++
+		dropped = append(dropped, i)
 		if traffic.RoutesToServices(o) {
 			nw.routing--
 		}
@@ -139,9 +139,17 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 	}
 	// Autoscalers are sorted by path: the changed paths' are found by
 	// binary search, not by a pass over the workspace.
-	// They are copied once, with the new ones, below (spliceByPath).
-	asPath := func(a *scaling.Autoscaler) string { return a.Object.Doc.File.Path }
-	goneAs := atPaths(ws.autoscalers, paths, asPath)
+	// They are shared with the base's list, but for the chunks that
+	// change (spliceByPath).
+	var goneAs []*scaling.Autoscaler
+	var droppedAs []int
+	for _, p := range paths {
+		lo, hi := atPath(ws.autoscalers, p, autoscalerPath)
+		for i, a := range ws.autoscalers.Range(lo, hi) {
+			goneAs = append(goneAs, a)
+			droppedAs = append(droppedAs, i)
+		}
+	}
 	for _, a := range goneAs {
 		if changed(a.Object.Doc.File) {
 			nw.unindexTarget(a, ws.Target(a))
@@ -174,10 +182,11 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 			nw.index(f)
 		}
 	}
-	added, addedAs := nw.objects, nw.autoscalers
-	nw.objects = spliceByPath(ws.objects, dropped, isGone, added, func(o *manifest.Object) string { return o.Doc.File.Path })
-	nw.autoscalers = spliceByPath(ws.autoscalers, len(goneAs), member(goneAs), addedAs, asPath)
-	before := len(nw.objects)
+	added, addedAs := nw.adding, nw.addingAs
+	nw.adding, nw.addingAs = nil, nil
+	nw.objects = spliceByPath(ws.objects, dropped, added, objectPath)
+	nw.autoscalers = spliceByPath(ws.autoscalers, droppedAs, addedAs, autoscalerPath)
+	before := nw.objects.Len()
 	for _, a := range addedAs {
 		nw.parseKind(a.Target.Kind) // appends what it parses, as New does
 	}
@@ -185,7 +194,10 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 	if needServices {
 		nw.parseKind("Service")
 	}
-	for _, o := range append(added, nw.objects[before:]...) {
+	for _, o := range added {
+		names[nameKey{o.Kind, o.Name}] = true
+	}
+	for _, o := range nw.objects.Range(before, nw.objects.Len()) {
 		names[nameKey{o.Kind, o.Name}] = true
 	}
 
@@ -197,13 +209,13 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 		for _, k := range ws.opts.Kinds {
 			needed[k] = true
 		}
-		for _, a := range nw.autoscalers {
+		for _, a := range nw.autoscalers.All() {
 			needed[a.Target.Kind] = true
 		}
 		needed["Service"] = needed["Service"] || needServices
 		for k := range skipped {
 			if nw.kinds[k] && !needed[k] {
-				return New(ws.Fset, files, ws.opts), false
+				return New(ws.Fset, files.Slice(0, files.Len()), ws.opts), false
 			}
 		}
 	}
@@ -253,41 +265,47 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 // spliceFiles returns files (sorted by path) with the files of each of
 // paths (sorted) replaced, and the files replaced. kept is false when the
 // set of paths changed and a kustomization may include the path that came
-// or went.
-func spliceFiles(files []*manifest.File, paths []string, replace map[string][]*manifest.File, kustomized bool) (out []*manifest.File, gone map[*manifest.File]bool, kept bool) {
+// or went. The result shares the chunks of files the change does not
+// touch.
+func spliceFiles(files chunked.List[*manifest.File], paths []string, replace map[string][]*manifest.File, kustomized bool) (out chunked.List[*manifest.File], gone map[*manifest.File]bool, kept bool) {
 	kept = true
 	gone = map[*manifest.File]bool{}
-	out = make([]*manifest.File, 0, len(files)+len(paths))
-	i := 0
+	edits := make([]chunked.Edit[*manifest.File], 0, len(paths))
 	for _, p := range paths {
-		j := i + sort.Search(len(files)-i, func(k int) bool { return files[i+k].Path >= p })
-		out = append(out, files[i:j]...)
-		had := false
-		for j < len(files) && files[j].Path == p {
-			had = true
-			gone[files[j]] = true
-			j++
+		lo, hi := atPath(files, p, filePath)
+		for _, f := range files.Range(lo, hi) {
+			gone[f] = true
 		}
-		if kustomized && had != (len(replace[p]) > 0) {
+		if kustomized && (hi > lo) != (len(replace[p]) > 0) {
 			kept = false
 		}
-		out = append(out, replace[p]...)
-		i = j
+		edits = append(edits, chunked.Edit[*manifest.File]{Lo: lo, Hi: hi, With: replace[p]})
 	}
-	return append(out, files[i:]...), gone, kept
+	return files.Splice(edits...), gone, kept
 }
 
-// spliceByPath returns list less the elements drop reports (there are
-// dropped of them), with add (grouped by path, in path order) inserted,
-// each group before the first kept element of a greater path, as New
-// places what it indexes: in one copy, so that a workspace's objects and
-// autoscalers, tens of thousands, are copied once per edit. With nothing
-// dropped or added it returns list itself, clipped (an append copies).
-func spliceByPath[T any](list []T, dropped int, drop func(T) bool, add []T, path func(T) string) []T {
-	if dropped == 0 && len(add) == 0 {
-		return slices.Clip(list)
+// filePath and objectPath are the paths files and objects are ordered
+// by.
+func filePath(f *manifest.File) string     { return f.Path }
+func objectPath(o *manifest.Object) string { return o.Doc.File.Path }
+
+// spliceByPath returns list less the elements at the indexes of dropped
+// (in order), with add (grouped by path, in path order) inserted, each
+// group before the first kept element of a greater path after the group
+// before, as New places what it indexes. The result shares the chunks
+// of list that no change touches: a workspace's objects and
+// autoscalers, tens of thousands, are not copied per edit.
+func spliceByPath[T any](list chunked.List[T], dropped []int, add []T, path func(T) string) chunked.List[T] {
+	if len(dropped) == 0 && len(add) == 0 {
+		return list
 	}
-	out := make([]T, 0, len(list)-dropped+len(add))
+	var edits []chunked.Edit[T]
+	d := 0 // dropped[:d] are in edits
+	drop := func(upTo int) {
+		for ; d < len(dropped) && dropped[d] < upTo; d++ {
+			edits = append(edits, chunked.Edit[T]{Lo: dropped[d], Hi: dropped[d] + 1})
+		}
+	}
 	i := 0
 	for j := 0; j < len(add); {
 		p := path(add[j])
@@ -295,21 +313,27 @@ func spliceByPath[T any](list []T, dropped int, drop func(T) bool, add []T, path
 		for k < len(add) && path(add[k]) == p {
 			k++
 		}
-		for i < len(list) && (drop(list[i]) || path(list[i]) <= p) {
-			if !drop(list[i]) {
-				out = append(out, list[i])
+		// The first kept element from i on of a greater path.
+		at := list.Len()
+		dd := d
+		for x, e := range list.Range(i, list.Len()) {
+			for dd < len(dropped) && dropped[dd] < x {
+				dd++
 			}
-			i++
+			if dd < len(dropped) && dropped[dd] == x {
+				continue
+			}
+			if path(e) > p {
+				at = x
+				break
+			}
 		}
-		out = append(out, add[j:k]...)
-		j = k
+		drop(at)
+		edits = append(edits, chunked.Edit[T]{Lo: at, Hi: at, With: add[j:k]})
+		i, j = at, k
 	}
-	for ; i < len(list); i++ {
-		if !drop(list[i]) {
-			out = append(out, list[i])
-		}
-	}
-	return out
+	drop(list.Len())
+	return list.Splice(edits...)
 }
 
 // member returns the test of membership in list: a scan for a few
@@ -323,17 +347,4 @@ func member[T comparable](list []T) func(T) bool {
 		set[x] = true
 	}
 	return func(x T) bool { return set[x] }
-}
-
-// atPaths returns the elements of list (sorted by path) at each of paths
-// (sorted), found by binary search: the cost is that of the changed paths.
-func atPaths[T any](list []T, paths []string, path func(T) string) []T {
-	var out []T
-	for _, p := range paths {
-		i := sort.Search(len(list), func(k int) bool { return path(list[k]) >= p })
-		for ; i < len(list) && path(list[i]) == p; i++ {
-			out = append(out, list[i])
-		}
-	}
-	return out
 }

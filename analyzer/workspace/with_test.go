@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/workspace/chunked"
 )
 
 // describeWS renders what rules read of a workspace: its files in order,
@@ -15,21 +16,21 @@ import (
 // their workloads, and the file of every file's first position.
 func describeWS(ws *Workspace) string {
 	var b strings.Builder
-	for _, f := range ws.Files {
+	for _, f := range ws.Files().All() {
 		fmt.Fprintf(&b, "file %s %p\n", f.Path, f)
 		if ws.FileOf(f.Tok.Pos(0)) != f {
 			fmt.Fprintf(&b, "  FileOf misses it\n")
 		}
 	}
-	for _, a := range ws.Autoscalers() {
+	for _, a := range ws.Autoscalers().All() {
 		r := ws.Target(a)
 		fmt.Fprintf(&b, "autoscaler %p %s -> %p %p %v apart %v other namespaces %v\n", a.Object, a.Object.Doc.File.Path, r.Object, r.Workload, r.Variants, r.Apart, r.OtherNamespace)
 	}
 	objs := map[*manifest.Object]bool{}
-	for _, o := range ws.Objects() {
+	for _, o := range ws.Objects().All() {
 		objs[o] = true
 	}
-	for _, f := range ws.Files {
+	for _, f := range ws.Files().All() {
 		for _, d := range f.Docs {
 			if d.Parsed() {
 				for _, o := range d.Objects() {
@@ -42,7 +43,7 @@ func describeWS(ws *Workspace) string {
 			}
 		}
 	}
-	fmt.Fprintf(&b, "%d objects\n", len(ws.Objects()))
+	fmt.Fprintf(&b, "%d objects\n", ws.Objects().Len())
 	// Kept apart by With (counted, and the files by base layered over the
 	// base's): what New finds by a pass over everything.
 	fmt.Fprintf(&b, "routes to services %v\n", ws.routesToServices())
@@ -52,27 +53,52 @@ func describeWS(ws *Workspace) string {
 	return b.String()
 }
 
+// withDocs are the documents withMatchesNew fills files with; the last
+// is a GitOps root.
+var withDocs = []string{
+	deploy, hpa("web"), hpa("api"),
+	"apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  namespace: prod\n",
+	"apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: api\n  namespace: prod\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: api}\n",
+	"apiVersion: keda.sh/v1alpha1\nkind: ScaledObject\nmetadata:\n  name: so\nspec:\n  scaleTargetRef: {name: web}\n",
+	"apiVersion: v1\nkind: LimitRange\nmetadata:\n  name: lr\n",
+	"apiVersion: example.com/v1\nkind: Custom\nmetadata:\n  name: web\n",
+	"apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: c\nspec:\n  scaleTargetRef: {apiVersion: example.com/v1, kind: Custom, name: web}\n",
+	"kind: Deployment\nmetadata:\n\tname: broken\n",
+	// A Service is parsed when a route may name it (New and With alike).
+	"apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector: {app: web}\n",
+	"apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: web\nspec:\n  http: [{route: [{destination: {host: web}}]}]\n",
+	// A Flux Kustomization deploys a/ together, in namespace flux.
+	"apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: apps\nspec:\n  path: ./a\n  targetNamespace: flux\n",
+}
+
 // TestWithMatchesNew replaces files of a workspace at random and checks
 // that With gives what New gives from the same parsed files.
 func TestWithMatchesNew(t *testing.T) {
-	paths := []string{"a/deploy.yaml", "a/hpa.yaml", "a/sub/x.yaml", "b/y.yaml", "c/d/e/z.yaml"}
-	docs := []string{
-		deploy, hpa("web"), hpa("api"),
-		"apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: api\n  namespace: prod\n",
-		"apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: api\n  namespace: prod\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: api}\n",
-		"apiVersion: keda.sh/v1alpha1\nkind: ScaledObject\nmetadata:\n  name: so\nspec:\n  scaleTargetRef: {name: web}\n",
-		"apiVersion: v1\nkind: LimitRange\nmetadata:\n  name: lr\n",
-		"apiVersion: example.com/v1\nkind: Custom\nmetadata:\n  name: web\n",
-		"apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: c\nspec:\n  scaleTargetRef: {apiVersion: example.com/v1, kind: Custom, name: web}\n",
-		"kind: Deployment\nmetadata:\n\tname: broken\n",
-		// A Service is parsed when a route may name it (New and With alike).
-		"apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector: {app: web}\n",
-		"apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: web\nspec:\n  http: [{route: [{destination: {host: web}}]}]\n",
-		// A Flux Kustomization deploys a/ together, in namespace flux.
-		"apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: apps\nspec:\n  path: ./a\n  targetNamespace: flux\n",
+	withMatchesNew(t, []string{"a/deploy.yaml", "a/hpa.yaml", "a/sub/x.yaml", "b/y.yaml", "c/d/e/z.yaml"}, withDocs, 50, 40)
+}
+
+// TestWithMatchesNewLarge is TestWithMatchesNew over enough paths that
+// the workspace's lists span many chunks (chunked.Size), so that With's
+// splices cross chunk boundaries, merge and cut chunks.
+func TestWithMatchesNewLarge(t *testing.T) {
+	var paths []string
+	for i := 0; i < 3*chunked.Size; i++ {
+		paths = append(paths, fmt.Sprintf("s%03d/%s.yaml", i/3, []string{"deploy", "hpa", "svc"}[i%3]))
 	}
+	// Without the GitOps root, which makes With build from scratch
+	// whenever a path comes or goes: a large workspace holds one at
+	// random in nearly every step.
+	withMatchesNew(t, paths, withDocs[:len(withDocs)-1], 2, 20)
+}
+
+// withMatchesNew replaces files of paths at random, steps times over
+// each of several workspaces (one random source each), and compares
+// With's workspace with New's.
+func withMatchesNew(t *testing.T, paths, docs []string, seeds, steps int) {
+	scratch := 0
+	defer func() { t.Logf("%d steps built from scratch", scratch) }()
 	opts := Options{Kinds: []string{"LimitRange"}}
-	for seed := 0; seed < 50; seed++ {
+	for seed := 0; seed < seeds; seed++ {
 		r := rand.New(rand.NewSource(int64(seed)))
 		fset := token.NewFileSet()
 		parse := func(p string) []*manifest.File {
@@ -89,16 +115,23 @@ func TestWithMatchesNew(t *testing.T) {
 			all = append(all, byPath[p]...)
 		}
 		ws := New(fset, all, opts)
-		for step := 0; step < 40; step++ {
+		for step := 0; step < steps; step++ {
 			replace := map[string][]*manifest.File{}
-			for n := 1 + r.Intn(2); n > 0; n-- {
-				p := paths[r.Intn(len(paths))]
-				replace[p] = parse(p)
-				byPath[p] = replace[p]
+			for n := 1 + r.Intn(2+len(paths)/100); n > 0; n-- {
+				// A path, or a run of neighbours (files that come, go
+				// or change side by side, across chunks).
+				i, run := r.Intn(len(paths)), 1
+				if r.Intn(3) == 0 {
+					run += r.Intn(6)
+				}
+				for _, p := range paths[i:min(i+run, len(paths))] {
+					replace[p] = parse(p)
+					byPath[p] = replace[p]
+				}
 			}
 			next, ok := ws.With(replace)
 			if !ok {
-				t.Logf("seed %d step %d: built from scratch", seed, step)
+				scratch++
 			}
 			all = all[:0]
 			for _, p := range paths {

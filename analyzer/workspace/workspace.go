@@ -19,7 +19,8 @@
 // For a language server, which needs a workspace per edit:
 //
 //	base workspace + changed paths' files -> With -> the changed files
-//	    indexed, the others' entries shared (layered maps, copied lists);
+//	    indexed, the others' entries shared (layered maps, lists in
+//	    chunks: package chunked);
 //	    only the autoscalers whose target key the change touched resolved
 //	    again (found by the index of target names, and listed: Reresolved);
 //	    from scratch (New) when deployment roots may move
@@ -40,6 +41,7 @@ import (
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
 	"github.com/scalelint/scalelint/analyzer/traffic"
+	"github.com/scalelint/scalelint/analyzer/workspace/chunked"
 )
 
 // Options tunes a workspace.
@@ -114,7 +116,7 @@ type Workspace struct {
 	// its base's, which need not hold the files it added: find a
 	// position's file with FileOf.
 	Fset  *token.FileSet
-	Files []*manifest.File // sorted by path (a path's files in the order given)
+	files chunked.List[*manifest.File] // sorted by path (a path's files in the order given)
 
 	opts   Options
 	scopes scopes
@@ -124,11 +126,16 @@ type Workspace struct {
 	kustomized  bool
 	byName      layered[nameKey, []*manifest.Object] // lists are copied before they change once shared
 	byBase      byBase                               // every file, by token.File base (FileOf)
-	objects     []*manifest.Object                   // every indexed object, in file order
+	objects     chunked.List[*manifest.Object]       // every indexed object, in file order
 	routing     int                                  // of objects, those that may route to Services (routesToServices)
-	autoscalers []*scaling.Autoscaler
-	workloads   layered[*manifest.Object, *scaling.Workload]
-	resolved    layered[*scaling.Autoscaler, *Resolution]
+	autoscalers chunked.List[*scaling.Autoscaler]    // in file order
+	// adding are the objects and autoscalers add indexed that are not in
+	// objects and autoscalers yet (commit): a list in chunks is
+	// appended to in batches.
+	adding    []*manifest.Object
+	addingAs  []*scaling.Autoscaler
+	workloads layered[*manifest.Object, *scaling.Workload]
+	resolved  layered[*scaling.Autoscaler, *Resolution]
 	// byTarget lists the autoscalers resolved to each target, in file
 	// order (AutoscalersOf).
 	byTarget layered[*manifest.Object, []*scaling.Autoscaler]
@@ -147,7 +154,7 @@ type Workspace struct {
 	// focused is set on a view made by Focus, which lists (Files,
 	// Autoscalers, Objects) part of the workspace and parses nothing.
 	focused bool
-	listed  []*manifest.Object // Objects() of a view
+	listed  chunked.List[*manifest.Object] // Objects() of a view
 	// shared is set on a workspace made by With, whose lazyKinds lists
 	// may be shared with the workspace it derives from: it copies a list
 	// before appending to it.
@@ -190,7 +197,7 @@ func New(fset *token.FileSet, files []*manifest.File, opts Options) *Workspace {
 		docs += len(f.Docs)
 	}
 	ws := &Workspace{
-		Fset: fset, Files: files, opts: opts, derived: &derivedTable{},
+		Fset: fset, files: chunked.From(files), opts: opts, derived: &derivedTable{},
 		byName:    newLayered[nameKey, []*manifest.Object](docs),
 		workloads: newLayered[*manifest.Object, *scaling.Workload](docs / 2),
 		lazyKinds: map[string][]*manifest.Document{},
@@ -206,10 +213,11 @@ func New(fset *token.FileSet, files []*manifest.File, opts Options) *Workspace {
 		ws.kustomized = ws.kustomized || ws.isKustomization(f)
 		ws.index(f)
 	}
+	ws.commit()
 	for _, k := range opts.Kinds {
 		ws.parseKind(k)
 	}
-	for _, a := range ws.autoscalers {
+	for _, a := range ws.autoscalers.All() {
 		ws.parseKind(a.Target.Kind)
 	}
 	if ws.routesToServices() {
@@ -224,12 +232,12 @@ func New(fset *token.FileSet, files []*manifest.File, opts Options) *Workspace {
 		}
 	}
 	ws.byBase = newByBase(files)
-	ws.resolved = newLayered[*scaling.Autoscaler, *Resolution](len(ws.autoscalers))
+	ws.resolved = newLayered[*scaling.Autoscaler, *Resolution](ws.autoscalers.Len())
 	addTiming(&tIndex, indexStart)
 	resolveStart := startTiming()
-	ws.byTarget = newLayered[*manifest.Object, []*scaling.Autoscaler](len(ws.autoscalers))
-	ws.byTargetName = newLayered[nameKey, []*scaling.Autoscaler](len(ws.autoscalers))
-	for _, a := range ws.autoscalers {
+	ws.byTarget = newLayered[*manifest.Object, []*scaling.Autoscaler](ws.autoscalers.Len())
+	ws.byTargetName = newLayered[nameKey, []*scaling.Autoscaler](ws.autoscalers.Len())
+	for _, a := range ws.autoscalers.All() {
 		k := nameKey{a.Target.Kind, a.Target.Name}
 		as, _ := ws.byTargetName.get(k)
 		ws.byTargetName.set(k, append(as, a))
@@ -276,12 +284,12 @@ func (ws *Workspace) add(o *manifest.Object) {
 		objs = slices.Clip(objs) // shared with another workspace: copy on write
 	}
 	ws.byName.set(k, append(objs, o))
-	ws.objects = append(ws.objects, o)
+	ws.adding = append(ws.adding, o)
 	if traffic.RoutesToServices(o) {
 		ws.routing++
 	}
 	if scaling.IsAutoscaler(o) {
-		ws.autoscalers = append(ws.autoscalers, scaling.FromObject(o))
+		ws.addingAs = append(ws.addingAs, scaling.FromObject(o))
 	}
 	if scaling.IsWorkload(o) {
 		ws.workloads.set(o, scaling.WorkloadFromObject(o))
@@ -310,6 +318,18 @@ func (ws *Workspace) parseKind(kind string) {
 			d.Release()
 		}
 	}
+	ws.commit()
+}
+
+// commit appends what add indexed to objects and autoscalers.
+func (ws *Workspace) commit() {
+	if len(ws.adding) > 0 {
+		ws.objects = ws.objects.Splice(chunked.Edit[*manifest.Object]{Lo: ws.objects.Len(), Hi: ws.objects.Len(), With: ws.adding})
+	}
+	if len(ws.addingAs) > 0 {
+		ws.autoscalers = ws.autoscalers.Splice(chunked.Edit[*scaling.Autoscaler]{Lo: ws.autoscalers.Len(), Hi: ws.autoscalers.Len(), With: ws.addingAs})
+	}
+	ws.adding, ws.addingAs = nil, nil
 }
 
 // isKustomization reports whether a file is a kustomization: one named so,
@@ -369,12 +389,17 @@ func (ws *Workspace) Unreadable() []*manifest.File {
 	return out
 }
 
-// Autoscalers returns every autoscaler, in file order.
-func (ws *Workspace) Autoscalers() []*scaling.Autoscaler { return ws.autoscalers }
+// Files returns the workspace's files, sorted by path (a path's files in
+// the order given to New); of a view made by Focus, those of its paths.
+func (ws *Workspace) Files() chunked.List[*manifest.File] { return ws.files }
+
+// Autoscalers returns every autoscaler, in file order (of a view made by
+// Focus, those it lists).
+func (ws *Workspace) Autoscalers() chunked.List[*scaling.Autoscaler] { return ws.autoscalers }
 
 // Objects returns every indexed object, in file order (of a view made by
 // Focus, those in its files).
-func (ws *Workspace) Objects() []*manifest.Object {
+func (ws *Workspace) Objects() chunked.List[*manifest.Object] {
 	if ws.focused {
 		return ws.listed
 	}
@@ -393,7 +418,7 @@ func (ws *Workspace) ParseKind(kind string) { ws.parseKind(kind) }
 func (ws *Workspace) ObjectsOfKind(kind string) []*manifest.Object {
 	ws.parseKind(kind)
 	var out []*manifest.Object
-	for _, o := range ws.objects {
+	for _, o := range ws.objects.All() {
 		if o.Kind == kind {
 			out = append(out, o)
 		}

@@ -28,7 +28,7 @@ func hpa(name string) string {
 
 func target(t *testing.T, ws *Workspace, hpaFile string) string {
 	t.Helper()
-	for _, a := range ws.Autoscalers() {
+	for _, a := range ws.Autoscalers().All() {
 		if a.Object.Doc.File.Path == hpaFile {
 			if r := ws.Target(a); r.Object != nil {
 				return r.Object.Doc.File.Path
@@ -84,7 +84,7 @@ func TestKustomizeNamespaceAndRoots(t *testing.T) {
 		t.Errorf("overlay HPA resolved to %q", got)
 	}
 	var base *manifest.Object
-	for _, o := range ws.Objects() {
+	for _, o := range ws.Objects().All() {
 		if o.Kind == "Deployment" {
 			base = o
 		}

@@ -113,8 +113,8 @@ func lint(b *testing.B, out *render.Output, all []*analyzer.Analyzer) {
 		files = append(files, manifest.Parse(fset, f.Source, f.Text, manifest.Options{}))
 	}
 	ws := workspace.New(fset, files, workspace.Options{})
-	if len(ws.Autoscalers()) != 10 {
-		b.Fatalf("%d autoscalers, want 10", len(ws.Autoscalers()))
+	if ws.Autoscalers().Len() != 10 {
+		b.Fatalf("%d autoscalers, want 10", ws.Autoscalers().Len())
 	}
 	analyzer.Run(context.Background(), ws, all, nil)
 }

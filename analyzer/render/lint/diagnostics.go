@@ -22,8 +22,8 @@ type Positions func(path string, off int) (token.Pos, bool)
 // FilePositions returns the Positions of a workspace that holds each file
 // whole, as one manifest.File (the command line's).
 func FilePositions(ws *workspace.Workspace) Positions {
-	byPath := make(map[string]*manifest.File, len(ws.Files))
-	for _, f := range ws.Files {
+	byPath := make(map[string]*manifest.File, ws.Files().Len())
+	for _, f := range ws.Files().All() {
 		byPath[filepath.Clean(f.Path)] = f
 	}
 	return func(path string, off int) (token.Pos, bool) {
@@ -52,7 +52,7 @@ func (r *Result) SourceFiles(fset *token.FileSet, have func(path string) bool) [
 	for _, u := range r.Units {
 		need[filepath.Clean(u.anchor)] = true
 		// The places of its objects (the audit's rows, the counts).
-		for _, o := range u.Workspace.Objects() {
+		for _, o := range u.Workspace.Objects().All() {
 			for _, f := range []manifest.Field{o.KindAt, o.NameAt} {
 				if l, ok := u.Locate(f.Pos, f.End); ok && f.IsValid() {
 					add(l)
@@ -436,7 +436,7 @@ func (r *Result) Autoscalers() []Autoscaler {
 	var out []Autoscaler
 	seen := map[token.Pos]bool{}
 	for _, u := range r.Units {
-		for _, a := range u.Workspace.Autoscalers() {
+		for _, a := range u.Workspace.Autoscalers().All() {
 			o := a.Object
 			p, end, ok := r.Place(u, o.NameAt.Pos, o.NameAt.End)
 			if !o.NameAt.IsValid() {
@@ -458,7 +458,7 @@ func (r *Result) Objects() int {
 	seen := map[token.Pos]bool{}
 	n := 0
 	for _, u := range r.Units {
-		for _, o := range u.Workspace.Objects() {
+		for _, o := range u.Workspace.Objects().All() {
 			p, _, ok := r.Place(u, o.KindAt.Pos, o.KindAt.End)
 			if ok && seen[p] {
 				continue

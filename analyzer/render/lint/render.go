@@ -499,7 +499,7 @@ func lintUnit(ctx context.Context, kind, root, set, anchor string, out *render.O
 	}
 	if opts.Release {
 		u.placed = map[[2]token.Pos]render.Location{}
-		for _, o := range u.Workspace.Objects() {
+		for _, o := range u.Workspace.Objects().All() {
 			for _, f := range []manifest.Field{o.KindAt, o.NameAt} {
 				if l, ok := u.Locate(f.Pos, f.End); ok {
 					u.placed[[2]token.Pos{f.Pos, f.End}] = l

@@ -452,7 +452,7 @@ func Run(in *load.Inputs, opts Options) *Audit {
 	}
 	loc := report.NewLocator(ws)
 	same := func(p, end token.Pos) (token.Pos, token.Pos) { return p, end }
-	for _, as := range ws.Autoscalers() {
+	for _, as := range ws.Autoscalers().All() {
 		a.Rows = append(a.Rows, buildRow(rep, loc, cfg, evals.Evaluate(ws, as), byObject, same))
 		loc.Release() // the texts read for the row's lines
 	}
@@ -498,7 +498,7 @@ func renderedRows(rep *report.Report, loc *report.Locator, res *lint.Result, dia
 			}
 			return token.NoPos, token.NoPos
 		}
-		for _, as := range u.Workspace.Autoscalers() {
+		for _, as := range u.Workspace.Autoscalers().All() {
 			e := evals.Evaluate(u.Workspace, as)
 			byObject := map[*manifest.Object][]analyzer.Diagnostic{}
 			objs := []*manifest.Object{as.Object}

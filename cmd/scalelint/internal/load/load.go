@@ -447,7 +447,7 @@ func (in *Inputs) NothingRead() bool { return in.Files == 0 && len(in.Errs) > 0 
 // during the run): the run's results for it cannot be trusted.
 func (in *Inputs) Changed() []error {
 	var errs []error
-	for _, f := range in.Workspace.Files {
+	for _, f := range in.Workspace.Files().All() {
 		if err := f.TextErr(); err != nil {
 			errs = append(errs, err)
 		}

@@ -106,7 +106,7 @@ func TestJSONMatchesEncoder(t *testing.T) {
 			}
 		}
 		c := r.Counts()
-		whole.Summary = JSONSummary{Files: len(r.Workspace.Files), Objects: r.ObjectCount(), Autoscalers: len(r.Workspace.Autoscalers()),
+		whole.Summary = JSONSummary{Files: r.Workspace.Files().Len(), Objects: r.ObjectCount(), Autoscalers: r.Workspace.Autoscalers().Len(),
 			Errors: c.Errors, Warnings: c.Warnings, Infos: c.Infos, Missing: r.Missing()}
 		if len(names) > 0 && (len(whole.Diagnostics) == 0 || len(whole.Summary.Missing) == 0) {
 			t.Fatalf("the fixture has no findings or no missing inputs: %+v", whole)

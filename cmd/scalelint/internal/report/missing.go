@@ -105,7 +105,7 @@ func (r *Report) Missing() []Missing {
 	}
 	var out []Missing
 	evals := rules.Evaluations(r.shared, r.Config)
-	for _, a := range r.Workspace.Autoscalers() {
+	for _, a := range r.Workspace.Autoscalers().All() {
 		e := evals.Evaluate(r.Workspace, a)
 		if len(e.Missing) == 0 {
 			continue
@@ -142,7 +142,7 @@ func (r *Report) Coverage() [rules.AllEvaluated + 1]int {
 	}
 	var c [rules.AllEvaluated + 1]int
 	evals := rules.Evaluations(r.shared, r.Config)
-	for _, a := range r.Workspace.Autoscalers() {
+	for _, a := range r.Workspace.Autoscalers().All() {
 		c[evals.Evaluate(r.Workspace, a).Coverage()]++
 	}
 	if r.Rendered != nil {

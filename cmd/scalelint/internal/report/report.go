@@ -93,14 +93,14 @@ func (r *Report) Files() int {
 	if r.FilesRead > 0 {
 		return r.FilesRead
 	}
-	return len(r.Workspace.Files)
+	return r.Workspace.Files().Len()
 }
 
 // Autoscalers counts the autoscalers linted: the workspace's and those
 // the charts and kustomizations deploy (each once per place in the
 // sources, whatever the value sets or builds that render it).
 func (r *Report) Autoscalers() int {
-	n := len(r.Workspace.Autoscalers())
+	n := r.Workspace.Autoscalers().Len()
 	if r.Rendered != nil {
 		n += len(r.Rendered.Autoscalers())
 	}
@@ -189,7 +189,7 @@ func (r *Report) ObjectCount() int {
 	if r.Rendered != nil {
 		n = r.Rendered.Objects()
 	}
-	for _, f := range r.Workspace.Files {
+	for _, f := range r.Workspace.Files().All() {
 		if f.Template || r.Workspace.Rendering(f) != workspace.NotRendered {
 			continue
 		}

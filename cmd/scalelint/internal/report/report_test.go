@@ -109,7 +109,7 @@ func TestEachReadsEachFileOnce(t *testing.T) {
 func TestLocatorHoldsUntilRelease(t *testing.T) {
 	ws, reads := counted(t, map[string]string{"a-so.yaml": scaledObject, "b-deploy.yaml": deployment})
 	var a, b *manifest.File
-	for _, f := range ws.Files {
+	for _, f := range ws.Files().All() {
 		if f.Path == "a-so.yaml" {
 			a = f
 		} else {

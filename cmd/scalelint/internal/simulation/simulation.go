@@ -82,7 +82,7 @@ func OwnFile(o *manifest.Object, pos token.Pos) string {
 // Candidates returns the autoscalers of a workspace of files.
 func Candidates(ws *workspace.Workspace) []Candidate {
 	var out []Candidate
-	for _, a := range ws.Autoscalers() {
+	for _, a := range ws.Autoscalers().All() {
 		out = append(out, Candidate{a, ws, OwnFile})
 	}
 	return out
