@@ -34,8 +34,9 @@ var unusedExportsAllowed = map[string]string{
 // a method that implements an interface. An exported name used nowhere is
 // dead API; one used only by tests is test code in a production file (it
 // belongs in a _test.go file). Struct fields are not checked
-// (encoding/json and templates use them by name), nor is analyzertest,
-// whose API is for tests, as go/analysis's analysistest is.
+// (encoding/json and templates use them by name), nor are the packages
+// whose API is for tests, named as go/analysis's analysistest and the
+// standard library's httptest and fstest are (analyzertest, rendertest).
 func TestExportsUsed(t *testing.T) {
 	mod := loadModule(t)
 	decls := map[string]token.Position{}
@@ -43,7 +44,7 @@ func TestExportsUsed(t *testing.T) {
 	var methods []*types.Func
 	for _, p := range mod.pkgs {
 		for id, obj := range p.info.Defs {
-			if obj == nil || !id.IsExported() || p.types.Name() == "main" || strings.HasSuffix(p.types.Path(), "/analyzertest") {
+			if obj == nil || !id.IsExported() || p.types.Name() == "main" || isTestSupport(p.types.Path()) {
 				continue
 			}
 			if k := exportKey(obj); k != "" {
@@ -283,4 +284,10 @@ func (m *module) interfaces() []*types.Interface {
 		}
 	}
 	return out
+}
+
+// isTestSupport reports whether the package at path serves tests only:
+// its name ends in "test", as analysistest's and httptest's do.
+func isTestSupport(path string) bool {
+	return strings.HasSuffix(path[strings.LastIndex(path, "/")+1:], "test")
 }
