@@ -14,33 +14,64 @@ import (
 // garbage (encoding it at once made ~70 MB at 10,000 services, at the
 // run's peak).
 type JSONStream struct {
-	W                 *bufio.Writer
-	compact, indented bytes.Buffer
-	enc               *json.Encoder
-	n                 int // elements written in the open list
+	W *bufio.Writer
+	*JSONEncoder
+	n int // elements written in the open list
 }
 
 // NewJSONStream returns a stream writing to w; Flush ends it.
 func NewJSONStream(w io.Writer) *JSONStream {
-	s := &JSONStream{W: bufio.NewWriterSize(w, 64<<10)}
-	s.enc = json.NewEncoder(&s.compact)
-	s.enc.SetEscapeHTML(false)
-	return s
+	return &JSONStream{W: bufio.NewWriterSize(w, 64<<10), JSONEncoder: NewJSONEncoder()}
+}
+
+// JSONEncoder encodes values as JSONStream writes them, into buffers it
+// reuses: one for each goroutine that encodes (report.Render).
+type JSONEncoder struct {
+	compact, indented bytes.Buffer
+	enc               *json.Encoder
+}
+
+// NewJSONEncoder returns an encoder.
+func NewJSONEncoder() *JSONEncoder {
+	e := &JSONEncoder{}
+	e.enc = json.NewEncoder(&e.compact)
+	e.enc.SetEscapeHTML(false)
+	return e
 }
 
 // Value returns v's JSON indented for a place whose lines start with
 // prefix; it is valid until the next call.
-func (s *JSONStream) Value(v any, prefix string) ([]byte, error) {
-	s.compact.Reset()
-	if err := s.enc.Encode(v); err != nil {
+func (e *JSONEncoder) Value(v any, prefix string) ([]byte, error) {
+	e.compact.Reset()
+	if err := e.enc.Encode(v); err != nil {
 		return nil, err
 	}
-	s.indented.Reset()
-	if err := json.Indent(&s.indented, bytes.TrimSuffix(s.compact.Bytes(), []byte("\n")), prefix, "  "); err != nil {
+	e.indented.Reset()
+	if err := json.Indent(&e.indented, bytes.TrimSuffix(e.compact.Bytes(), []byte("\n")), prefix, "  "); err != nil {
 		return nil, err
 	}
-	return s.indented.Bytes(), nil
+	return e.indented.Bytes(), nil
 }
+
+// AppendElement appends to buf the i-th element (from 0) of an array
+// whose opening bracket is written, as Element writes it.
+func (e *JSONEncoder) AppendElement(buf *bytes.Buffer, i int, v any, prefix string) error {
+	b, err := e.Value(v, prefix)
+	if err != nil {
+		return err
+	}
+	if i > 0 {
+		buf.WriteByte(',')
+	}
+	buf.WriteString("\n")
+	buf.WriteString(prefix)
+	buf.Write(b)
+	return nil
+}
+
+// Elements says that n elements were written to the open list
+// (AppendElement), for EndList.
+func (s *JSONStream) Elements(n int) { s.n += n }
 
 // Element writes one element of an array whose opening bracket is
 // written, on its own line at prefix.
