@@ -2,6 +2,8 @@ package rules
 
 import (
 	"context"
+	"fmt"
+	"reflect"
 	"go/token"
 	"testing"
 
@@ -53,4 +55,62 @@ spec:
 	if len(kept.Backlog) != 1 || kept.Backlog[0].Required == 0 {
 		t.Errorf("evaluation %+v", kept)
 	}
+}
+
+// TestEvaluateAllInOrder: the evaluations made on every core are, in the
+// autoscalers' order, those made one by one, on autoscalers of which
+// several target one workload (whose views they share); and a panic of an
+// evaluation reaches the caller's goroutine.
+func TestEvaluateAllInOrder(t *testing.T) {
+	var src []byte
+	for i := range 40 {
+		src = fmt.Appendf(src, `---
+apiVersion: keda.sh/v1alpha1
+kind: ScaledObject
+metadata:
+  name: so-%d
+  annotations: {scalelint.dev/dead-time: "%ds", scalelint.dev/pod-rate: "10"}
+spec:
+  scaleTargetRef: {name: web-%d}
+  triggers:
+  - type: kafka
+    metadata: {topic: orders, lagThreshold: "%d"}
+`, i, 10+i, i%5, 5+i)
+	}
+	for i := range 5 {
+		src = fmt.Appendf(src, `---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web-%d}
+spec:
+  template:
+    spec:
+      containers:
+      - name: app
+        readinessProbe: {initialDelaySeconds: %d, periodSeconds: 5}
+`, i, 3*i)
+	}
+	fset := token.NewFileSet()
+	f := manifest.Parse(fset, "all.yaml", src, manifest.Options{})
+	ws := workspace.New(fset, []*manifest.File{f}, workspace.Options{})
+	as := ws.Autoscalers()
+	if len(as) != 40 {
+		t.Fatalf("%d autoscalers, want 40", len(as))
+	}
+	cfg := analyzer.DefaultConfig()
+	got := evaluateAll(Evaluations(analyzer.NewShared(), cfg), ws, as)
+	serial := Evaluations(analyzer.NewShared(), cfg)
+	for i, a := range as {
+		want := serial.Evaluate(ws, a)
+		if got[i].Autoscaler != a || !reflect.DeepEqual(got[i].Inputs, want.Inputs) || !reflect.DeepEqual(got[i].Backlog, want.Backlog) ||
+			!reflect.DeepEqual(got[i].Missing, want.Missing) {
+			t.Errorf("autoscaler %d (%s): evaluated on every core\n%+v\none by one\n%+v", i, a.Object.Name, got[i], want)
+		}
+	}
+	defer func() {
+		if r := recover(); r == nil {
+			t.Error("a panic of an evaluation did not reach the caller")
+		}
+	}()
+	evaluateAll(Evaluations(analyzer.NewShared(), cfg), ws, append(as[:3:3], nil))
 }
