@@ -488,6 +488,11 @@ func sourceComment(doc []byte) string {
 		}
 		i = next
 	}
+	// The literal first: most files have a comment at the top, few
+	// helm's (the expression ran over every file's comments).
+	if !bytes.Contains(doc[:end], []byte("Source:")) {
+		return ""
+	}
 	if m := sourceRe.FindSubmatch(doc[:end]); m != nil {
 		return string(m[1])
 	}
