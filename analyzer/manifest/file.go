@@ -674,7 +674,7 @@ func (d *Document) checkSyntax() {
 		}
 	}
 	var a fastyaml.Arena
-	_, ok := fastyaml.Parse(src, &a)
+	ok := fastyaml.Check(src, &a)
 	a.Recycle()
 	if !ok {
 		d.parse()
