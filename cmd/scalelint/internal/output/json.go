@@ -112,10 +112,8 @@ func writeSummary(s *JSONStream, sum JSONSummary, missing []report.Missing) erro
 	} else {
 		s.W.Write(bytes.TrimSuffix(b, []byte("\n  }")))
 		s.W.WriteString(",\n    \"missing\": [")
-		for _, m := range missing {
-			if err := s.Element(m, "      "); err != nil {
-				return err
-			}
+		if err := ElementsOf(s, missing, "      "); err != nil {
+			return err
 		}
 		s.EndList("      ")
 		s.W.WriteString("]\n  }")

@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"runtime"
+	"sync"
 )
 
 // JSONStream writes JSON as json.Encoder with SetIndent("", "  ") and
@@ -100,3 +102,45 @@ func (s *JSONStream) EndList(prefix string) {
 
 // Flush writes what is buffered.
 func (s *JSONStream) Flush() error { return s.W.Flush() }
+
+// ElementsOf writes each of vs as an element of the open list, as Element
+// would one by one, encoded on every core: a batch of elements at a time
+// is split among the goroutines, each encoding its run of it into a
+// buffer of its own, and the buffers are written in order (so at most a
+// batch is held).
+func ElementsOf[T any](s *JSONStream, vs []T, prefix string) error {
+	const batch = 512
+	workers := runtime.GOMAXPROCS(0)
+	encs := make([]*JSONEncoder, workers)
+	bufs := make([]bytes.Buffer, workers)
+	errs := make([]error, workers)
+	for w := range encs {
+		encs[w] = NewJSONEncoder()
+	}
+	for lo := 0; lo < len(vs); lo += batch {
+		part := vs[lo:min(lo+batch, len(vs))]
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				bufs[w].Reset()
+				for i := w * len(part) / workers; i < (w+1)*len(part)/workers; i++ {
+					if err := encs[w].AppendElement(&bufs[w], s.n+lo+i, part[i], prefix); err != nil {
+						errs[w] = err
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		for w := range workers {
+			if errs[w] != nil {
+				return errs[w]
+			}
+			s.W.Write(bufs[w].Bytes())
+		}
+	}
+	s.n += len(vs)
+	return nil
+}
