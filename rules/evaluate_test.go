@@ -3,8 +3,9 @@ package rules
 import (
 	"context"
 	"fmt"
-	"reflect"
 	"go/token"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/scalelint/scalelint/analyzer"
@@ -113,4 +114,38 @@ spec:
 		}
 	}()
 	evaluateAll(Evaluations(analyzer.NewShared(), cfg), ws, append(as[:3:3], nil))
+}
+
+// TestReplicasFixReadsNoText: replicas-managed-by-autoscaler's fix deletes
+// the line of spec.replicas as deleteLine reads it from the text, but from
+// the line recorded when the workload's view was built: a workspace whose
+// texts were dropped after parsing (as the CLI's are) is not read again
+// for it. The text breaks lines with "\r\n", which the line's end takes in.
+func TestReplicasFixReadsNoText(t *testing.T) {
+	src := []byte("apiVersion: apps/v1\r\nkind: Deployment\r\nmetadata: {name: web}\r\nspec:\r\n  replicas: 3\r\n  template: {spec: {containers: [{name: app}]}}\r\n---\r\n" +
+		"apiVersion: autoscaling/v2\r\nkind: HorizontalPodAutoscaler\r\nmetadata: {name: web}\r\nspec:\r\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}\r\n  maxReplicas: 5\r\n")
+	fset := token.NewFileSet()
+	f := manifest.Parse(fset, "web.yaml", src, manifest.Options{Eager: manifest.IsReadKind})
+	workspace.Prepare(f, true)
+	reads := 0
+	f.DropText(func() ([]byte, error) { reads++; return src, nil }, true)
+	ws := workspace.New(fset, []*manifest.File{f}, workspace.Options{Release: true})
+	var fix *analyzer.TextEdit
+	for _, d := range analyzer.Run(context.Background(), ws, []*analyzer.Analyzer{ReplicasManagedByAutoscaler}, nil) {
+		if d.Rule == ReplicasManagedByAutoscaler.Name && len(d.SuggestedFixes) == 1 {
+			fix = &d.SuggestedFixes[0].Edits[0]
+		}
+	}
+	if fix == nil {
+		t.Fatal("no finding with a fix")
+	}
+	if reads != 0 {
+		t.Errorf("the file was read %d times for the fix, want 0", reads)
+	}
+	// The line "  replicas: 3\r\n", as deleteLine reads it from the text.
+	want, ok := deleteLine(f, fix.Pos+2)
+	start := strings.Index(string(src), "  replicas: 3\r\n")
+	if !ok || *fix != want || f.Tok.Offset(fix.Pos) != start || f.Tok.Offset(fix.End) != start+len("  replicas: 3\r\n") {
+		t.Errorf("fix deletes [%d, %d), want [%d, %d) (deleteLine: %v)", f.Tok.Offset(fix.Pos), f.Tok.Offset(fix.End), start, start+len("  replicas: 3\r\n"), want)
+	}
 }

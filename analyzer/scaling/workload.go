@@ -22,8 +22,18 @@ type Container struct {
 
 // Workload is a scale target as the laws see it.
 type Workload struct {
-	Object      *manifest.Object
-	Replicas    Num  // spec.replicas; Set when the manifest writes it
+	Object   *manifest.Object
+	Replicas Num // spec.replicas; Set when the manifest writes it
+	// ReplicasLine is the line spec.replicas is written on, as
+	// manifest.File.LineBounds gives it (start and end offsets), when it
+	// is written and the view was built with the file's text in memory
+	// (ok): replicas-managed-by-autoscaler's fix deletes it, and at
+	// thousands of workloads reading each file again for it was most of
+	// the rule's time.
+	ReplicasLine struct {
+		Start, End int
+		OK         bool
+	}
 	HasTemplate bool // false for a Rollout with a workloadRef
 	// Containers are the containers the HPA counts for a Resource metric:
 	// the pod's containers and its sidecars, or the pod-level resources
@@ -68,6 +78,8 @@ func workloadFromObject(o *manifest.Object) *Workload {
 	rp := pathOf("spec.replicas")
 	if f, ok := o.FieldAt(rp); ok && t.Replicas != nil {
 		w.Replicas = Num{V: float64(*t.Replicas), Set: true, At: f}
+		l := &w.ReplicasLine
+		l.Start, l.End, l.OK = o.File().HeldLineBounds(f.Start())
 	} else {
 		w.Replicas = Num{V: 1, At: o.NearestField(rp)}
 	}
