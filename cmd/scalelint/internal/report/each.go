@@ -48,7 +48,7 @@ const (
 type chunk struct {
 	start, end int
 	findings   []Finding
-	out        bytes.Buffer
+	out        *bytes.Buffer // from outs, back to it once written
 	err        error
 	done       chan struct{}
 }
@@ -137,7 +137,10 @@ func (r *Report) consume(ordered <-chan *chunk, w io.Writer, fn func(*Finding) e
 			return c.err
 		}
 		if w != nil {
-			if _, err := w.Write(c.out.Bytes()); err != nil {
+			_, err := w.Write(c.out.Bytes())
+			c.out.Reset()
+			outs.Put(c.out)
+			if err != nil {
 				return err
 			}
 			continue
@@ -151,11 +154,18 @@ func (r *Report) consume(ordered <-chan *chunk, w io.Writer, fn func(*Finding) e
 	return nil
 }
 
+// outs are the buffers of chunks written, to render the next into: a
+// chunk's output grows its buffer to tens of kilobytes, which were
+// garbage thousands of times a run.
+var outs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
 // resolve resolves a chunk's findings and renders them (render) or keeps
 // them (Each).
 func (r *Report) resolve(c *chunk, diags []analyzer.Diagnostic, files []*manifest.File, loc *Locator, render Renderer) error {
 	if render == nil {
 		c.findings = make([]Finding, 0, c.end-c.start)
+	} else {
+		c.out = outs.Get().(*bytes.Buffer)
 	}
 	var f Finding
 	for i := c.start; i < c.end; i++ {
@@ -184,7 +194,7 @@ func (r *Report) resolve(c *chunk, diags []analyzer.Diagnostic, files []*manifes
 			c.findings = append(c.findings, f)
 			continue
 		}
-		if err := render(i, &f, &c.out); err != nil {
+		if err := render(i, &f, c.out); err != nil {
 			return err
 		}
 	}
