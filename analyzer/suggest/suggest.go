@@ -72,7 +72,7 @@ func lowerASCII(c byte) byte {
 // allocating for the short names Closest compares.
 func asciiDistance(a, b string) int {
 	var rows [2][64]int
-	prev, cur := rows[0][:0], rows[1][:0]
+	var prev, cur []int
 	if len(b)+1 <= len(rows[0]) {
 		prev, cur = rows[0][:len(b)+1], rows[1][:len(b)+1]
 	} else {
