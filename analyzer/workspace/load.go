@@ -48,7 +48,8 @@ func (e *WalkError) Error() string { return fmt.Sprintf("%s: %v", e.Path, e.Err)
 // read, links to directories are not followed (no loops); FIFOs, devices
 // and sockets are skipped, and so are pseudo-filesystems (/proc, /sys,
 // /dev and their kind: PseudoFS). exclude, when set, drops paths found in
-// directories (files named explicitly are always read).
+// directories (files named explicitly are always read). Directories are
+// read on every core (walker.parallel) unless a limit is set (WalkWith).
 func Walk(roots []string, exclude func(path string) bool) ([]string, []error) {
 	r := WalkWith(context.Background(), roots, WalkOptions{Exclude: exclude})
 	return r.Paths, r.Errs
