@@ -68,7 +68,8 @@ func (JSON) Print(w io.Writer, r *report.Report) error {
 	err := r.Render(false, s.W, func() report.Renderer {
 		enc := NewJSONEncoder()
 		return func(i int, f *report.Finding, buf *bytes.Buffer) error {
-			return enc.AppendElement(buf, i, jsonDiagnostic(f), "    ")
+			jd := jsonDiagnostic(f)
+			return enc.AppendDiagnostic(buf, i, &jd, "    ")
 		}
 	})
 	s.Elements(len(r.Shown))

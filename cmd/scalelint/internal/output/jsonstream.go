@@ -31,6 +31,7 @@ func NewJSONStream(w io.Writer) *JSONStream {
 type JSONEncoder struct {
 	compact, indented bytes.Buffer
 	enc               *json.Encoder
+	diag              []byte // AppendDiagnostic's compact encoding
 }
 
 // NewJSONEncoder returns an encoder.
@@ -120,6 +121,23 @@ func (e *JSONEncoder) AppendElement(buf *bytes.Buffer, i int, v any, prefix stri
 	buf.WriteString("\n")
 	buf.WriteString(prefix)
 	buf.Write(b)
+	return nil
+}
+
+// AppendDiagnostic appends to buf the i-th element (from 0) of the
+// findings' array, as AppendElement would (appendDiagnostic).
+func (e *JSONEncoder) AppendDiagnostic(buf *bytes.Buffer, i int, jd *JSONDiagnostic, prefix string) error {
+	b, err := e.appendDiagnostic(e.diag[:0], jd)
+	if err != nil {
+		return err
+	}
+	e.diag = b
+	if i > 0 {
+		buf.WriteByte(',')
+	}
+	buf.WriteString("\n")
+	buf.WriteString(prefix)
+	buf.Write(indent(buf.AvailableBuffer(), b, prefix))
 	return nil
 }
 
