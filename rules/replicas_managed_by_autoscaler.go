@@ -32,7 +32,16 @@ var ReplicasManagedByAutoscaler = &analyzer.Analyzer{
 					w.Replicas.V, a.Object.Kind, a.Object.Name),
 				Related: []analyzer.Related{{Pos: rel.Pos(), End: rel.End(), Message: fmt.Sprintf("%s %q scales this workload", a.Object.Kind, a.Object.Name)}},
 			}
-			if edit, ok := deleteLine(r.Object.File(), rng.Pos()); ok {
+			edit, ok := analyzer.TextEdit{}, false
+			if l := w.ReplicasLine; l.OK && w.Replicas.At.Start() == rng.Pos() {
+				// The line as deleteLine reads it, read when the view was
+				// built.
+				f := r.Object.File()
+				edit, ok = analyzer.TextEdit{Pos: f.Tok.Pos(l.Start), End: f.Tok.Pos(l.End)}, true
+			} else {
+				edit, ok = deleteLine(r.Object.File(), rng.Pos())
+			}
+			if ok {
 				d.SuggestedFixes = []analyzer.SuggestedFix{{Message: "Remove spec.replicas", Edits: []analyzer.TextEdit{edit}}}
 			}
 			pass.Report(d)

@@ -488,6 +488,11 @@ func sourceComment(doc []byte) string {
 		}
 		i = next
 	}
+	// The literal first: most files have a comment at the top, few
+	// helm's (the expression ran over every file's comments).
+	if !bytes.Contains(doc[:end], []byte("Source:")) {
+		return ""
+	}
 	if m := sourceRe.FindSubmatch(doc[:end]); m != nil {
 		return string(m[1])
 	}
@@ -662,12 +667,14 @@ func (d *Document) checkSyntax() {
 		return
 	}
 	src, _ := d.source()
-	if n, over := fastyaml.NodeBound(src, d.File.opts.Limits.MaxFileNodes); over > 0 || n > d.File.opts.Limits.MaxFileNodes {
-		d.parse() // refused there, with its position
-		return
+	if lim := d.File.opts.Limits.MaxFileNodes; fastyaml.NodesAtMost(len(src)) > int64(lim) {
+		if n, over := fastyaml.NodeBound(src, lim); over > 0 || n > lim {
+			d.parse() // refused there, with its position
+			return
+		}
 	}
 	var a fastyaml.Arena
-	_, ok := fastyaml.Parse(src, &a)
+	ok := fastyaml.Check(src, &a)
 	a.Recycle()
 	if !ok {
 		d.parse()
@@ -731,8 +738,13 @@ func (d *Document) doParse() {
 // parsed, when it would go over.
 func (d *Document) withinBudget() bool {
 	f := d.File
-	src, _ := d.source()
 	limit := int64(f.opts.Limits.MaxFileNodes)
+	if fastyaml.NodesAtMost(f.size) <= limit {
+		// The whole file cannot hold that many: no document of it is
+		// counted (the scan was a tenth of parsing a file).
+		return true
+	}
+	src, _ := d.source()
 	left := max(limit-f.nodes.Load(), 0)
 	n, overLine := fastyaml.NodeBound(src, int(left))
 	if int64(n) <= left {

@@ -172,20 +172,32 @@ func (f *File) markTemplate(m templateMark) {
 // files): a language server that parses a file one document at a time
 // parses such a file whole.
 func MayHoldTemplate(src []byte) bool {
-	// One pass over the text: "{{", "{%", "{#", "${", "%{", "#{", "__".
-	for i := bytes.IndexAny(src, "{$%#_"); i >= 0 && i+1 < len(src); {
-		c, next := src[i], src[i+1]
-		switch {
-		case c == '{' && (next == '{' || next == '%' || next == '#'),
-			(c == '$' || c == '%' || c == '#') && next == '{',
-			c == '_' && next == '_':
+	// "{{", "{%", "{#", "${", "%{", "#{": a "{" with one of them next or
+	// before; and "__". Found with IndexByte, which reads many bytes at a
+	// time: scanning for any of five bytes read one at a time, over every
+	// file of a run, cost about as much as reading the files.
+	for i := 0; i < len(src); {
+		j := bytes.IndexByte(src[i:], '{')
+		if j < 0 {
+			break
+		}
+		k := i + j
+		if k+1 < len(src) && (src[k+1] == '{' || src[k+1] == '%' || src[k+1] == '#') ||
+			k > 0 && (src[k-1] == '$' || src[k-1] == '%' || src[k-1] == '#') {
 			return true
 		}
-		j := bytes.IndexAny(src[i+1:], "{$%#_")
+		i = k + 1
+	}
+	for i := 0; i < len(src); {
+		j := bytes.IndexByte(src[i:], '_')
 		if j < 0 {
-			return false
+			break
 		}
-		i += 1 + j
+		k := i + j
+		if k+1 < len(src) && src[k+1] == '_' {
+			return true
+		}
+		i = k + 1
 	}
 	return false
 }

@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"go/token"
+	"math/rand"
 	"strings"
 	"testing"
 )
@@ -68,5 +69,40 @@ func TestTemplateSyntaxes(t *testing.T) {
 		if c.problem != "" && !found {
 			t.Errorf("%s: no %s problem: %+v", c.name, c.problem, f.Problems())
 		}
+	}
+}
+
+// TestMayHoldTemplateAsScan: MayHoldTemplate, which looks for "{" and "_"
+// with IndexByte, says what a scan of every pair of bytes says: whether
+// "{{", "{%", "{#", "${", "%{", "#{" or "__" occurs, on random texts of
+// those bytes and others, at every place (first, last, overlapping).
+func TestMayHoldTemplateAsScan(t *testing.T) {
+	scan := func(src []byte) bool {
+		for i := 0; i+1 < len(src); i++ {
+			c, next := src[i], src[i+1]
+			if c == '{' && (next == '{' || next == '%' || next == '#') || (c == '$' || c == '%' || c == '#') && next == '{' || c == '_' && next == '_' {
+				return true
+			}
+		}
+		return false
+	}
+	alpha := []byte("{$%#_ a}\n")
+	r := rand.New(rand.NewSource(1))
+	found := 0
+	for range 100000 {
+		b := make([]byte, r.Intn(12))
+		for j := range b {
+			b[j] = alpha[r.Intn(len(alpha))]
+		}
+		want := scan(b)
+		if got := MayHoldTemplate(b); got != want {
+			t.Fatalf("MayHoldTemplate(%q) = %v, want %v", b, got, want)
+		}
+		if want {
+			found++
+		}
+	}
+	if found == 0 {
+		t.Error("no random text holds a mark")
 	}
 }

@@ -241,6 +241,17 @@ func (f *File) LineBounds(pos token.Pos) (start, end int, ok bool) {
 	return start, end, true
 }
 
+// HeldLineBounds is LineBounds when the file's text is in memory, and
+// ok=false (nothing read) when it was dropped: for a view that records,
+// while its file is parsed, the line a fix will delete, so the fix does
+// not read the file again.
+func (f *File) HeldLineBounds(pos token.Pos) (start, end int, ok bool) {
+	if f.text.Load() == nil {
+		return 0, 0, false
+	}
+	return f.LineBounds(pos)
+}
+
 // peekText returns the file's text without keeping it when it was
 // dropped: read again and checked as Text does; on any difference it
 // falls back to Text, which records the error for the driver.

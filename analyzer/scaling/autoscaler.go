@@ -192,7 +192,7 @@ func fromObject(o *manifest.Object) *Autoscaler {
 // whose reading differs from the decoded v past the 32-bit range (it
 // decoded as 0).
 func (a *Autoscaler) num(path string, v float64, set bool) Num {
-	p := manifest.ParsePath(path)
+	p := pathOf(path)
 	if f, ok := a.Object.FieldAt(p); ok {
 		if f.IsNull() {
 			return Num{V: v, At: f}
@@ -220,7 +220,7 @@ func (a *Autoscaler) num(path string, v float64, set bool) Num {
 // an integer); otherwise the field is invalid, which invalid-field
 // reports, and the rules leave it alone.
 func (a *Autoscaler) intNum(path string, v float64, set bool) Num {
-	p := manifest.ParsePath(path)
+	p := pathOf(path)
 	if f, ok := a.Object.FieldAt(p); ok {
 		if f.IsNull() {
 			return Num{V: v, At: f}
@@ -240,13 +240,13 @@ func fromHPA(o *manifest.Object, h *manifest.HPA) *Autoscaler {
 	ref := h.Spec.ScaleTargetRef
 	g, _ := manifest.SplitAPIVersion(ref.APIVersion)
 	a.Target = Ref{APIVersion: ref.APIVersion, Group: g, Kind: ref.Kind, Name: ref.Name,
-		At: o.NearestField(manifest.ParsePath("spec.scaleTargetRef")), NameAt: o.NearestField(manifest.ParsePath("spec.scaleTargetRef.name"))}
+		At: o.NearestField(pathOf("spec.scaleTargetRef")), NameAt: o.NearestField(pathOf("spec.scaleTargetRef.name"))}
 	min := int32(DefaultHPAMinReplicas)
 	if h.Spec.MinReplicas != nil {
 		min = *h.Spec.MinReplicas
 	}
 	a.Min = a.intNum("spec.minReplicas", float64(min), h.Spec.MinReplicas != nil)
-	a.Max = a.intNum("spec.maxReplicas", float64(h.Spec.MaxReplicas), o.Get(manifest.ParsePath("spec.maxReplicas")) != nil)
+	a.Max = a.intNum("spec.maxReplicas", float64(h.Spec.MaxReplicas), o.Get(pathOf("spec.maxReplicas")) != nil)
 	a.readBehavior("spec.behavior", h.Spec.Behavior)
 
 	switch o.Version {
@@ -282,12 +282,12 @@ func fromHPA(o *manifest.Object, h *manifest.HPA) *Autoscaler {
 		case ms.Pods != nil:
 			target, src = &ms.Pods.Target, "pods"
 		}
-		if target != nil && target.Type == "" && !beta1 && o.Get(manifest.ParsePath(base+"."+src+".targetAverageUtilization")) != nil {
+		if target != nil && target.Type == "" && !beta1 && o.Get(pathOf(base+"."+src+".targetAverageUtilization")) != nil {
 			// An autoscaling/v2(beta2) metric written with v2beta1's field
 			// names: invalid-field reports the fields; the laws read the
 			// author's intent so the workload is still checked.
 			beta1 = true
-			if u := o.Get(manifest.ParsePath(base + "." + src + ".targetAverageUtilization")); u != nil {
+			if u := o.Get(pathOf(base + "." + src + ".targetAverageUtilization")); u != nil {
 				if v, err := ParseQuantity(u.Value); err == nil {
 					p := int32(v)
 					target = &autoscalingv2.MetricTarget{Type: autoscalingv2.UtilizationMetricType, AverageUtilization: &p}
@@ -314,7 +314,7 @@ func fromHPA(o *manifest.Object, h *manifest.HPA) *Autoscaler {
 		// The API defaults an HPA without metrics to 80% average CPU
 		// utilization (autoscaling/v2 types.go).
 		m := &Metric{Type: "Resource", Resource: "cpu", TargetType: "Utilization", Signal: SignalCPU, Implicit: true}
-		m.Utilization = Num{V: DefaultCPUUtilization, At: o.NearestField(manifest.ParsePath("spec.metrics"))}
+		m.Utilization = Num{V: DefaultCPUUtilization, At: o.NearestField(pathOf("spec.metrics"))}
 		m.At = m.Utilization.At
 		a.Metrics = []*Metric{m}
 	}
@@ -380,8 +380,8 @@ func (a *Autoscaler) readBehavior(base string, b *autoscalingv2.HorizontalPodAut
 func fromKEDA(o *manifest.Object, kind Kind, ref *manifest.ScaleTarget, min, max *int32, triggers []manifest.ScaleTriggers, adv *manifest.AdvancedConfig) *Autoscaler {
 	a := &Autoscaler{Object: o, Kind: kind}
 	if kind == ScaledObject {
-		r := Ref{APIVersion: "apps/v1", Kind: "Deployment", At: o.NearestField(manifest.ParsePath("spec.scaleTargetRef")),
-			NameAt: o.NearestField(manifest.ParsePath("spec.scaleTargetRef.name"))}
+		r := Ref{APIVersion: "apps/v1", Kind: "Deployment", At: o.NearestField(pathOf("spec.scaleTargetRef")),
+			NameAt: o.NearestField(pathOf("spec.scaleTargetRef.name"))}
 		if ref != nil {
 			r.Name = ref.Name
 			if ref.APIVersion != "" {
@@ -426,7 +426,7 @@ func fromKEDA(o *manifest.Object, kind Kind, ref *manifest.ScaleTarget, min, max
 		for k, v := range t.Metadata {
 			md[k] = v
 		}
-		mn := o.Get(manifest.ParsePath(base + ".metadata"))
+		mn := o.Get(pathOf(base + ".metadata"))
 		m.Deprecated = deprecatedUses(o, mn, t.Type, m.TypeAt)
 		if mn != nil && mn.Kind == yaml.MappingNode {
 			for j := 0; j+1 < len(mn.Content); j += 2 {
@@ -449,7 +449,7 @@ func fromKEDA(o *manifest.Object, kind Kind, ref *manifest.ScaleTarget, min, max
 				break
 			}
 			m.ThresholdKey = c.Key
-			at, written := o.FieldAt(manifest.ParsePath(base + ".metadata." + c.Key))
+			at, written := o.FieldAt(pathOf(base + ".metadata." + c.Key))
 			switch {
 			case c.Refused != "":
 				m.ThresholdRefused = c.Refused
@@ -507,7 +507,7 @@ func (a *Autoscaler) compositeMetric(adv *manifest.AdvancedConfig) {
 
 // locateMetric records where a metric entry and its type are written.
 func (a *Autoscaler) locateMetric(m *Metric, base string) {
-	p := manifest.ParsePath(base)
+	p := pathOf(base)
 	if f, ok := a.Object.FieldAt(p); ok {
 		m.At = manifest.Field{Pos: f.Pos, End: f.End, Style: f.Style, Kind: f.Kind}
 	}

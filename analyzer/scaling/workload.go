@@ -22,8 +22,18 @@ type Container struct {
 
 // Workload is a scale target as the laws see it.
 type Workload struct {
-	Object      *manifest.Object
-	Replicas    Num  // spec.replicas; Set when the manifest writes it
+	Object   *manifest.Object
+	Replicas Num // spec.replicas; Set when the manifest writes it
+	// ReplicasLine is the line spec.replicas is written on, as
+	// manifest.File.LineBounds gives it (start and end offsets), when it
+	// is written and the view was built with the file's text in memory
+	// (ok): replicas-managed-by-autoscaler's fix deletes it, and at
+	// thousands of workloads reading each file again for it was most of
+	// the rule's time.
+	ReplicasLine struct {
+		Start, End int
+		OK         bool
+	}
 	HasTemplate bool // false for a Rollout with a workloadRef
 	// Containers are the containers the HPA counts for a Resource metric:
 	// the pod's containers and its sidecars, or the pod-level resources
@@ -65,9 +75,11 @@ func workloadFromObject(o *manifest.Object) *Workload {
 		return nil
 	}
 	w := &Workload{Object: o}
-	rp := manifest.ParsePath("spec.replicas")
+	rp := pathOf("spec.replicas")
 	if f, ok := o.FieldAt(rp); ok && t.Replicas != nil {
 		w.Replicas = Num{V: float64(*t.Replicas), Set: true, At: f}
+		l := &w.ReplicasLine
+		l.Start, l.End, l.OK = o.File().HeldLineBounds(f.Start())
 	} else {
 		w.Replicas = Num{V: 1, At: o.NearestField(rp)}
 	}
@@ -90,14 +102,15 @@ func workloadFromObject(o *manifest.Object) *Workload {
 		}
 	}
 	add := func(list string, i int, ctr manifest.ContainerCPU, sidecar bool) {
-		p := spec.Append(manifest.Key(list), manifest.Index(i))
+		var pb, nb, rb [pathRoom]manifest.PathElem
+		p := with(pb[:], spec, manifest.Key(list), manifest.Index(i))
 		c := Container{Name: ctr.Name, Sidecar: sidecar}
 		c.At, _ = o.FieldAt(p)
 		var ok bool
-		if c.NameAt, ok = o.FieldAt(p.Append(manifest.Key("name"))); !ok {
+		if c.NameAt, ok = o.FieldAt(with(nb[:], p, manifest.Key("name"))); !ok {
 			c.NameAt = c.At
 		}
-		readCPU(o, &c, p.Append(manifest.Key("resources")), ctr.CPU)
+		readCPU(o, &c, with(rb[:], p, manifest.Key("resources")), ctr.CPU)
 		w.Containers = append(w.Containers, c)
 	}
 	for i, ctr := range t.Pod.InitContainers {
@@ -111,9 +124,23 @@ func workloadFromObject(o *manifest.Object) *Workload {
 	return w
 }
 
+// pathRoom is the length of the paths a view builds on its goroutine's
+// stack (with): a container's fields are a few steps below the pod
+// template, itself at most a few steps deep (a CronJob's is four).
+const pathRoom = 12
+
+// with returns p with elems appended, in buf's memory when they fit: the
+// paths of each container of thousands of workloads are looked up and
+// not kept, and building each anew (Path.Append) was 15 MB of garbage at
+// 10,000 services.
+func with(buf []manifest.PathElem, p manifest.Path, elems ...manifest.PathElem) manifest.Path {
+	return append(append(buf[:0], p...), elems...)
+}
+
 func readCPU(o *manifest.Object, c *Container, res manifest.Path, r manifest.CPU) {
-	rq := res.Append(manifest.Key("requests"), manifest.Key("cpu"))
-	lp := res.Append(manifest.Key("limits"), manifest.Key("cpu"))
+	var qb, lb [pathRoom]manifest.PathElem
+	rq := with(qb[:], res, manifest.Key("requests"), manifest.Key("cpu"))
+	lp := with(lb[:], res, manifest.Key("limits"), manifest.Key("cpu"))
 	if r.HasRequest {
 		f, _ := o.FieldAt(rq)
 		c.CPURequest = Num{V: r.Request, Set: true, At: f}

@@ -7,7 +7,8 @@ package suggest
 
 import (
 	"math"
-	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Closest returns the candidate nearest to s by edit distance (Levenshtein,
@@ -16,17 +17,23 @@ import (
 // than s has bytes. Ties go to the candidate first in byte order. It
 // returns "" when no candidate is that near.
 func Closest(s string, candidates []string) string {
-	best, bestD := "", math.MaxInt
-	ls := strings.ToLower(s)
-	for _, c := range candidates {
-		d := editDistance(ls, strings.ToLower(c))
-		if d < bestD || (d == bestD && c < best) {
-			best, bestD = c, d
-		}
-	}
 	limit := 2
 	if len(s) > 8 {
 		limit = 3
+	}
+	best, bestD := "", math.MaxInt
+	ns := utf8.RuneCountInString(s)
+	for _, c := range candidates {
+		// A candidate whose length in code points differs by more than
+		// the limit is more edits away, so it is never the one returned.
+		// (Closest runs for each unknown key and annotation of thousands
+		// of files, and at each edit in the language server.)
+		if nc := utf8.RuneCountInString(c); ns-nc > limit || nc-ns > limit {
+			continue
+		}
+		if d := editDistance(s, c); d < bestD || (d == bestD && c < best) {
+			best, bestD = c, d
+		}
 	}
 	if bestD <= limit && bestD < len(s) {
 		return best
@@ -34,7 +41,8 @@ func Closest(s string, candidates []string) string {
 	return ""
 }
 
-// editDistance is the Levenshtein distance between a and b in code points.
+// editDistance is the Levenshtein distance between a and b in code points,
+// ignoring case (each code point lowered as strings.ToLower lowers it).
 //
 // Names are short: their code points and the two rows of the table are
 // kept on the stack up to 64 code points (a language server reads every
@@ -65,10 +73,12 @@ func editDistance(a, b string) int {
 	return prev[len(rb)]
 }
 
-// appendRunes appends the code points of s to buf.
+// appendRunes appends the code points of s to buf, lowered: what
+// strings.ToLower does (unicode.ToLower of each code point), without
+// making a string.
 func appendRunes(buf []rune, s string) []rune {
 	for _, r := range s {
-		buf = append(buf, r)
+		buf = append(buf, unicode.ToLower(r))
 	}
 	return buf
 }

@@ -85,3 +85,53 @@ func TestEditDistanceAllocates(t *testing.T) {
 		t.Errorf("editDistance allocates %v times, want 0", n)
 	}
 }
+
+// TestClosestAsBefore: Closest, which skips candidates too long or short
+// to be near enough and lowers code points as it compares them,
+// returns what the plain computation returns (every candidate's distance
+// from the lowered strings, the nearest within the limits), on names
+// mixing case, lengths and non-ASCII letters.
+func TestClosestAsBefore(t *testing.T) {
+	plain := func(s string, candidates []string) string {
+		best, bestD := "", 1<<62
+		for _, c := range candidates {
+			d := editDistance(strings.ToLower(s), strings.ToLower(c))
+			if d < bestD || (d == bestD && c < best) {
+				best, bestD = c, d
+			}
+		}
+		limit := 2
+		if len(s) > 8 {
+			limit = 3
+		}
+		if bestD <= limit && bestD < len(s) {
+			return best
+		}
+		return ""
+	}
+	names := []string{"", "a", "ab", "AB", "min", "maxReplicas", "MaxReplica", "minReplicas", "target-utilization",
+		"targetUtilization", "tolerance", "Tolerance-Trap", "café", "CAFÉ", "cafe", "日本", "日本語", "scaleTargetRef",
+		"scaletargetref", "scaleTargetRefs", "kind", "Kind", "kinds", "apiVersion", "apiversion", "apiVersions",
+		"a-very-long-annotation-name-of-seventy-bytes-or-so-to-pass-the-stack-rows", "a-very-long-annotation-name-of-seventy-bytes-or-so-to-pass-the-stack-row"}
+	for _, s := range names {
+		for i := range names {
+			for j := i; j <= len(names) && j <= i+4; j++ {
+				candidates := names[i:j]
+				if got, want := Closest(s, candidates), plain(s, candidates); got != want {
+					t.Errorf("Closest(%q, %q) = %q, want %q", s, candidates, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestClosestAllocates checks that Closest allocates nothing, on ASCII and
+// other names alike (it lowered non-ASCII names with strings.ToLower).
+func TestClosestAllocates(t *testing.T) {
+	candidates := []string{"scalelint.dev/dead-time", "scalelint.dev/pod-rate", "Café-Größe"}
+	for _, s := range []string{"scalelint.dev/dead-tmie", "CAFÉ-GRÖSSE"} {
+		if n := testing.AllocsPerRun(100, func() { Closest(s, candidates) }); n != 0 {
+			t.Errorf("Closest(%q) allocates %v times, want 0", s, n)
+		}
+	}
+}

@@ -48,7 +48,8 @@ func (e *WalkError) Error() string { return fmt.Sprintf("%s: %v", e.Path, e.Err)
 // read, links to directories are not followed (no loops); FIFOs, devices
 // and sockets are skipped, and so are pseudo-filesystems (/proc, /sys,
 // /dev and their kind: PseudoFS). exclude, when set, drops paths found in
-// directories (files named explicitly are always read).
+// directories (files named explicitly are always read). Directories are
+// read on every core (walker.parallel) unless a limit is set (WalkWith).
 func Walk(roots []string, exclude func(path string) bool) ([]string, []error) {
 	r := WalkWith(context.Background(), roots, WalkOptions{Exclude: exclude})
 	return r.Paths, r.Errs
@@ -139,46 +140,20 @@ func WalkWith(ctx context.Context, roots []string, o WalkOptions) WalkResult {
 		if lst, err := os.Lstat(root); err == nil && lst.Mode()&fs.ModeSymlink != 0 {
 			walkRoot = root + string(filepath.Separator)
 		}
-		err = filepath.WalkDir(walkRoot, func(p string, d fs.DirEntry, err error) error {
-			if cerr := ctx.Err(); cerr != nil {
-				return cerr
+		w := &walker{ctx: ctx, exclude: exclude, pseudo: pseudo, root: root, walkRoot: walkRoot, absRoot: absRoot}
+		if o.MaxFiles == 0 && o.MaxBytes == 0 {
+			// No limit depends on the order files are found in: the
+			// directories are read on every core (walker.parallel).
+			var found []string
+			found, err = w.parallel(&r.Errs, &r.Skipped)
+			for _, p := range found {
+				add(p)
 			}
-			if err != nil {
-				r.Errs = append(r.Errs, &WalkError{p, unwrapPathError(err)})
-				if d != nil && d.IsDir() {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if d.IsDir() {
-				if p != root && p != walkRoot && (skipDirs[d.Name()] || (exclude != nil && exclude(p))) {
-					return fs.SkipDir
-				}
-				if len(pseudo) > 0 {
-					abs := absRoot
-					if p != root {
-						abs = filepath.Join(absRoot, strings.TrimPrefix(p, root))
-					}
-					if pseudo.holds(abs) {
-						r.Skipped = append(r.Skipped, p)
-						return fs.SkipDir
-					}
-				}
-				return nil
-			}
-			if !IsManifestName(p) || (exclude != nil && exclude(p)) {
-				return nil
-			}
-			switch t := d.Type(); {
-			case t.IsRegular():
-				return add(p)
-			case t&fs.ModeSymlink != 0:
-				if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
-					return add(p)
-				}
-			}
-			return nil
-		})
+		} else {
+			err = filepath.WalkDir(walkRoot, func(p string, d fs.DirEntry, err error) error {
+				return w.visit(p, d, err, add, &r.Errs, &r.Skipped)
+			})
+		}
 		if err != nil && err != errCapped {
 			r.Errs = append(r.Errs, &WalkError{root, err})
 		}

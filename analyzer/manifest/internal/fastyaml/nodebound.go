@@ -33,6 +33,17 @@ func NodeBound(src []byte, max int) (n, overLine int) {
 	return b.n, 0
 }
 
+// NodesAtMost bounds NodeBound of any text of size bytes without reading
+// it: each count NodeBound makes is for a token or an indicator, of at
+// least a byte; the densest texts count 3 a byte plus the document's 2
+// ("?": a mapping, its empty key and its empty value; ": : :" in a block
+// counts 1.5 a byte), and 8 a byte plus 16 leaves a margin over that
+// (TestNodesAtMost checks it on every text of up to three indicators
+// repeated, on random texts and on the parser's test files). A file
+// whose size bounds its nodes under the limit need not be scanned: with
+// the default limit, any file under 250 kB.
+func NodesAtMost(size int) int64 { return 8*int64(size) + 16 }
+
 type bounder struct {
 	src      []byte
 	max      int

@@ -727,3 +727,38 @@ func TestFastCheckText(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckAsParse: Check, which builds the tree over src's memory
+// without copying it, accepts what Parse accepts, and leaves src as it
+// was, on the parser's cases and the documents of testdata/realworld.
+func TestCheckAsParse(t *testing.T) {
+	var srcs [][]byte
+	for _, c := range fastCases {
+		srcs = append(srcs, []byte(c.src))
+	}
+	for _, d := range fastRealworldDocs(t) {
+		srcs = append(srcs, d.src)
+	}
+	accepted, declined := 0, 0
+	for _, src := range srcs {
+		before := bytes.Clone(src)
+		_, want := fastyaml.Parse(src, nil)
+		var a fastyaml.Arena
+		got := fastyaml.Check(src, &a)
+		a.Recycle()
+		if got != want {
+			t.Errorf("%.80q: Check = %v, Parse accepted %v", src, got, want)
+		}
+		if !bytes.Equal(src, before) {
+			t.Errorf("%.80q: Check changed its input", before)
+		}
+		if want {
+			accepted++
+		} else {
+			declined++
+		}
+	}
+	if accepted == 0 || declined == 0 {
+		t.Errorf("%d documents accepted, %d declined: want some of both", accepted, declined)
+	}
+}

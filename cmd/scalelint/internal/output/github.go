@@ -1,6 +1,7 @@
 package output
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -19,18 +20,22 @@ import (
 type GitHub struct{}
 
 func (GitHub) Print(w io.Writer, r *report.Report) error {
-	return r.Each(false, func(f *report.Finding) error {
-		d, l := f.Diagnostic, f.Location
-		level := "notice"
-		switch d.Severity {
-		case analyzer.Error:
-			level = "error"
-		case analyzer.Warning:
-			level = "warning"
+	// Each finding is resolved and written out on one of the cores, and
+	// the outputs written in order (report.Render).
+	return r.Render(false, w, func() report.Renderer {
+		return func(_ int, f *report.Finding, w *bytes.Buffer) error {
+			d, l := f.Diagnostic, f.Location
+			level := "notice"
+			switch d.Severity {
+			case analyzer.Error:
+				level = "error"
+			case analyzer.Warning:
+				level = "warning"
+			}
+			_, err := fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d,endLine=%d,endColumn=%d,title=%s::%s\n", level,
+				escapeProperty(l.File), l.Line, l.Col, l.EndLine, l.EndCol, escapeProperty(d.Rule), escapeData(term.Clean(d.Message)))
+			return err
 		}
-		_, err := fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d,endLine=%d,endColumn=%d,title=%s::%s\n", level,
-			escapeProperty(l.File), l.Line, l.Col, l.EndLine, l.EndCol, escapeProperty(d.Rule), escapeData(term.Clean(d.Message)))
-		return err
 	})
 }
 

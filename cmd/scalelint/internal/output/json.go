@@ -63,22 +63,16 @@ type JSONSummary struct {
 func (JSON) Print(w io.Writer, r *report.Report) error {
 	s := NewJSONStream(w)
 	fmt.Fprintf(s.W, "{\n  \"version\": %d,\n  \"diagnostics\": [", 1)
-	err := r.Each(false, func(f *report.Finding) error {
-		d, l := f.Diagnostic, f.Location
-		jd := JSONDiagnostic{
-			File: l.File, Line: l.Line, Column: l.Col, EndLine: l.EndLine, EndColumn: l.EndCol,
-			Severity: d.Severity.String(), Rule: d.Rule, Message: d.Message,
-			Object: f.Object, Facts: roundFacts(d.Facts), Sources: f.Sources, Source: l.Source,
+	// Each finding is resolved and encoded on one of the cores, and
+	// written in order (report.Render).
+	err := r.Render(false, s.W, func() report.Renderer {
+		enc := NewJSONEncoder()
+		return func(i int, f *report.Finding, buf *bytes.Buffer) error {
+			jd := jsonDiagnostic(f)
+			return enc.AppendDiagnostic(buf, i, &jd, "    ")
 		}
-		if rd := d.Rendered; rd != nil {
-			if rd.Kind == "kustomize" {
-				jd.Kustomizations = rd.Sets
-			} else {
-				jd.Chart, jd.ValueSets = rd.Root, rd.Sets
-			}
-		}
-		return s.Element(jd, "    ")
 	})
+	s.Elements(len(r.Shown))
 	if err != nil {
 		return err
 	}
@@ -86,6 +80,24 @@ func (JSON) Print(w io.Writer, r *report.Report) error {
 	c := r.Counts()
 	return writeSummary(s, JSONSummary{Files: r.Files(), Objects: r.ObjectCount(), Autoscalers: r.Autoscalers(),
 		Errors: c.Errors, Warnings: c.Warnings, Infos: c.Infos, Skipped: len(r.Inputs.Skipped), Configs: r.Inputs.ConfigFiles}, r.Missing())
+}
+
+// jsonDiagnostic is a finding as the JSON output writes it.
+func jsonDiagnostic(f *report.Finding) JSONDiagnostic {
+	d, l := f.Diagnostic, f.Location
+	jd := JSONDiagnostic{
+		File: l.File, Line: l.Line, Column: l.Col, EndLine: l.EndLine, EndColumn: l.EndCol,
+		Severity: d.Severity.String(), Rule: d.Rule, Message: d.Message,
+		Object: f.Object, Facts: roundFacts(d.Facts), Sources: f.Sources, Source: l.Source,
+	}
+	if rd := d.Rendered; rd != nil {
+		if rd.Kind == "kustomize" {
+			jd.Kustomizations = rd.Sets
+		} else {
+			jd.Chart, jd.ValueSets = rd.Root, rd.Sets
+		}
+	}
+	return jd
 }
 
 // writeSummary ends the document with the summary, its missing inputs
@@ -101,10 +113,8 @@ func writeSummary(s *JSONStream, sum JSONSummary, missing []report.Missing) erro
 	} else {
 		s.W.Write(bytes.TrimSuffix(b, []byte("\n  }")))
 		s.W.WriteString(",\n    \"missing\": [")
-		for _, m := range missing {
-			if err := s.Element(m, "      "); err != nil {
-				return err
-			}
+		if err := ElementsOf(s, missing, "      "); err != nil {
+			return err
 		}
 		s.EndList("      ")
 		s.W.WriteString("]\n  }")

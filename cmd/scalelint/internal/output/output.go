@@ -1,7 +1,8 @@
 // Package output writes a check run's report (cmd/scalelint/internal/
 // report) in one format each: text, json, sarif and github, one file
 // each behind the Printer interface, in the manner of golangci-lint's
-// printers. Printers receive resolved findings (report.Each) and never
+// printers. Printers receive resolved findings (report.Each, or
+// report.Render, which runs their writing of each on every core) and never
 // read files. The package also holds what every command's outputs share:
 // the one file writer (WriteFile: atomic, links and devices kept; and
 // GuardInputs, which keeps an output off the inputs), colours, and the

@@ -1,6 +1,7 @@
 package output
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -29,35 +30,39 @@ type Text struct {
 
 func (t Text) Print(w io.Writer, r *report.Report) error {
 	p := Colors(t.Color)
-	err := r.Each(false, func(f *report.Finding) error {
-		d, l := f.Diagnostic, f.Location
-		sevColor := p.Cyan
-		switch d.Severity {
-		case analyzer.Error:
-			sevColor = p.Red
-		case analyzer.Warning:
-			sevColor = p.Yellow
-		}
-		// What comes from the inputs (names, messages quoting them, the
-		// line) is printed through term.Clean.
-		where := fmt.Sprintf("%s:%d:%d", term.Clean(l.File), l.Line, l.Col)
-		if l.Source != "" {
-			where += fmt.Sprintf(" (from %s)", term.Clean(l.Source))
-		}
-		fmt.Fprintf(w, "%s%s%s: %s%s%s: %s%s%s %s[%s]%s\n", p.Bold, where, p.Reset, sevColor+p.Bold, d.Severity, p.Reset,
-			p.Bold, term.Clean(d.Message), p.Reset, p.Dim, d.Rule, p.Reset)
-		writeSnippet(w, f.SourceLine, l, p, sevColor)
-		for _, n := range f.Notes {
-			fmt.Fprintf(w, "  %snote%s: %s:%d:%d: %s\n", p.Blue+p.Bold, p.Reset, term.Clean(n.Location.File), n.Location.Line, n.Location.Col, term.Clean(n.Message))
-		}
-		for _, fix := range f.Fixes {
-			safe := ""
-			if fix.Safe {
-				safe = " (safe: scalelint check --fix applies it)"
+	// Each finding is resolved and written out on one of the cores, and
+	// the outputs written in order (report.Render).
+	err := r.Render(false, w, func() report.Renderer {
+		return func(_ int, f *report.Finding, w *bytes.Buffer) error {
+			d, l := f.Diagnostic, f.Location
+			sevColor := p.Cyan
+			switch d.Severity {
+			case analyzer.Error:
+				sevColor = p.Red
+			case analyzer.Warning:
+				sevColor = p.Yellow
 			}
-			fmt.Fprintf(w, "  %sfix%s: %s%s\n", p.Blue+p.Bold, p.Reset, term.Clean(fix.Message), safe)
+			// What comes from the inputs (names, messages quoting them, the
+			// line) is printed through term.Clean.
+			where := fmt.Sprintf("%s:%d:%d", term.Clean(l.File), l.Line, l.Col)
+			if l.Source != "" {
+				where += fmt.Sprintf(" (from %s)", term.Clean(l.Source))
+			}
+			fmt.Fprintf(w, "%s%s%s: %s%s%s: %s%s%s %s[%s]%s\n", p.Bold, where, p.Reset, sevColor+p.Bold, d.Severity, p.Reset,
+				p.Bold, term.Clean(d.Message), p.Reset, p.Dim, d.Rule, p.Reset)
+			writeSnippet(w, f.SourceLine, l, p, sevColor)
+			for _, n := range f.Notes {
+				fmt.Fprintf(w, "  %snote%s: %s:%d:%d: %s\n", p.Blue+p.Bold, p.Reset, term.Clean(n.Location.File), n.Location.Line, n.Location.Col, term.Clean(n.Message))
+			}
+			for _, fix := range f.Fixes {
+				safe := ""
+				if fix.Safe {
+					safe = " (safe: scalelint check --fix applies it)"
+				}
+				fmt.Fprintf(w, "  %sfix%s: %s%s\n", p.Blue+p.Bold, p.Reset, term.Clean(fix.Message), safe)
+			}
+			return nil
 		}
-		return nil
 	})
 	if err != nil {
 		return err

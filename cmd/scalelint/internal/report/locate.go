@@ -24,6 +24,10 @@ type Location struct {
 type Locator struct {
 	ws   *workspace.Workspace
 	read []*manifest.File
+	// users, when not nil, is shared with the Locators of other
+	// goroutines (Each): a text is dropped when the last of them that
+	// read it releases it, never while another reads it.
+	users *textUsers
 }
 
 // NewLocator returns a Locator over a workspace's files.
@@ -64,6 +68,17 @@ func (l *Locator) LineText(pos token.Pos, line int) []byte {
 }
 
 func (l *Locator) hold(f *manifest.File) {
+	if l.users != nil {
+		// Every file once: each hold is one use of the shared count.
+		for _, g := range l.read {
+			if g == f {
+				return
+			}
+		}
+		l.users.acquire(f)
+		l.read = append(l.read, f)
+		return
+	}
 	for i := len(l.read) - 1; i >= 0 && i >= len(l.read)-4; i-- {
 		if l.read[i] == f {
 			return
@@ -76,7 +91,11 @@ func (l *Locator) hold(f *manifest.File) {
 // a file whose text was never dropped).
 func (l *Locator) Release() {
 	for _, f := range l.read {
-		f.DropText(nil, false)
+		if l.users != nil {
+			l.users.release(f)
+		} else {
+			f.DropText(nil, false)
+		}
 	}
 	l.read = l.read[:0]
 }
@@ -125,114 +144,10 @@ type Edit struct {
 	NewText  string
 }
 
-// Each calls fn with each shown finding, or with all every finding
-// (suppressed and baselined ones too), resolved, in order. The findings
-// are sorted by file and position (analyzer.Run sorts them, and so the
-// line and column order within a file is their order): the texts read to
-// resolve one file's findings are dropped when they move on to the next,
-// and a Finding is valid only during its call.
-func (r *Report) Each(all bool, fn func(*Finding) error) error {
-	diags := r.Shown
-	if all {
-		diags = r.All
-	}
-	loc := NewLocator(r.Workspace)
-	defer loc.Release()
-	ahead := r.readAhead(diags)
-	defer ahead.stop()
-	var file *manifest.File
-	var f Finding
-	for _, d := range diags {
-		if df := r.Workspace.FileOf(d.Pos); df != file {
-			loc.Release()
-			file = df
-			if file != nil {
-				ahead.next()
-			}
-		}
-		f = Finding{Diagnostic: d, Location: loc.Locate(d.Pos, d.End), Object: r.objectOf(d)}
-		if file != nil {
-			f.SourceLine = loc.LineText(d.Pos, f.Location.Line)
-		}
-		for _, rel := range d.Related {
-			f.Notes = append(f.Notes, Note{Location: loc.Locate(rel.Pos, rel.End), Message: rel.Message})
-		}
-		f.Sources = r.sources(d)
-		for _, x := range d.SuggestedFixes {
-			fix := Fix{Message: x.Message, Safe: x.Safe}
-			for _, e := range x.Edits {
-				fix.Edits = append(fix.Edits, Edit{Location: loc.Locate(e.Pos, e.End), NewText: e.NewText})
-			}
-			f.Fixes = append(f.Fixes, fix)
-		}
-		if err := fn(&f); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// readAhead is the reading of the texts of the files findings are in,
-// a few files ahead of Each, on a goroutine of its own: reading a dropped
-// text again is most of the cost of resolving a file's findings (a system
-// call per file), and otherwise the printing waits for it, on one core.
-// Each waits, on reaching a file, until its text is read (so that no
-// text is read after Each dropped it), and drops the texts again as it
-// moves on (Locator.Release): a report holds at most aheadFiles texts
-// more than it did.
-type readAhead struct {
-	ready chan struct{} // one per file read and not yet reached by Each
-	done  chan struct{} // closed by stop
-	ended chan struct{} // closed when the reading goroutine returns
-}
-
-const aheadFiles = 16
-
-func (r *Report) readAhead(diags []analyzer.Diagnostic) *readAhead {
-	var files []*manifest.File
-	var last *manifest.File
-	for _, d := range diags {
-		if f := r.Workspace.FileOf(d.Pos); f != last {
-			last = f
-			if f != nil {
-				files = append(files, f)
-			}
-		}
-	}
-	a := &readAhead{ready: make(chan struct{}, aheadFiles-1), done: make(chan struct{}), ended: make(chan struct{})}
-	go func() {
-		defer close(a.ended)
-		for _, f := range files {
-			f.Text()
-			select {
-			case a.ready <- struct{}{}:
-			case <-a.done:
-				return
-			}
-		}
-	}()
-	return a
-}
-
-// next waits until the next file of the list, which Each reached, is read.
-func (a *readAhead) next() {
-	select {
-	case <-a.ready:
-	case <-a.ended: // every file is read
-	}
-}
-
-// stop ends the reading and waits for it: nothing is read once Each
-// returns (it may return early, on an error of its callback).
-func (a *readAhead) stop() {
-	close(a.done)
-	<-a.ended
-}
-
 // sources resolves the positions of a finding's input sources, by line
 // alone (File.LineOf: a workload's file is not read into memory again for
 // the rest of the run).
-func (r *Report) sources(d analyzer.Diagnostic) map[string]Source {
+func (r *Report) sources(d analyzer.Diagnostic, loc *Locator) map[string]Source {
 	if len(d.Sources) == 0 {
 		return nil
 	}
@@ -242,6 +157,7 @@ func (r *Report) sources(d analyzer.Diagnostic) map[string]Source {
 		if f := r.Workspace.FileOf(fs.Pos); f != nil && fs.Pos.IsValid() {
 			s.File, s.Line = f.Path, fs.Line
 			if s.Line == 0 {
+				loc.hold(f) // not dropped by another goroutine meanwhile
 				s.Line = f.LineOf(fs.Pos)
 			}
 		}

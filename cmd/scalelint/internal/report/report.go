@@ -3,13 +3,16 @@
 // Unicode code points, the object, the notes and fixes), their counts, the
 // laws left unevaluated for want of inputs, and the baseline.
 //
-// Data flow: analyzer.RunWith -> New -> (ApplyBaseline) -> Each, which
-// resolves the findings file by file with a Locator -> a format
-// (cmd/scalelint/internal/output). A file's text, dropped after parsing
+// Data flow: analyzer.RunWith -> New -> (ApplyBaseline) -> Each or
+// Render, which resolve the findings a chunk at a time (a few dozen, to
+// the end of their file) on every core, each goroutine with a Locator ->
+// a format (cmd/scalelint/internal/output), given the findings (Each) or
+// writing each one's output on the goroutine that resolved it (Render),
+// in order either way. A file's text, dropped after parsing
 // (manifest.File.DropText), is read again to resolve its findings and
-// dropped again when they move on to the next file: the formats receive
-// resolved positions and never read files, and a report of a large
-// repository holds one file's text at a time.
+// dropped again when the last chunk that reads it is done: the formats
+// receive resolved positions and never read files, and a report of a
+// large repository holds the texts of the few chunks in flight.
 package report
 
 import (

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"go/token"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -139,13 +140,16 @@ func TestLocatorHoldsUntilRelease(t *testing.T) {
 }
 
 // TestEachReadsAhead: Each reads the texts of the files its findings are
-// in ahead of resolving them (readAhead), each once, never more than
-// aheadFiles files ahead of the file it resolves, and they are dropped
-// again as it moves on (a second pass reads each again, once). The files
-// outnumber aheadFiles several times.
+// in ahead of giving them to fn (resolved a chunk at a time on each core),
+// each once, never more than the chunks it runs ahead hold (ahead chunks a
+// goroutine, of minChunk files here: one finding a file), and they are
+// dropped again as it moves on (a second pass reads each again, once).
+// The files outnumber those several times.
 func TestEachReadsAhead(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	aheadFiles := (ahead*2 + 1) * minChunk
 	fset := token.NewFileSet()
-	const n = 4*aheadFiles + 3
+	const n = 4*(ahead*2+1)*minChunk + 3
 	var reads [n]atomic.Int32
 	var total atomic.Int32
 	texts := map[string]string{}
@@ -174,7 +178,8 @@ func TestEachReadsAhead(t *testing.T) {
 			seen[f.Location.File] = true
 			if check {
 				// Read so far: the files resolved, this one and at most
-				// aheadFiles more.
+				// aheadFiles more: the rest of this chunk, and the chunks
+				// ahead of it.
 				if got := int(total.Load()); got > len(seen)+aheadFiles {
 					t.Errorf("at %s: %d files read, %d reached: more than %d ahead", f.Location.File, got, len(seen), aheadFiles)
 				}
