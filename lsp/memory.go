@@ -53,7 +53,15 @@ func (s *Server) limitMemory() {
 	if s.memStop != nil || s.memDone {
 		return
 	}
-	_, s.memStop = startMemoryTuner()
+	_, stop := startMemoryTuner()
+	idle := newIdleCollector()
+	idle.start()
+	s.idle.Store(idle)
+	s.memStop = func() {
+		s.idle.Store(nil)
+		idle.stop()
+		stop()
+	}
 	go runtime.GC()
 }
 
