@@ -52,24 +52,23 @@ func RunWith(ctx context.Context, ws *workspace.Workspace, analyzers []*Analyzer
 		}
 	}
 	plan := planFor(analyzers)
-	results := make([][]Diagnostic, len(analyzers))
+	// One allocation for every rule's pass; each collects its findings.
+	passes := make([]Pass, len(analyzers))
 	run := func(i int, a *Analyzer) {
-		var out []Diagnostic
-		pass := &Pass{Analyzer: a, Workspace: ws, config: cfg, shared: shared,
-			report: func(d Diagnostic) { out = append(out, d) }}
+		pass := &passes[i]
+		*pass = Pass{Analyzer: a, Workspace: ws, config: cfg, shared: shared}
 		defer func() {
 			if r := recover(); r != nil {
 				// A rule's bug must not take the run down: report it
 				// where it can be seen, and keep the other rules' work.
-				out = append(out, internalError(ws, a, fmt.Sprintf("panic: %v\n%s", r, debug.Stack())))
+				pass.found = append(pass.found, internalError(ws, a, fmt.Sprintf("panic: %v\n%s", r, debug.Stack())))
 			}
-			results[i] = out
 		}()
 		if ctx.Err() != nil {
 			return
 		}
 		if err := a.Run(pass); err != nil {
-			out = append(out, internalError(ws, a, err.Error()))
+			pass.found = append(pass.found, internalError(ws, a, err.Error()))
 		}
 	}
 	if ws.Files().Len() <= inlineFiles {
@@ -97,8 +96,8 @@ func RunWith(ctx context.Context, ws *workspace.Workspace, analyzers []*Analyzer
 	}
 
 	var diags []Diagnostic
-	for _, r := range results {
-		diags = append(diags, r...)
+	for i := range passes {
+		diags = append(diags, passes[i].found...)
 	}
 	diags = stampSeverity(ws, diags, plan.byName, cfg)
 	meta := applySuppressions(ws, diags, plan.known, plan.names)
