@@ -16,7 +16,7 @@ type Pass struct {
 	Analyzer  *Analyzer
 	Workspace *workspace.Workspace
 	config    *Config
-	report    func(Diagnostic)
+	found     []Diagnostic // what the rule reported (Report)
 	shared    *Shared
 }
 
@@ -74,7 +74,7 @@ func (p *Pass) Shared(key any, build func() any) any {
 // only a range and a message, as go/analysis has.
 func (p *Pass) Report(d Diagnostic) {
 	d.Rule = p.Analyzer.Name
-	p.report(d)
+	p.found = append(p.found, d)
 }
 
 // Option returns the value of a rule option for the findings in a file:

@@ -113,7 +113,10 @@
 // server sets a soft memory limit that follows the live heap (three
 // quarters of it above it, at least 64 MiB), unless GOGC or GOMEMLIMIT is
 // set: the server holds a workspace's index for the editor's whole
-// session, and the default pacing let it double in garbage.
+// session, and the default pacing let it double in garbage. With it, the
+// server collects in the pauses of typing (idlegc.go): after 750 ms
+// without a message, when the heap has used half its room, so that
+// collections run less often during a burst of edits.
 //
 // Positions: the core works in byte offsets (token.Pos); Mapper (mapper.go)
 // is the one place that converts them to and from LSP positions, whose

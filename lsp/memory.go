@@ -35,8 +35,11 @@ import (
 // run and assist it. Three quarters kept the edits' p90 under what it was
 // before (8.5-12 ms, with 620-670 MiB resident). Since an edit's workspace
 // shares its lists with the one before (analyzer/workspace/chunked), an
-// edit costs about 85 KB at any workspace size: at 10,000 services one
-// collection per 650 edits, where there were ten per 1,000.
+// edit costs about 85 KB at any workspace size (60 KB since RunWith keeps
+// its maps and runs a small lint without goroutines): at 10,000 services
+// one collection per 650 edits, where there were ten per 1,000; and the
+// server makes that collection in a pause of typing when it can
+// (idlegc.go).
 
 // limitMemory starts the memory tuner, once, if the options ask for it:
 // when the index's lint is published, so that reading the index is paced
@@ -53,7 +56,15 @@ func (s *Server) limitMemory() {
 	if s.memStop != nil || s.memDone {
 		return
 	}
-	_, s.memStop = startMemoryTuner()
+	_, stop := startMemoryTuner()
+	idle := newIdleCollector()
+	idle.start()
+	s.idle.Store(idle)
+	s.memStop = func() {
+		s.idle.Store(nil)
+		idle.stop()
+		stop()
+	}
 	go runtime.GC()
 }
 

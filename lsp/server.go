@@ -9,6 +9,7 @@ import (
 	"os"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
@@ -55,9 +56,12 @@ type Server struct {
 
 	// memStop stops the memory tuner once started (limitMemory); memDone
 	// is set when Serve returned, after which it is not started.
-	memMu    sync.Mutex
-	memStop  func()
-	memDone  bool
+	memMu   sync.Mutex
+	memStop func()
+	memDone bool
+	// idle collects the heap in the pauses of the messages while the
+	// memory tuner runs (idlegc.go); nil before and after.
+	idle     atomic.Pointer[idleCollector]
 	client   protocol.Client
 	log      *slog.Logger
 	logLevel *slog.LevelVar
@@ -232,6 +236,9 @@ func (s *Server) handler() jsonrpc2.Handler {
 		return res, err
 	})
 	return func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+		if c := s.idle.Load(); c != nil {
+			c.touch()
+		}
 		if err := s.admit(req.Method()); err != nil {
 			if req.IsCall() {
 				return nil, err

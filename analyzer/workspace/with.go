@@ -68,6 +68,10 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 		}
 	}
 
+	// The new workspace shares the base's kinds until either parses a
+	// kind more (parseKind copies the map first; lazyMu, held here,
+	// guards the flag).
+	ws.kindsShared = true
 	nw := &Workspace{
 		Fset: ws.Fset, files: files, opts: ws.opts, scopes: ws.scopes, kustomized: ws.kustomized,
 		routing:       ws.routing,
@@ -78,7 +82,8 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 		byTargetName:  ws.byTargetName.derive(),
 		derivedByWith: true,
 		lazyKinds:     make(map[string][]*manifest.Document, len(ws.lazyKinds)),
-		kinds:         maps.Clone(ws.kinds),
+		kinds:         ws.kinds,
+		kindsShared:   true,
 		shared:        true,
 		derived:       &derivedTable{},
 	}

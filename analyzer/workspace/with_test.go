@@ -145,3 +145,32 @@ func withMatchesNew(t *testing.T, paths, docs []string, seeds, steps int) {
 		}
 	}
 }
+
+// TestWithSharesKindsCopyOnWrite: a workspace With makes shares the kinds
+// its base parsed until one of them parses another kind, which the other
+// then has not parsed.
+func TestWithSharesKindsCopyOnWrite(t *testing.T) {
+	ws := New(token.NewFileSet(), nil, Options{})
+	ws.parseKind("Deployment")
+	next, _ := ws.With(map[string][]*manifest.File{})
+	next.parseKind("StatefulSet")
+	ws.parseKind("DaemonSet")
+	for _, c := range []struct {
+		w     *Workspace
+		what  string
+		kinds []string
+		not   string
+	}{
+		{ws, "base", []string{"Deployment", "DaemonSet"}, "StatefulSet"},
+		{next, "derived", []string{"Deployment", "StatefulSet"}, "DaemonSet"},
+	} {
+		for _, k := range c.kinds {
+			if !c.w.kinds[k] {
+				t.Errorf("%s: %s not parsed", c.what, k)
+			}
+		}
+		if c.w.kinds[c.not] {
+			t.Errorf("%s: %s parsed by the other workspace shows in this one", c.what, c.not)
+		}
+	}
+}

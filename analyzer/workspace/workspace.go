@@ -34,6 +34,7 @@ package workspace
 
 import (
 	"go/token"
+	"maps"
 	"slices"
 	"sort"
 	"sync"
@@ -151,6 +152,10 @@ type Workspace struct {
 	lazyMu    sync.Mutex
 	lazyKinds map[string][]*manifest.Document // skipped documents by kind
 	kinds     map[string]bool                 // the kinds parseKind parsed
+	// kindsShared is set on a workspace made by With and on its base,
+	// which share the kinds map until parseKind adds a kind to one (it
+	// copies the map first).
+	kindsShared bool
 	// focused is set on a view made by Focus, which lists (Files,
 	// Autoscalers, Objects) part of the workspace and parses nothing.
 	focused bool
@@ -307,7 +312,12 @@ func (ws *Workspace) parseKind(kind string) {
 	}
 	ws.lazyMu.Lock()
 	defer ws.lazyMu.Unlock()
-	ws.kinds[kind] = true
+	if !ws.kinds[kind] {
+		if ws.kindsShared {
+			ws.kinds, ws.kindsShared = maps.Clone(ws.kinds), false
+		}
+		ws.kinds[kind] = true
+	}
 	docs := ws.lazyKinds[kind]
 	delete(ws.lazyKinds, kind)
 	for _, d := range docs {

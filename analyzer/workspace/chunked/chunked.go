@@ -224,7 +224,18 @@ func (l List[T]) Splice(edits ...Edit[T]) List[T] {
 			continue
 		}
 		if pending == nil {
-			pending = make([]T, 0, len(ch)+Size/8)
+			// Room for the chunk and what the edits that start in it
+			// insert: exact for an edit that replaces as many elements
+			// as it removes, the usual one; a run that goes on into the
+			// next chunk grows it.
+			extra := 0
+			for _, e := range edits[ei:] {
+				if e.Lo > end {
+					break
+				}
+				extra += len(e.With)
+			}
+			pending = make([]T, 0, len(ch)+extra)
 		}
 		for i := start; i <= end; i++ {
 			for ei < len(edits) && edits[ei].Lo == i {

@@ -2,7 +2,7 @@
 // sees it: a separate process speaking the Language Server Protocol over
 // the server's stdin and stdout.
 //
-//	lspbench -server /path/to/scalelint -dir CORPUS [-edits 100] [-rss-edits 1000] [-broken] [-wait-lint=false] [-interval 30ms] [-log FILE] [-edit-log FILE]
+//	lspbench -server /path/to/scalelint -dir CORPUS [-edits 100] [-rss-edits 1000] [-broken] [-wait-lint=false] [-interval 30ms] [-burst 50 -pause 1s] [-log FILE] [-edit-log FILE]
 //
 // It starts `scalelint lsp --debounce 1ms --log-level info` with CORPUS
 // as the one workspace folder, and measures:
@@ -30,7 +30,10 @@
 //     findings change), timed from the didChange to the publishDiagnostics
 //     of that version; p50, p90, p99 and max; with -interval, sent at
 //     that interval without waiting, as typing does, each timed to the
-//     first publication of its version or a later one;
+//     first publication of its version or a later one; with -burst N
+//     and -pause D, in bursts of N edits with a pause of D (not timed)
+//     between them, as typing does; also the number of edits over 5 ms
+//     (edits_over_5ms);
 //   - RSS after those edits and, when -rss-edits is larger, after
 //     -rss-edits edits in all.
 //
@@ -215,6 +218,8 @@ func main() {
 	editLog := flag.String("edit-log", "", "write each edit's send time (seconds since the server was started, as GODEBUG=gctrace=1 counts) and latency in ms to this file, one edit a line, to line the slow ones up with the server's log (without -interval)")
 	interval := flag.Duration("interval", 0, "send an edit every interval without waiting for its diagnostics, as typing does (0: wait for each edit's); an edit's latency is then until the first publication of its version or a later one")
 	waitLint := flag.Bool("wait-lint", true, "wait for the index's lint of the whole workspace to be published before editing (false: edit as soon as the index is done, while that lint runs)")
+	burst := flag.Int("burst", 0, "send the edits in bursts of this many, with -pause between them (0: no pauses)")
+	pause := flag.Duration("pause", time.Second, "the pause between two bursts of -burst edits")
 	broken := flag.Bool("broken", false, "open the file with a broken YAML document appended (a yaml-syntax finding, which the server may publish before the index is read)")
 	flag.Parse()
 	if *dir == "" {
@@ -366,11 +371,20 @@ func main() {
 		fmt.Fprintf(&edited, "%.4f %s\n", t0.Sub(launched).Seconds(), ms(d))
 		return d
 	}
+	// pauseBefore pauses before the first edit of every burst but the
+	// first (-burst, -pause).
+	pauseBefore := func(i int) bool {
+		if *burst > 0 && i > 0 && i%*burst == 0 {
+			time.Sleep(*pause)
+			return true
+		}
+		return false
+	}
 	lat := make([]time.Duration, 0, *edits)
 	if *interval > 0 {
 		versions, sent := make([]int32, *edits), make([]time.Time, *edits)
 		for i := range *edits {
-			if i > 0 {
+			if !pauseBefore(i) && i > 0 {
 				time.Sleep(time.Until(sent[i-1].Add(*interval)))
 			}
 			versions[i], sent[i] = send(i)
@@ -388,12 +402,14 @@ func main() {
 		c.mu.Unlock()
 	} else {
 		for i := 0; i < *edits; i++ {
+			pauseBefore(i)
 			lat = append(lat, edit(i))
 		}
 	}
 	rssEdited := rssMiB(cmd.Process.Pid)
 	total := *edits
 	for ; total < *rssEdits; total++ {
+		pauseBefore(total)
 		edit(total)
 	}
 	rssLast := rssMiB(cmd.Process.Pid)
@@ -403,6 +419,7 @@ func main() {
 		}
 	}
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	over5 := len(lat) - sort.Search(len(lat), func(i int) bool { return lat[i] > 5*time.Millisecond })
 
 	c.request("shutdown", nil)
 	c.notify("exit", nil)
@@ -413,8 +430,8 @@ func main() {
 	case <-time.After(10 * time.Second):
 		cmd.Process.Kill()
 	}
-	fmt.Printf("initialize_ms=%s first_diag_ms=%s full_diag_ms=%s indexed_ms=%s rss_indexed_MiB=%.0f edits=%d edit_p50_ms=%s edit_p90_ms=%s edit_p99_ms=%s edit_max_ms=%s rss_after_%d_MiB=%.0f rss_after_%d_MiB=%.0f\n",
+	fmt.Printf("initialize_ms=%s first_diag_ms=%s full_diag_ms=%s indexed_ms=%s rss_indexed_MiB=%.0f edits=%d edit_p50_ms=%s edit_p90_ms=%s edit_p99_ms=%s edit_max_ms=%s edits_over_5ms=%d rss_after_%d_MiB=%.0f rss_after_%d_MiB=%.0f\n",
 		ms(initAt.Sub(start)), ms(firstAt.Sub(start)), ms(fullAt.Sub(start)), ms(indexedAt.Sub(start)), rssIndexed, *edits,
-		ms(percentile(lat, 0.5)), ms(percentile(lat, 0.9)), ms(percentile(lat, 0.99)), ms(lat[len(lat)-1]),
+		ms(percentile(lat, 0.5)), ms(percentile(lat, 0.9)), ms(percentile(lat, 0.99)), ms(lat[len(lat)-1]), over5,
 		*edits, rssEdited, total, rssLast)
 }
