@@ -82,8 +82,7 @@ type Options struct {
 	Kinds []string
 	// Rendered says which files are linted through what renders them (a
 	// Helm chart, a kustomization that builds): see Rendering. The
-	// workspace indexes none of their objects. Nil: none. New calls it
-	// from several goroutines at once.
+	// workspace indexes none of their objects. Nil: none.
 	Rendered func(path string) Rendering
 	// Generated marks a workspace of rendered output (one chart value set,
 	// one kustomization build): its comments are copies of the files
@@ -210,7 +209,10 @@ func New(fset *token.FileSet, files []*manifest.File, opts Options) *Workspace {
 		ws.scopes = buildScopes(files, opts)
 		ws.kustomized = ws.scopes.gitops
 	}
-	ws.indexAll(files)
+	for _, f := range files {
+		ws.kustomized = ws.kustomized || ws.isKustomization(f)
+		ws.index(f)
+	}
 	ws.commit()
 	for _, k := range opts.Kinds {
 		ws.parseKind(k)
@@ -263,9 +265,10 @@ func New(fset *token.FileSet, files []*manifest.File, opts Options) *Workspace {
 
 // index adds a file's objects to the index, and its skipped documents to
 // those parsed when their kind is asked for (at once when it already
-// was).
+// was). Kustomizations, patches, templates and rendered files hold no
+// objects of their own.
 func (ws *Workspace) index(f *manifest.File) {
-	if !ws.holdsObjects(f) {
+	if f.Template || ws.isKustomization(f) || ws.scopes.patches[f.SlashPath()] || ws.Rendering(f) != NotRendered {
 		return
 	}
 	for _, d := range f.Docs {
@@ -274,118 +277,18 @@ func (ws *Workspace) index(f *manifest.File) {
 			for _, o := range d.Objects() {
 				ws.add(o)
 			}
+		case d.Kind != "" && ws.shared:
+			ws.lazyKinds[d.Kind] = append(slices.Clip(ws.lazyKinds[d.Kind]), d) // copy on write
 		case d.Kind != "":
-			ws.addSkipped(d)
+			ws.lazyKinds[d.Kind] = append(ws.lazyKinds[d.Kind], d)
 		}
 	}
-}
-
-// holdsObjects reports whether a file's objects are indexed.
-// Kustomizations, patches, templates and rendered files hold no objects of
-// their own.
-func (ws *Workspace) holdsObjects(f *manifest.File) bool {
-	return !f.Template && !ws.isKustomization(f) && !ws.scopes.patches[f.SlashPath()] && ws.Rendering(f) == NotRendered
-}
-
-// addSkipped lists a document the parser skipped under its kind, to be
-// parsed when the kind is asked for (parseKind).
-func (ws *Workspace) addSkipped(d *manifest.Document) {
-	if ws.shared {
-		ws.lazyKinds[d.Kind] = append(slices.Clip(ws.lazyKinds[d.Kind]), d) // copy on write
-		return
-	}
-	ws.lazyKinds[d.Kind] = append(ws.lazyKinds[d.Kind], d)
-}
-
-// indexAll indexes files as index does one by one: what each file holds
-// and each object's views are read on every core, part by part (the
-// views are memoized on their objects, and the reading writes nothing of
-// the workspace's), then added to the index in file order, so that the
-// index, its lists and what With and Focus derive from them are the same
-// as index makes.
-func (ws *Workspace) indexAll(files []*manifest.File) {
-	parts := make([][]prepared, len(files))
-	inParts(len(files), func(lo, hi int) {
-		var buf []prepared
-		for i := lo; i < hi; i++ {
-			start := len(buf)
-			buf = ws.prepareFile(files[i], buf)
-			parts[i] = buf[start:len(buf):len(buf)]
-		}
-	})
-	for i, f := range files {
-		ws.kustomized = ws.kustomized || ws.isKustomization(f)
-		for _, p := range parts[i] {
-			if p.skipped != nil {
-				ws.addSkipped(p.skipped)
-			} else {
-				ws.addPrepared(p)
-			}
-		}
-	}
-}
-
-// prepared is an object of a file read for the index (prepareObject), or
-// a document the parser skipped (skipped).
-type prepared struct {
-	o        *manifest.Object
-	skipped  *manifest.Document
-	as       *scaling.Autoscaler // when isAutoscaler
-	workload *scaling.Workload   // when isWorkload
-	// o is an autoscaler; a workload; may route to Services
-	// (routesToServices).
-	isAutoscaler, isWorkload, routes bool
-}
-
-// prepareFile appends to out what index adds of a file, in its order. It
-// only reads the workspace.
-func (ws *Workspace) prepareFile(f *manifest.File, out []prepared) []prepared {
-	if !ws.holdsObjects(f) {
-		return out
-	}
-	for _, d := range f.Docs {
-		switch {
-		case d.Parsed() || (d.Kind != "" && ws.kinds[d.Kind]):
-			for _, o := range d.Objects() {
-				if p, ok := prepareObject(o); ok {
-					out = append(out, p)
-				}
-			}
-		case d.Kind != "":
-			out = append(out, prepared{skipped: d})
-		}
-	}
-	return out
-}
-
-// prepareObject reads what the index records of an object, and builds its
-// views while its tree is at hand; false for an object not indexed.
-func prepareObject(o *manifest.Object) (prepared, bool) {
-	if o.Kind == "" || o.Kind == "Kustomization" || o.Kind == "Component" {
-		return prepared{}, false
-	}
-	p := prepared{o: o, routes: traffic.RoutesToServices(o)}
-	if scaling.IsAutoscaler(o) {
-		p.isAutoscaler, p.as = true, scaling.FromObject(o)
-	}
-	if scaling.IsWorkload(o) {
-		p.isWorkload, p.workload = true, scaling.WorkloadFromObject(o)
-	}
-	if traffic.Is(o) {
-		traffic.FromObject(o) // while its tree is at hand
-	}
-	return p, true
 }
 
 func (ws *Workspace) add(o *manifest.Object) {
-	if p, ok := prepareObject(o); ok {
-		ws.addPrepared(p)
+	if o.Kind == "" || o.Kind == "Kustomization" || o.Kind == "Component" {
+		return
 	}
-}
-
-// addPrepared adds an object prepareObject read to the index.
-func (ws *Workspace) addPrepared(p prepared) {
-	o := p.o
 	k := nameKey{o.Kind, o.Name}
 	objs, _ := ws.byName.get(k)
 	if ws.byName.shared {
@@ -393,14 +296,17 @@ func (ws *Workspace) addPrepared(p prepared) {
 	}
 	ws.byName.set(k, append(objs, o))
 	ws.adding = append(ws.adding, o)
-	if p.routes {
+	if traffic.RoutesToServices(o) {
 		ws.routing++
 	}
-	if p.isAutoscaler {
-		ws.addingAs = append(ws.addingAs, p.as)
+	if scaling.IsAutoscaler(o) {
+		ws.addingAs = append(ws.addingAs, scaling.FromObject(o))
 	}
-	if p.isWorkload {
-		ws.workloads.set(o, p.workload)
+	if scaling.IsWorkload(o) {
+		ws.workloads.set(o, scaling.WorkloadFromObject(o))
+	}
+	if traffic.Is(o) {
+		traffic.FromObject(o) // while its tree is at hand
 	}
 }
 
