@@ -1,12 +1,10 @@
 package analyzer
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"runtime/debug"
-	"slices"
-	"strings"
+	"sort"
 	"sync"
 
 	"github.com/scalelint/scalelint/analyzer/workspace"
@@ -162,49 +160,54 @@ func internalError(ws *workspace.Workspace, a *Analyzer, msg string) Diagnostic 
 func SortDiagnostics(ws *workspace.Workspace, diags []Diagnostic) []Diagnostic {
 	// Each diagnostic's file path found once, not at each comparison (a
 	// search of the workspace's files: at thousands of findings, most of
-	// the sort's time), and the sort moves these small keys, not the
-	// diagnostics (a stable sort moves each element O(log n) times: at
-	// 10,000 findings, hundreds of megabytes of copies). A stable sort's
-	// result is the same whatever the algorithm, for one ordering.
-	keys := make([]diagKey, len(diags))
+	// the sort's time). A stable sort's result is the same whatever the
+	// algorithm, for one ordering.
+	sorter := diagSorter{diags: diags, paths: make([]string, len(diags))}
 	for i := range diags {
-		keys[i].i = i
 		if f := ws.FileOf(diags[i].Pos); f != nil {
-			keys[i].path = f.Path
+			sorter.paths[i] = f.Path
 		}
 	}
-	slices.SortStableFunc(keys, func(x, y diagKey) int {
-		if x.path != y.path {
-			return strings.Compare(x.path, y.path)
-		}
-		a, b := &diags[x.i], &diags[y.i]
-		switch {
-		case a.Pos != b.Pos:
-			return cmp.Compare(a.Pos, b.Pos)
-		case a.Rule != b.Rule:
-			return strings.Compare(a.Rule, b.Rule)
-		case a.End != b.End:
-			return cmp.Compare(a.End, b.End)
-		}
-		return strings.Compare(a.Message, b.Message)
-	})
-	out := make([]Diagnostic, 0, len(diags))
-	for _, k := range keys {
-		d := &diags[k.i]
-		if n := len(out); n > 0 {
-			p := &out[n-1]
+	sort.Stable(sorter)
+	out := diags[:0]
+	for i, d := range diags {
+		if i > 0 {
+			p := diags[i-1]
 			if p.Pos == d.Pos && p.End == d.End && p.Rule == d.Rule && p.Message == d.Message {
 				continue
 			}
 		}
-		out = append(out, *d)
+		out = append(out, d)
 	}
 	return out
 }
 
-// diagKey is a diagnostic's index and the path of its file, which
-// SortDiagnostics sorts.
-type diagKey struct {
-	path string
-	i    int
+// diagSorter sorts diagnostics and their file paths together.
+type diagSorter struct {
+	diags []Diagnostic
+	paths []string
+}
+
+func (s diagSorter) Len() int { return len(s.diags) }
+
+func (s diagSorter) Swap(i, j int) {
+	s.diags[i], s.diags[j] = s.diags[j], s.diags[i]
+	s.paths[i], s.paths[j] = s.paths[j], s.paths[i]
+}
+
+func (s diagSorter) Less(i, j int) bool {
+	a, b := &s.diags[i], &s.diags[j]
+	if pa, pb := s.paths[i], s.paths[j]; pa != pb {
+		return pa < pb
+	}
+	if a.Pos != b.Pos {
+		return a.Pos < b.Pos
+	}
+	if a.Rule != b.Rule {
+		return a.Rule < b.Rule
+	}
+	if a.End != b.End {
+		return a.End < b.End
+	}
+	return a.Message < b.Message
 }

@@ -1,6 +1,7 @@
 package analyzer_test
 
 import (
+	"fmt"
 	"go/token"
 	"math/rand/v2"
 	"slices"
@@ -68,5 +69,29 @@ func TestSortDiagnosticsMatchesStableSort(t *testing.T) {
 	}
 	if len(want) >= len(diags) || len(want) < 40 {
 		t.Fatalf("the input has %d diagnostics, %d distinct: the test needs duplicates and many distinct ones", len(diags), len(want))
+	}
+}
+
+// BenchmarkSortDiagnostics sorts 10,000 diagnostics over 1,000 files,
+// shuffled: about what check sorts, twice, at 10,000 services (8-11 ms
+// a sort on a loaded 2-core machine).
+func BenchmarkSortDiagnostics(b *testing.B) {
+	fset := token.NewFileSet()
+	var files []*manifest.File
+	for i := 0; i < 1000; i++ {
+		files = append(files, manifest.Parse(fset, fmt.Sprintf("s%04d/hpa.yaml", (i*7919)%1000), []byte("a: 1\nb: 2\nc: 3\n"), manifest.Options{}))
+	}
+	ws := workspace.New(fset, files, workspace.Options{})
+	r := rand.New(rand.NewPCG(1, 2))
+	var diags []analyzer.Diagnostic
+	for i := 0; i < 10000; i++ {
+		pos := files[r.IntN(len(files))].Tok.Pos(r.IntN(4) * 4)
+		diags = append(diags, analyzer.Diagnostic{Pos: pos, End: pos + 1, Rule: "r", Message: fmt.Sprint(i)})
+	}
+	in := make([]analyzer.Diagnostic, len(diags))
+	b.ReportAllocs()
+	for b.Loop() {
+		copy(in, diags)
+		analyzer.SortDiagnostics(ws, in)
 	}
 }
