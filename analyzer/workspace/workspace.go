@@ -52,7 +52,7 @@ type Options struct {
 	DefaultNamespace string
 	// NamespaceOf, when not nil, gives the default namespace of a file's
 	// objects instead (the configuration that governs the file); "" is
-	// DefaultNamespace.
+	// DefaultNamespace. New calls it from several goroutines at once.
 	NamespaceOf func(f *manifest.File) string
 	// RepositoryRoot is the absolute directory GitOps paths (a Flux
 	// Kustomization's spec.path, an Argo CD Application's source path)
@@ -229,12 +229,14 @@ func New(fset *token.FileSet, files []*manifest.File, opts Options) *Workspace {
 		ws.parseKind("Service")
 	}
 	if opts.Release {
-		for _, f := range files {
-			if !ws.isKustomization(f) {
-				f.Release()
+		inParts(len(files), func(lo, hi int) {
+			for _, f := range files[lo:hi] {
+				if !ws.isKustomization(f) {
+					f.Release()
+				}
+				f.DropText(nil, false) // read again by a late parse: drop it again
 			}
-			f.DropText(nil, false) // read again by a late parse: drop it again
-		}
+		})
 	}
 	ws.byBase = newByBase(files)
 	ws.resolved = newLayered[*scaling.Autoscaler, *Resolution](ws.autoscalers.Len())
@@ -242,11 +244,20 @@ func New(fset *token.FileSet, files []*manifest.File, opts Options) *Workspace {
 	resolveStart := startTiming()
 	ws.byTarget = newLayered[*manifest.Object, []*scaling.Autoscaler](ws.autoscalers.Len())
 	ws.byTargetName = newLayered[nameKey, []*scaling.Autoscaler](ws.autoscalers.Len())
-	for _, a := range ws.autoscalers.All() {
+	// Resolving reads the finished index alone: every core resolves a part
+	// of the autoscalers, and the results are recorded in file order.
+	all := ws.autoscalers.Slice(0, ws.autoscalers.Len())
+	rs := make([]*Resolution, len(all))
+	inParts(len(all), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			rs[i] = ws.resolve(all[i])
+		}
+	})
+	for i, a := range all {
 		k := nameKey{a.Target.Kind, a.Target.Name}
 		as, _ := ws.byTargetName.get(k)
 		ws.byTargetName.set(k, append(as, a))
-		r := ws.resolve(a)
+		r := rs[i]
 		ws.resolved.set(a, r)
 		if t := r.Object; t != nil {
 			as, _ := ws.byTarget.get(t)
