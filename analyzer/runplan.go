@@ -5,10 +5,6 @@ import (
 	"sync"
 )
 
-// inlineFiles is the most files a run lints with its rules one after the
-// other in the caller's goroutine rather than a goroutine each (RunWith).
-const inlineFiles = 8
-
 // runPlan is what RunWith derives from its list of rules alone: the rules
 // by name, for stamping severities, and the names a suppression may cite.
 // Its maps are only read once built, so runs may share it.
