@@ -9,7 +9,6 @@ import (
 	"github.com/Masterminds/semver/v3"
 	"helm.sh/helm/v4/pkg/chart/loader/archive"
 	chartv2 "helm.sh/helm/v4/pkg/chart/v2"
-	"helm.sh/helm/v4/pkg/chart/v2/loader"
 
 	"github.com/scalelint/scalelint/analyzer/render"
 )
@@ -83,7 +82,7 @@ func metadata(dir string, read func(string) ([]byte, bool)) (*chartv2.Metadata, 
 	if req, ok := read(filepath.Join(dir, "requirements.yaml")); ok {
 		files = append(files, &archive.BufferedFile{Name: "requirements.yaml", Data: req})
 	}
-	ch, err := loader.LoadFiles(files)
+	ch, err := loadFiles(files)
 	if err != nil || ch.Metadata == nil {
 		return nil, false
 	}

@@ -1,11 +1,12 @@
 package chart
 
 import (
-	"helm.sh/helm/v4/pkg/chart/common"
 	"sort"
 	"strconv"
 	"strings"
 	"text/template/parse"
+
+	"helm.sh/helm/v4/pkg/chart/common"
 )
 
 // The source map of a rendered template comes from the template itself:

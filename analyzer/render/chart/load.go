@@ -89,7 +89,7 @@ func Load(dir string, opts LoadOptions) (*Chart, []render.Problem) {
 	c := &Chart{Dir: dir, data: map[string][]byte{}, chartDirs: map[*byte]string{}, lim: lim, parsed: map[string]*render.YAML{}, trees: opts.Trees}
 	files, problems := c.readChart(dir, true, opts.Overlay)
 	c.commit(files, "")
-	ch, err := loader.LoadFiles(c.files)
+	ch, err := loadFiles(c.files)
 	if err != nil {
 		problems = append(problems, render.Problem{Rule: render.RuleError, Path: filepath.Join(dir, "Chart.yaml"),
 			Message: fmt.Sprintf("chart does not load: %v; not rendered", err)})
@@ -302,7 +302,7 @@ func (c *Chart) take(d *chartv2.Dependency, r resolution, parent string, opts Lo
 			buf = append(buf, &archive.BufferedFile{Name: f.rel, Data: f.data})
 		}
 	}
-	sub, err := loader.LoadFiles(buf)
+	sub, err := loadFiles(buf)
 	if err == nil && sub.Metadata == nil {
 		err = fmt.Errorf("no Chart.yaml metadata")
 	}
@@ -388,4 +388,14 @@ func (c *Chart) Release() {
 func MayBeNamed(rel string) bool {
 	return strings.HasPrefix(rel, "templates/") || strings.Contains(rel, "/templates/") ||
 		strings.HasSuffix(rel, ".yaml") || strings.HasSuffix(rel, ".yml")
+}
+
+// loadFiles is Helm's loader.LoadFiles, hushed (render.Hush): the loader
+// logs a v2 chart's requirements.yaml on the standard logger, and it is
+// called outside Load and Render too (DependencyDirs, AutoscalingVariants),
+// where the output went to the user's terminal unless another load or
+// render happened to run at that moment.
+func loadFiles(files []*archive.BufferedFile) (*chartv2.Chart, error) {
+	defer render.Hush()()
+	return loader.LoadFiles(files)
 }

@@ -1,6 +1,8 @@
 package chart
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/scalelint/scalelint/analyzer/render/internal/rendertest"
@@ -38,5 +40,38 @@ func TestRenderWritesNothingToStderr(t *testing.T) {
 	}
 	if !restored {
 		t.Error("the load and render did not leave os.Stderr and the standard logger's output as they found them")
+	}
+}
+
+// Helm's loader is called outside Load and Render too: DependencyDirs
+// reads each chart's Chart.yaml and requirements.yaml through it to find
+// the inputs of a chart's renders, and AutoscalingVariants reads the
+// defaults through it. Those calls were hushed only when a load or render
+// happened to run at the same moment, so argo-cd's repository printed
+// Helm's "Dependencies are handled in Chart.yaml" warning in some runs and
+// not in others. Neither writes anything, whatever else runs.
+func TestLoaderCallsWriteNothingToStderr(t *testing.T) {
+	dir := rendertest.WriteTree(t, "", map[string]string{
+		"app/Chart.yaml":        "apiVersion: v2\nname: app\nversion: 1.0.0\ndependencies:\n- name: sub\n  version: 1.0.0\n",
+		"app/requirements.yaml": "dependencies: []\n",
+		"app/values.yaml":       "autoscaling:\n  enabled: false\n",
+		"app/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: app}\n",
+	})
+	read := func(p string) ([]byte, bool) {
+		b, err := os.ReadFile(p)
+		return b, err == nil
+	}
+	app := filepath.Join(dir, "app")
+	out, restored := rendertest.Stderr(t, func() { DependencyDirs(app, anyChart, read) })
+	if out != "" || !restored {
+		t.Errorf("DependencyDirs wrote %q to standard error; left the writers as it found them: %v", out, restored)
+	}
+	c, problems := Load(app, LoadOptions{})
+	if c == nil {
+		t.Fatal(problems)
+	}
+	out, restored = rendertest.Stderr(t, func() { c.AutoscalingVariants() })
+	if out != "" || !restored {
+		t.Errorf("AutoscalingVariants wrote %q to standard error; left the writers as it found them: %v", out, restored)
 	}
 }

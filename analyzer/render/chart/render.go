@@ -14,7 +14,6 @@ import (
 	"helm.sh/helm/v4/pkg/chart/common"
 	"helm.sh/helm/v4/pkg/chart/common/util"
 	chartv2 "helm.sh/helm/v4/pkg/chart/v2"
-	"helm.sh/helm/v4/pkg/chart/v2/loader"
 	chartutil "helm.sh/helm/v4/pkg/chart/v2/util"
 	"helm.sh/helm/v4/pkg/engine"
 
@@ -187,7 +186,7 @@ func (c *Chart) prepare(vs ValueSet, opts Options) (*chartv2.Chart, common.Value
 	if err != nil {
 		return nil, nil, fmt.Errorf("values do not read: %v; not rendered", err)
 	}
-	ch, err := loader.LoadFiles(c.files)
+	ch, err := loadFiles(c.files)
 	if err != nil {
 		return nil, nil, fmt.Errorf("chart does not load: %v; not rendered", err)
 	}

@@ -60,7 +60,7 @@ func (c *Chart) ValueSets(extra ...ValueSet) []ValueSet {
 // are never enabled together. The paths include those of vendored
 // subcharts' defaults, below their names.
 func (c *Chart) AutoscalingVariants() []ValueSet {
-	ch, err := loader.LoadFiles(c.files)
+	ch, err := loadFiles(c.files)
 	if err != nil {
 		return nil
 	}
