@@ -3,15 +3,13 @@ package rules
 import (
 	"fmt"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/infer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/parallel"
 	"github.com/scalelint/scalelint/analyzer/scaling"
 	"github.com/scalelint/scalelint/analyzer/workspace"
 	"github.com/scalelint/scalelint/analyzer/workspace/chunked"
@@ -42,35 +40,12 @@ func evaluations(pass *analyzer.Pass) []*Evaluation {
 // raised again on the caller's goroutine, where the rule's recovery
 // reports it.
 func evaluateAll(ev *Evaluator, ws *workspace.Workspace, as chunked.List[*scaling.Autoscaler]) []*Evaluation {
-	n := as.Len()
-	out := make([]*Evaluation, n)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var panicked any
-	for range min(runtime.GOMAXPROCS(0), n) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() {
-				if r := recover(); r != nil {
-					mu.Lock()
-					if panicked == nil {
-						panicked = r
-					}
-					mu.Unlock()
-					next.Store(int64(n)) // the others stop too
-				}
-			}()
-			for i := next.Add(1) - 1; i < int64(n); i = next.Add(1) - 1 {
-				out[i] = ev.Evaluate(ws, as.At(int(i)))
-			}
-		}()
-	}
-	wg.Wait()
-	if panicked != nil {
-		panic(panicked)
-	}
+	out := make([]*Evaluation, as.Len())
+	parallel.Parts(len(out), 1, func(lo, hi int) {
+		for i, a := range as.Range(lo, hi) {
+			out[i] = ev.Evaluate(ws, a)
+		}
+	})
 	return out
 }
 

@@ -40,6 +40,7 @@ import (
 	"sync"
 
 	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/parallel"
 	"github.com/scalelint/scalelint/analyzer/scaling"
 	"github.com/scalelint/scalelint/analyzer/traffic"
 	"github.com/scalelint/scalelint/analyzer/workspace/chunked"
@@ -229,7 +230,7 @@ func New(fset *token.FileSet, files []*manifest.File, opts Options) *Workspace {
 		ws.parseKind("Service")
 	}
 	if opts.Release {
-		inParts(len(files), func(lo, hi int) {
+		parallel.Parts(len(files), 64, func(lo, hi int) {
 			for _, f := range files[lo:hi] {
 				if !ws.isKustomization(f) {
 					f.Release()
@@ -248,7 +249,7 @@ func New(fset *token.FileSet, files []*manifest.File, opts Options) *Workspace {
 	// of the autoscalers, and the results are recorded in file order.
 	all := ws.autoscalers.Slice(0, ws.autoscalers.Len())
 	rs := make([]*Resolution, len(all))
-	inParts(len(all), func(lo, hi int) {
+	parallel.Parts(len(all), 64, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			rs[i] = ws.resolve(all[i])
 		}

@@ -2,9 +2,9 @@ package report
 
 import (
 	"fmt"
-	"runtime"
 	"sync"
 
+	"github.com/scalelint/scalelint/analyzer/parallel"
 	"github.com/scalelint/scalelint/analyzer/scaling"
 	"github.com/scalelint/scalelint/rules"
 	"github.com/scalelint/scalelint/rules/format"
@@ -109,31 +109,25 @@ func (r *Report) Missing() []Missing {
 	// On every core, each goroutine a run of the autoscalers, joined in
 	// order: the lists of thousands of autoscalers took 30-40 ms on one
 	// core at the end of a run. The evaluations are the run's, made.
-	n := as.Len()
-	workers := min(runtime.GOMAXPROCS(0), max(n/64, 1))
-	parts := make([][]Missing, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for _, a := range as.Range(w*n/workers, (w+1)*n/workers) {
-				e := evals.Evaluate(r.Workspace, a)
-				if len(e.Missing) == 0 {
-					continue
-				}
-				// The line only, read when the view was built (NameLine): a
-				// column would read the file's text again.
-				f := a.Object.File()
-				parts[w] = append(parts[w], Missing{File: f.Path, Line: a.NameLine, Object: r.ObjectRef(a.Object), Laws: MissingLaws(e),
-					Bounds: Bounds(e)})
+	found := make([]*Missing, as.Len())
+	parallel.Parts(len(found), 64, func(lo, hi int) {
+		for i, a := range as.Range(lo, hi) {
+			e := evals.Evaluate(r.Workspace, a)
+			if len(e.Missing) == 0 {
+				continue
 			}
-		}()
-	}
-	wg.Wait()
+			// The line only, read when the view was built (NameLine): a
+			// column would read the file's text again.
+			f := a.Object.File()
+			found[i] = &Missing{File: f.Path, Line: a.NameLine, Object: r.ObjectRef(a.Object), Laws: MissingLaws(e),
+				Bounds: Bounds(e)}
+		}
+	})
 	var out []Missing
-	for _, p := range parts {
-		out = append(out, p...)
+	for _, m := range found {
+		if m != nil {
+			out = append(out, *m)
+		}
 	}
 	if r.Rendered != nil {
 		for _, ra := range r.Rendered.Autoscalers() {
