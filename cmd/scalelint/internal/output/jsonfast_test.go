@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand"
+	"reflect"
 	"testing"
 
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/report"
@@ -74,5 +75,63 @@ func TestAppendDiagnosticAsEncoder(t *testing.T) {
 		if b, _ := e.appendDiagnostic(nil, &jd); !bytes.Equal(b, bytes.TrimSuffix(compact.Bytes(), []byte("\n"))) {
 			t.Fatalf("appendDiagnostic:\n%s\njson.Encoder:\n%s", b, compact.Bytes())
 		}
+	}
+}
+
+// TestAppendDiagnosticEveryField: appendDiagnostic writes each field by
+// hand, so a field added to JSONDiagnostic, report.ObjectRef or
+// report.Source that it does not write must fail a test even when the
+// random findings above do not set it: here every field of every struct
+// reachable from a finding is set by reflection (strings, numbers, one
+// element per slice and map, pointers to values set the same way), and
+// the output must be json.Encoder's.
+func TestAppendDiagnosticEveryField(t *testing.T) {
+	var fill func(v reflect.Value)
+	fill = func(v reflect.Value) {
+		switch v.Kind() {
+		case reflect.String:
+			v.SetString("x")
+		case reflect.Int, reflect.Int64, reflect.Int32:
+			v.SetInt(2)
+		case reflect.Float64:
+			v.SetFloat(1.5)
+		case reflect.Bool:
+			v.SetBool(true)
+		case reflect.Pointer:
+			v.Set(reflect.New(v.Type().Elem()))
+			fill(v.Elem())
+		case reflect.Struct:
+			for i := range v.NumField() {
+				if v.Type().Field(i).IsExported() {
+					fill(v.Field(i))
+				}
+			}
+		case reflect.Slice:
+			v.Set(reflect.MakeSlice(v.Type(), 1, 1))
+			fill(v.Index(0))
+		case reflect.Map:
+			v.Set(reflect.MakeMap(v.Type()))
+			k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
+			fill(k)
+			fill(e)
+			v.SetMapIndex(k, e)
+		default:
+			t.Fatalf("no filling for a %s: extend this test and appendDiagnostic", v.Type())
+		}
+	}
+	var jd JSONDiagnostic
+	fill(reflect.ValueOf(&jd).Elem())
+	var compact bytes.Buffer
+	enc := json.NewEncoder(&compact)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(jd); err != nil {
+		t.Fatal(err)
+	}
+	got, err := NewJSONEncoder().appendDiagnostic(nil, &jd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := bytes.TrimSuffix(compact.Bytes(), []byte("\n")); !bytes.Equal(got, want) {
+		t.Errorf("appendDiagnostic:\n%s\njson.Encoder:\n%s", got, want)
 	}
 }
