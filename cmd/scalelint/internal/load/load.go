@@ -32,6 +32,7 @@ import (
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/render/lint"
 	"github.com/scalelint/scalelint/analyzer/workspace"
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/gcpace"
 	"github.com/scalelint/scalelint/rules"
 )
 
@@ -213,6 +214,7 @@ func Read(paths []string, stdin io.Reader, o Options) (*Inputs, error) {
 			whole = append(whole, m)
 		}
 		p := startProgress(o.Progress, len(whole))
+		pace := gcpace.Start(len(whole))
 		// Each configuration's limits for the files it governs.
 		type group struct {
 			cfg  *analyzer.Config
@@ -232,10 +234,11 @@ func Read(paths []string, stdin io.Reader, o Options) (*Inputs, error) {
 			if g.text {
 				parseOpts.Eager = func(string, string) bool { return false }
 			}
-			loaded, errs := workspace.LoadReleased(fset, groups[g], parseOpts, p.file)
+			loaded, errs := workspace.LoadReleased(fset, groups[g], parseOpts, p.file, pace.Loaded)
 			in.Errs = append(in.Errs, errs...)
 			files = append(files, loaded...)
 		}
+		pace.Stop()
 		p.done()
 		o.mark("load")
 		for _, f := range files {
