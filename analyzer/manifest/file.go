@@ -40,6 +40,7 @@ type File struct {
 	dropLines bool // DropText dropped the token.File's line table too
 	recycle   bool // the texts read again are recycled memory (DropTextInto)
 	mentions  bool // the text holds "scalelint:" (MentionsScalelint)
+	ascii     bool // the dropped text was all ASCII (see lineLens)
 	refused   atomic.Bool
 
 	// notManifest says why the file is not a Kubernetes manifest (no
@@ -59,12 +60,18 @@ type File struct {
 	// parsed by then are not (refuse).
 	nodes atomic.Int64
 
-	text    atomic.Pointer[[]byte] // the content; nil after DropText until Text reads it again
-	size    int                    // len of the content
-	textMu  sync.Mutex             // serializes reading it again
-	sum     uint64                 // of the content, to check what is read again
-	reload  func(buf []byte) ([]byte, error)
-	textErr error
+	text atomic.Pointer[[]byte] // the content; nil after DropText until Text reads it again
+	// lineLens are the lengths of the lines but the last, as uvarints,
+	// kept when DropText drops the line table of a file of at most
+	// maxCompactLines lines: with ascii, Position needs no text then, so
+	// the output of a run that dropped thousands of texts does not read
+	// each file with a finding again (1-2 bytes a line, where the table
+	// dropped takes 8).
+	lineLens []byte
+	textMu   sync.Mutex // serializes reading it again
+	sum      uint64     // of the content, to check what is read again
+	reload   func(buf []byte) ([]byte, error)
+	textErr  error
 
 	pathOnce  sync.Once
 	slashPath string
@@ -424,7 +431,7 @@ func Refuse(fset *token.FileSet, path string, content []byte, opts Options, why 
 // newFile returns a File holding content, with its line table and no
 // documents yet.
 func newFile(fset *token.FileSet, path string, content []byte, opts Options) *File {
-	f := &File{Path: path, opts: sharedOptions(opts), size: len(content), mentions: bytes.Contains(content, []byte("scalelint:"))}
+	f := &File{Path: path, opts: sharedOptions(opts), mentions: bytes.Contains(content, []byte("scalelint:"))}
 	f.text.Store(&content)
 	f.Tok = fset.AddFile(path, -1, len(content))
 	f.Tok.SetLines(appendLineStarts(lineTable(), content))
@@ -739,7 +746,7 @@ func (d *Document) doParse() {
 func (d *Document) withinBudget() bool {
 	f := d.File
 	limit := int64(f.opts.Limits.MaxFileNodes)
-	if fastyaml.NodesAtMost(f.size) <= limit {
+	if fastyaml.NodesAtMost(f.Tok.Size()) <= limit {
 		// The whole file cannot hold that many: no document of it is
 		// counted (the scan was a tenth of parsing a file).
 		return true
@@ -1003,6 +1010,9 @@ func (f *File) LineText(line int) []byte {
 func (f *File) Position(pos token.Pos) (line, col int) {
 	if !pos.IsValid() {
 		return 1, 1
+	}
+	if line, col, ok := f.compactPosition(pos); ok {
+		return line, col
 	}
 	p := f.Lines().Position(pos)
 	lineStart := f.Tok.Offset(f.Lines().LineStart(p.Line))

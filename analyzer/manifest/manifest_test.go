@@ -612,3 +612,59 @@ func TestAppendLineStartsReusesMemory(t *testing.T) {
 		}
 	}
 }
+
+// TestPositionOfDroppedTextAsHeld checks Position on a file whose text
+// and line table were dropped against Position on the same file holding
+// its text (the reference: the line table and the code points of the
+// text), at every offset, for each kind of line break: an ASCII file is
+// answered from its compact line lengths without reading it again; a
+// file with other characters (columns count code points) or a byte order
+// mark is read again.
+func TestPositionOfDroppedTextAsHeld(t *testing.T) {
+	for _, c := range []struct {
+		src       string
+		readAgain bool
+	}{
+		{"a: 1\nb: 2\nc: 3\n", false},
+		{"a: 1\r\nb: 2\r\nc: 3", false},
+		{"a: 1\rb: 2\r\rc: 3\r", false},
+		{"a: 1\n\n\nb: 2", false},
+		{"x", false},
+		{"a: " + strings.Repeat("y", 300) + "\nb: 2\n", false}, // a length of two uvarint bytes
+		{"a: é\nb: 2\n", true},
+		{"\ufeffa: 1\nb: 2\n", true},
+	} {
+		held := parse(t, c.src)
+		dropped := parse(t, c.src)
+		reads := 0
+		dropped.DropText(func() ([]byte, error) { reads++; return []byte(c.src), nil }, true)
+		for off := 0; off <= len(c.src); off++ {
+			wl, wc := held.Position(held.Tok.Pos(off))
+			if l, col := dropped.Position(dropped.Tok.Pos(off)); l != wl || col != wc {
+				t.Errorf("%q at %d: %d:%d, want %d:%d", c.src, off, l, col, wl, wc)
+			}
+			if c.readAgain {
+				dropped.DropText(nil, false)
+			}
+		}
+		if got := reads > 0; got != c.readAgain {
+			t.Errorf("%q: read again %d times, want reading again %v", c.src, reads, c.readAgain)
+		}
+	}
+}
+
+// TestCompactLinesBound checks that a file of more than maxCompactLines
+// lines keeps no compact table (Position walks it from the start) and is
+// read again for a position.
+func TestCompactLinesBound(t *testing.T) {
+	src := strings.Repeat("a: 1\n", maxCompactLines+1)
+	f := parse(t, src)
+	reads := 0
+	f.DropText(func() ([]byte, error) { reads++; return []byte(src), nil }, true)
+	if f.lineLens != nil {
+		t.Fatalf("a file of %d lines kept %d bytes of line lengths", maxCompactLines+1, len(f.lineLens))
+	}
+	if l, c := f.Position(f.Tok.Pos(len(src) - 2)); l != maxCompactLines+1 || c != 4 || reads != 1 {
+		t.Errorf("Position = %d:%d after %d reads, want %d:4 after one", l, c, reads, maxCompactLines+1)
+	}
+}

@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"go/token"
 	"hash/maphash"
@@ -71,8 +72,12 @@ func (f *File) dropText(reload func([]byte) ([]byte, error), dropLines, recycle 
 	f.yamlLines.Store(nil)
 	if dropLines {
 		// Every line query goes through Lines or Text, which read the
-		// file again and restore the table first.
+		// file again and restore the table first; Position goes through
+		// the compact table first.
 		old := f.Tok.Lines()
+		if f.lineLens == nil && len(old) <= maxCompactLines {
+			f.lineLens, f.ascii = compactLines(old), isASCII(*t)
+		}
 		f.Tok.SetLines([]int{0})
 		if recycle && cap(old) > 1 {
 			lineTables.Put(&old)
@@ -81,6 +86,63 @@ func (f *File) dropText(reload func([]byte) ([]byte, error), dropLines, recycle 
 	if recycle {
 		giveText(t)
 	}
+}
+
+// maxCompactLines bounds the files whose line lengths DropText keeps:
+// Position walks them from the first line, so a longer file is read
+// again instead.
+const maxCompactLines = 4096
+
+// compactLines encodes a line table (the starts of the lines) as the
+// lengths of its lines but the last, as uvarints.
+func compactLines(starts []int) []byte {
+	out := make([]byte, 0, len(starts))
+	for i := 1; i < len(starts); i++ {
+		out = binary.AppendUvarint(out, uint64(starts[i]-starts[i-1]))
+	}
+	return out
+}
+
+// isASCII reports whether b holds only ASCII bytes, eight at a time.
+func isASCII(b []byte) bool {
+	var or uint64
+	for len(b) >= 8 {
+		or |= binary.LittleEndian.Uint64(b)
+		b = b[8:]
+	}
+	for _, c := range b {
+		or |= uint64(c)
+	}
+	return or&0x8080808080808080 == 0
+}
+
+// compactPosition is Position from the compact line table of a file
+// whose text was dropped (ok false when there is none, or the text is
+// not ASCII, where a column counts code points): the line is the number
+// of line starts at or before pos, as token.File counts it, and the
+// column its distance from the line's start, plus one.
+func (f *File) compactPosition(pos token.Pos) (line, col int, ok bool) {
+	if f.text.Load() != nil {
+		return 0, 0, false
+	}
+	f.textMu.Lock()
+	lens, ascii := f.lineLens, f.ascii
+	f.textMu.Unlock()
+	if lens == nil || !ascii || int(pos) < f.Tok.Base() || int(pos) > f.Tok.Base()+f.Tok.Size() {
+		return 0, 0, false
+	}
+	off := f.Tok.Offset(pos)
+	start, line := 0, 1
+	for len(lens) > 0 {
+		n, w := binary.Uvarint(lens)
+		if w <= 0 || start+int(n) > off {
+			break
+		}
+		start += int(n)
+		line++
+		lens = lens[w:]
+	}
+	return line, off - start + 1, true
 }
 
 // lineTables holds the line tables of dropped texts (DropTextInto), as
@@ -148,14 +210,14 @@ func (f *File) readAgain() []byte {
 		buf = TextBuffer()
 	}
 	data, err := f.reload(buf)
-	if err == nil && (len(data) != f.size || maphash.Bytes(textSeed, data) != f.sum) {
+	if err == nil && (len(data) != f.Tok.Size() || maphash.Bytes(textSeed, data) != f.sum) {
 		err = fmt.Errorf("changed while scalelint read it; its findings may point at the wrong lines")
 	}
 	if err != nil {
 		// Keep every offset valid (blanks of the parsed size) and leave
 		// the error for the driver to report.
 		f.textErr = fmt.Errorf("%s: %w", f.Path, err)
-		data = bytes.Repeat([]byte{' '}, f.size)
+		data = bytes.Repeat([]byte{' '}, f.Tok.Size())
 	}
 	if f.dropLines {
 		f.Tok.SetLines(appendLineStarts(lineTable(), data))
@@ -260,7 +322,7 @@ func (f *File) peekText() []byte {
 		return *t
 	}
 	f.textMu.Lock()
-	reload, size, sum := f.reload, f.size, f.sum
+	reload, size, sum := f.reload, f.Tok.Size(), f.sum
 	f.textMu.Unlock()
 	if reload != nil {
 		// Not into recycled memory: the caller keeps no text, and the

@@ -22,7 +22,7 @@ type GitHub struct{}
 func (GitHub) Print(w io.Writer, r *report.Report) error {
 	// Each finding is resolved and written out on one of the cores, and
 	// the outputs written in order (report.Render).
-	return r.Render(false, w, func() report.Renderer {
+	return r.Render(report.ShownFindings, w, func() report.Renderer {
 		return func(_ int, f *report.Finding, w *bytes.Buffer) error {
 			d, l := f.Diagnostic, f.Location
 			level := "notice"

@@ -65,7 +65,7 @@ func (JSON) Print(w io.Writer, r *report.Report) error {
 	fmt.Fprintf(s.W, "{\n  \"version\": %d,\n  \"diagnostics\": [", 1)
 	// Each finding is resolved and encoded on one of the cores, and
 	// written in order (report.Render).
-	err := r.Render(false, s.W, func() report.Renderer {
+	err := r.Render(report.ShownFindings, s.W, func() report.Renderer {
 		enc := NewJSONEncoder()
 		return func(i int, f *report.Finding, buf *bytes.Buffer) error {
 			jd := jsonDiagnostic(f)

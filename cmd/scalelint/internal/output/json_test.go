@@ -92,7 +92,7 @@ func TestJSONMatchesEncoder(t *testing.T) {
 		var reads atomic.Int64
 		r := reportOf(t, names, &reads)
 		whole := jsonReport{Version: 1, Diagnostics: []JSONDiagnostic{}}
-		r.Each(false, func(f *report.Finding) error {
+		r.Each(report.ShownFindings, func(f *report.Finding) error {
 			d, l := f.Diagnostic, f.Location
 			whole.Diagnostics = append(whole.Diagnostics, JSONDiagnostic{File: l.File, Line: l.Line, Column: l.Col, EndLine: l.EndLine,
 				EndColumn: l.EndCol, Severity: d.Severity.String(), Rule: d.Rule, Message: d.Message, Object: f.Object,

@@ -185,7 +185,7 @@ func (p SARIF) Print(w io.Writer, r *report.Report) error {
 	region := func(l report.Location) sarifRegion {
 		return sarifRegion{StartLine: l.Line, StartColumn: l.Col, EndLine: l.EndLine, EndColumn: l.EndCol}
 	}
-	r.Each(true, func(f *report.Finding) error {
+	r.Each(report.AllFindings, func(f *report.Finding) error {
 		d, l := f.Diagnostic, f.Location
 		res := sarifResult{
 			RuleID:              d.Rule,

@@ -32,7 +32,7 @@ func (t Text) Print(w io.Writer, r *report.Report) error {
 	p := Colors(t.Color)
 	// Each finding is resolved and written out on one of the cores, and
 	// the outputs written in order (report.Render).
-	err := r.Render(false, w, func() report.Renderer {
+	err := r.Render(report.WithSourceLines, w, func() report.Renderer {
 		return func(_ int, f *report.Finding, w *bytes.Buffer) error {
 			d, l := f.Diagnostic, f.Location
 			sevColor := p.Cyan

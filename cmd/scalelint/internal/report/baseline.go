@@ -82,7 +82,7 @@ func (r *Report) ApplyBaseline(b *Baseline) {
 // WriteBaseline writes every shown finding as a baseline file.
 func (r *Report) WriteBaseline(w io.Writer) error {
 	b := Baseline{Version: 1, Findings: []BaselineEntry{}}
-	r.Each(false, func(f *Finding) error {
+	r.Each(ShownFindings, func(f *Finding) error {
 		d := f.Diagnostic
 		b.Findings = append(b.Findings, BaselineEntry{Fingerprint: r.Fingerprint(d), Rule: d.Rule,
 			File: f.Location.File, Object: f.Object, Field: d.Field, Message: d.Message})

@@ -10,12 +10,27 @@ import (
 	"github.com/scalelint/scalelint/analyzer/manifest"
 )
 
-// Each calls fn with each shown finding, or with all every finding
-// (suppressed and baselined ones too), resolved, in order; a Finding is
-// valid only during its call. The findings are resolved on every core,
-// a few dozen at a time (a chunk), ahead of fn (Render).
-func (r *Report) Each(all bool, fn func(*Finding) error) error {
-	return r.run(all, nil, nil, fn)
+// Select says which findings Each and Render resolve, and what of each.
+type Select uint8
+
+const (
+	// ShownFindings are the unsuppressed findings (Report.Shown).
+	ShownFindings Select = 0
+	// AllFindings are every finding, suppressed and baselined ones too
+	// (Report.All).
+	AllFindings Select = 1 << iota
+	// WithSourceLines sets each finding's SourceLine. Only a format that
+	// prints it should ask: the text of a large run's files was dropped
+	// after parsing, and reading a line reads its file again, where
+	// positions alone mostly need no text (manifest.File.Position).
+	WithSourceLines
+)
+
+// Each calls fn with each finding sel selects, resolved, in order; a
+// Finding is valid only during its call. The findings are resolved on
+// every core, a few dozen at a time (a chunk), ahead of fn (Render).
+func (r *Report) Each(sel Select, fn func(*Finding) error) error {
+	return r.run(sel, nil, nil, fn)
 }
 
 // A Renderer writes the output of the i-th finding of a Render (i counts
@@ -23,13 +38,13 @@ func (r *Report) Each(all bool, fn func(*Finding) error) error {
 // it may keep buffers from call to call.
 type Renderer func(i int, f *Finding, buf *bytes.Buffer) error
 
-// Render writes each shown finding, or with all every finding, to w, in
-// order, as the renderers make of them: the findings are resolved, and
+// Render writes each finding sel selects to w, in order, as the
+// renderers make of them: the findings are resolved, and
 // their output made, on every core, and written in order. newRenderer is
 // called once for each goroutine. The output is that of calling one
 // renderer with each finding in turn, whatever the scheduling.
-func (r *Report) Render(all bool, w io.Writer, newRenderer func() Renderer) error {
-	return r.run(all, w, newRenderer, nil)
+func (r *Report) Render(sel Select, w io.Writer, newRenderer func() Renderer) error {
+	return r.run(sel, w, newRenderer, nil)
 }
 
 // Findings are resolved a chunk at a time: at least minChunk findings,
@@ -60,9 +75,9 @@ type chunk struct {
 // Reading a dropped text again is a system call per file, and resolving
 // and encoding the findings of a large repository took a sixth of a run
 // on one core.
-func (r *Report) run(all bool, w io.Writer, newRenderer func() Renderer, fn func(*Finding) error) error {
+func (r *Report) run(sel Select, w io.Writer, newRenderer func() Renderer, fn func(*Finding) error) error {
 	diags := r.Shown
-	if all {
+	if sel&AllFindings != 0 {
 		diags = r.All
 	}
 	if len(diags) == 0 {
@@ -88,7 +103,7 @@ func (r *Report) run(all bool, w io.Writer, newRenderer func() Renderer, fn func
 				render = newRenderer()
 			}
 			for c := range work {
-				c.err = r.resolve(c, diags, files, loc, render)
+				c.err = r.resolve(c, diags, files, sel&WithSourceLines != 0, loc, render)
 				loc.Release()
 				close(c.done)
 			}
@@ -161,7 +176,7 @@ var outs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // resolve resolves a chunk's findings and renders them (render) or keeps
 // them (Each).
-func (r *Report) resolve(c *chunk, diags []analyzer.Diagnostic, files []*manifest.File, loc *Locator, render Renderer) error {
+func (r *Report) resolve(c *chunk, diags []analyzer.Diagnostic, files []*manifest.File, lines bool, loc *Locator, render Renderer) error {
 	if render == nil {
 		c.findings = make([]Finding, 0, c.end-c.start)
 	} else {
@@ -171,7 +186,7 @@ func (r *Report) resolve(c *chunk, diags []analyzer.Diagnostic, files []*manifes
 	for i := c.start; i < c.end; i++ {
 		d := diags[i]
 		f = Finding{Diagnostic: d, Location: loc.Locate(d.Pos, d.End), Object: r.objectOf(d)}
-		if files[i] != nil {
+		if lines && files[i] != nil {
 			f.SourceLine = loc.LineText(d.Pos, f.Location.Line)
 			if render == nil && f.SourceLine != nil {
 				// The text is dropped when the chunk is done, before

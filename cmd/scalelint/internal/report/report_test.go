@@ -19,11 +19,23 @@ import (
 // texts dropped) and counts each file's reads of its text again.
 func counted(t *testing.T, files map[string]string) (*workspace.Workspace, map[string]*int) {
 	t.Helper()
+	return countedText(t, files, nonASCII)
+}
+
+// nonASCII ends the texts of the tests of holding and dropping texts: a
+// column counts code points, so resolving any position in such a file
+// reads its text (in an ASCII file, whose line lengths are kept, it
+// does not: manifest.File.Position).
+const nonASCII = "# é\n"
+
+// countedText is counted with suffix appended to every text.
+func countedText(t *testing.T, files map[string]string, suffix string) (*workspace.Workspace, map[string]*int) {
+	t.Helper()
 	fset := token.NewFileSet()
 	reads := map[string]*int{}
 	var parsed []*manifest.File
 	for name, text := range files {
-		data := []byte(text)
+		data := []byte(text + suffix)
 		n := new(int)
 		reads[name] = n
 		f := manifest.Parse(fset, name, data, manifest.Options{Eager: manifest.IsReadKind})
@@ -71,7 +83,7 @@ func TestEachReadsEachFileOnce(t *testing.T) {
 		*n = 0
 	}
 	floors, notes := 0, 0
-	err := r.Each(false, func(f *Finding) error {
+	err := r.Each(WithSourceLines, func(f *Finding) error {
 		if f.Diagnostic.Rule == "latency-floor" {
 			floors++
 			for _, n := range f.Notes {
@@ -97,11 +109,55 @@ func TestEachReadsEachFileOnce(t *testing.T) {
 		}
 	}
 	// Dropped again: a new pass reads each again, once.
-	r.Each(false, func(*Finding) error { return nil })
+	r.Each(WithSourceLines, func(*Finding) error { return nil })
 	for name, n := range reads {
 		if *n != 2 {
 			t.Errorf("%s: %d reads after a second pass, want 2 (dropped after the first)", name, *n)
 		}
+	}
+}
+
+// TestOnlySourceLinesReadASCIIText: positions in ASCII files whose texts
+// were dropped are resolved from their line lengths, so a format that
+// prints no source lines reads no file again, and one that does reads
+// the files its findings start in and no other (the notes' file, the
+// target's, is not read).
+func TestOnlySourceLinesReadASCIIText(t *testing.T) {
+	ws, reads := countedText(t, map[string]string{"a-so.yaml": scaledObject, "b-deploy.yaml": deployment}, "")
+	shared := analyzer.NewShared()
+	cfg := analyzer.DefaultConfig()
+	r := New(ws, analyzer.RunWith(context.Background(), ws, rules.All(), cfg, shared), cfg, shared)
+	for _, n := range reads {
+		*n = 0
+	}
+	// The dead time's note points at its value, "90s" with its quotes,
+	// on line 5: columns from the line's text.
+	line5 := strings.Split(deployment, "\n")[4]
+	col := strings.Index(line5, `"90s"`) + 1
+	notes := 0
+	err := r.Each(ShownFindings, func(f *Finding) error {
+		for _, n := range f.Notes {
+			if n.Location.File == "b-deploy.yaml" && n.Location.Line == 5 && n.Location.Col == col && n.Location.EndCol == col+len(`"90s"`) {
+				notes++
+			}
+		}
+		if f.SourceLine != nil {
+			t.Errorf("%s:%d: a source line without WithSourceLines", f.Location.File, f.Location.Line)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if notes == 0 {
+		t.Fatalf("no note located at 5:%d-%d of the target's file", col, col+len(`"90s"`))
+	}
+	if *reads["a-so.yaml"] != 0 || *reads["b-deploy.yaml"] != 0 {
+		t.Errorf("read again %d and %d times without source lines, want 0 and 0", *reads["a-so.yaml"], *reads["b-deploy.yaml"])
+	}
+	r.Each(WithSourceLines, func(*Finding) error { return nil })
+	if *reads["a-so.yaml"] != 1 || *reads["b-deploy.yaml"] != 0 {
+		t.Errorf("read again %d and %d times with source lines, want 1 and 0", *reads["a-so.yaml"], *reads["b-deploy.yaml"])
 	}
 }
 
@@ -157,7 +213,7 @@ func TestEachReadsAhead(t *testing.T) {
 	for i := range n {
 		// An autoscaler whose target no file holds: a finding in each
 		// file, none pointing into another.
-		data := []byte(strings.ReplaceAll(scaledObject, "orders", fmt.Sprintf("orders-%03d", i)))
+		data := []byte(strings.ReplaceAll(scaledObject, "orders", fmt.Sprintf("orders-%03d", i)) + nonASCII)
 		f := manifest.Parse(fset, fmt.Sprintf("so-%03d.yaml", i), data, manifest.Options{Eager: manifest.IsReadKind})
 		workspace.Prepare(f, true)
 		texts[f.Path] = string(data)
@@ -174,7 +230,7 @@ func TestEachReadsAhead(t *testing.T) {
 	total.Store(0)
 	seen := map[string]bool{}
 	pass := func(check bool) {
-		err := r.Each(false, func(f *Finding) error {
+		err := r.Each(WithSourceLines, func(f *Finding) error {
 			seen[f.Location.File] = true
 			if check {
 				// Read so far: the files resolved, this one and at most
