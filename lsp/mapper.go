@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/scalelint/scalelint/analyzer/manifest/lines"
 )
 
 // Mapper converts between byte offsets in a document's text and LSP
@@ -35,7 +37,7 @@ type Mapper struct {
 	lines []uint32
 	// packed replaces lines in a compact Mapper (Compact): a few times
 	// smaller, as the server keeps one for every file of the workspace.
-	packed *packedLines
+	packed *lines.Packed
 	ascii  bool // every byte < 0x80: columns are byte counts
 	lf     bool // no "\r": every line but the last ends with one "\n"
 }
@@ -69,7 +71,7 @@ func (m *Mapper) addLine(start int) {
 // line returns the byte offset where line i starts.
 func (m *Mapper) line(i int) int {
 	if m.packed != nil {
-		return m.packed.line(i)
+		return m.packed.Start(i)
 	}
 	return int(m.lines[i])
 }
@@ -77,7 +79,7 @@ func (m *Mapper) line(i int) int {
 // lineOf returns the line holding offset off (0 <= off <= size).
 func (m *Mapper) lineOf(off int) int {
 	if m.packed != nil {
-		return m.packed.lineOf(off)
+		return m.packed.LineOf(off)
 	}
 	return sort.Search(len(m.lines), func(i int) bool { return m.line(i) > off }) - 1
 }
@@ -89,7 +91,7 @@ func (m *Mapper) Compact() (*Mapper, bool) {
 	if !m.ascii || !m.lf {
 		return m, false
 	}
-	p, ok := packLines(m.lines)
+	p, ok := lines.Pack(m.lines)
 	if !ok {
 		return m, false
 	}
@@ -104,7 +106,7 @@ func (m *Mapper) Compact() (*Mapper, bool) {
 // empty last line, as editors show it).
 func (m *Mapper) LineCount() int {
 	if m.packed != nil {
-		return m.packed.n
+		return m.packed.Len()
 	}
 	return len(m.lines)
 }

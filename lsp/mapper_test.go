@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/scalelint/scalelint/analyzer/manifest/lines"
 )
 
 func pos(line, char uint32) protocol.Position { return protocol.Position{Line: line, Character: char} }
@@ -158,8 +160,8 @@ func TestMapperCompact(t *testing.T) {
 }
 
 // TestMapperCompactPacked: the packed line table of a compact Mapper
-// (packedLines) against the plain model, the full Mapper's table of line
-// starts, on texts of more lines than a mark spans (packStride) and of
+// (lines.Packed) against the plain model, the full Mapper's table of line
+// starts, on texts of more lines than a mark spans (lines.Stride) and of
 // lines whose lengths take one, two and three uvarint bytes (under 128,
 // under 16,384, more), with empty lines and with or without a final
 // line break. Every offset and every line start must map alike.
@@ -168,14 +170,14 @@ func TestMapperCompactPacked(t *testing.T) {
 	lengths := []int{0, 1, 5, 40, 126, 127, 128, 129, 300, 16382, 16383, 16384, 20000}
 	for round := 0; round < 60; round++ {
 		var b strings.Builder
-		lines := rng.IntN(5 * packStride)
-		for i := 0; i < lines; i++ {
+		count := rng.IntN(5 * lines.Stride)
+		for i := 0; i < count; i++ {
 			n := lengths[rng.IntN(len(lengths))]
 			if rng.IntN(4) > 0 {
 				n = rng.IntN(90) // mostly manifest-like lines
 			}
 			b.WriteString(strings.Repeat("x", n))
-			if i+1 < lines || rng.IntN(2) == 0 {
+			if i+1 < count || rng.IntN(2) == 0 {
 				b.WriteByte('\n')
 			}
 		}

@@ -18,6 +18,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/scalelint/scalelint/analyzer/manifest/internal/fastyaml"
+	"github.com/scalelint/scalelint/analyzer/manifest/lines"
 )
 
 // File is one parsed file: its bytes, its position table and its documents.
@@ -40,7 +41,7 @@ type File struct {
 	dropLines bool // DropText dropped the token.File's line table too
 	recycle   bool // the texts read again are recycled memory (DropTextInto)
 	mentions  bool // the text holds "scalelint:" (MentionsScalelint)
-	ascii     bool // the dropped text was all ASCII (see lineLens)
+	ascii     bool // the dropped text was all ASCII (see packed)
 	refused   atomic.Bool
 
 	// notManifest says why the file is not a Kubernetes manifest (no
@@ -61,17 +62,15 @@ type File struct {
 	nodes atomic.Int64
 
 	text atomic.Pointer[[]byte] // the content; nil after DropText until Text reads it again
-	// lineLens are the lengths of the lines but the last, as uvarints,
-	// kept when DropText drops the line table of a file of at most
-	// maxCompactLines lines: with ascii, Position needs no text then, so
-	// the output of a run that dropped thousands of texts does not read
-	// each file with a finding again (1-2 bytes a line, where the table
-	// dropped takes 8).
-	lineLens []byte
-	textMu   sync.Mutex // serializes reading it again
-	sum      uint64     // of the content, to check what is read again
-	reload   func(buf []byte) ([]byte, error)
-	textErr  error
+	// packed is the line table, packed (1-2 bytes a line where the
+	// table takes 8), kept when DropText drops the table: with ascii,
+	// Position needs no text, so the output of a run that dropped
+	// thousands of texts does not read each file with a finding again.
+	packed  *lines.Packed
+	textMu  sync.Mutex // serializes reading it again
+	sum     uint64     // of the content, to check what is read again
+	reload  func(buf []byte) ([]byte, error)
+	textErr error
 
 	pathOnce  sync.Once
 	slashPath string

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/scalelint/scalelint/analyzer/manifest/lines"
 )
 
 func parse(t *testing.T, src string) *File {
@@ -617,7 +619,7 @@ func TestAppendLineStartsReusesMemory(t *testing.T) {
 // and line table were dropped against Position on the same file holding
 // its text (the reference: the line table and the code points of the
 // text), at every offset, for each kind of line break: an ASCII file is
-// answered from its compact line lengths without reading it again; a
+// answered from its packed line table without reading it again; a
 // file with other characters (columns count code points) or a byte order
 // mark is read again.
 func TestPositionOfDroppedTextAsHeld(t *testing.T) {
@@ -631,6 +633,7 @@ func TestPositionOfDroppedTextAsHeld(t *testing.T) {
 		{"a: 1\n\n\nb: 2", false},
 		{"x", false},
 		{"a: " + strings.Repeat("y", 300) + "\nb: 2\n", false}, // a length of two uvarint bytes
+		{strings.Repeat("a: 1\n", 3*lines.Stride+5), false},    // past a few marks of the packed table
 		{"a: é\nb: 2\n", true},
 		{"\ufeffa: 1\nb: 2\n", true},
 	} {
@@ -650,21 +653,5 @@ func TestPositionOfDroppedTextAsHeld(t *testing.T) {
 		if got := reads > 0; got != c.readAgain {
 			t.Errorf("%q: read again %d times, want reading again %v", c.src, reads, c.readAgain)
 		}
-	}
-}
-
-// TestCompactLinesBound checks that a file of more than maxCompactLines
-// lines keeps no compact table (Position walks it from the start) and is
-// read again for a position.
-func TestCompactLinesBound(t *testing.T) {
-	src := strings.Repeat("a: 1\n", maxCompactLines+1)
-	f := parse(t, src)
-	reads := 0
-	f.DropText(func() ([]byte, error) { reads++; return []byte(src), nil }, true)
-	if f.lineLens != nil {
-		t.Fatalf("a file of %d lines kept %d bytes of line lengths", maxCompactLines+1, len(f.lineLens))
-	}
-	if l, c := f.Position(f.Tok.Pos(len(src) - 2)); l != maxCompactLines+1 || c != 4 || reads != 1 {
-		t.Errorf("Position = %d:%d after %d reads, want %d:4 after one", l, c, reads, maxCompactLines+1)
 	}
 }

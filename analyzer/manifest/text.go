@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/scalelint/scalelint/analyzer/manifest/lines"
 )
 
 // A one-shot run over thousands of files keeps each file's bytes only
@@ -75,8 +77,10 @@ func (f *File) dropText(reload func([]byte) ([]byte, error), dropLines, recycle 
 		// file again and restore the table first; Position goes through
 		// the compact table first.
 		old := f.Tok.Lines()
-		if f.lineLens == nil && len(old) <= maxCompactLines {
-			f.lineLens, f.ascii = compactLines(old), isASCII(*t)
+		if f.packed == nil {
+			if p, ok := lines.Pack(old); ok {
+				f.packed, f.ascii = p, isASCII(*t)
+			}
 		}
 		f.Tok.SetLines([]int{0})
 		if recycle && cap(old) > 1 {
@@ -86,21 +90,6 @@ func (f *File) dropText(reload func([]byte) ([]byte, error), dropLines, recycle 
 	if recycle {
 		giveText(t)
 	}
-}
-
-// maxCompactLines bounds the files whose line lengths DropText keeps:
-// Position walks them from the first line, so a longer file is read
-// again instead.
-const maxCompactLines = 4096
-
-// compactLines encodes a line table (the starts of the lines) as the
-// lengths of its lines but the last, as uvarints.
-func compactLines(starts []int) []byte {
-	out := make([]byte, 0, len(starts))
-	for i := 1; i < len(starts); i++ {
-		out = binary.AppendUvarint(out, uint64(starts[i]-starts[i-1]))
-	}
-	return out
 }
 
 // isASCII reports whether b holds only ASCII bytes, eight at a time.
@@ -116,33 +105,27 @@ func isASCII(b []byte) bool {
 	return or&0x8080808080808080 == 0
 }
 
-// compactPosition is Position from the compact line table of a file
+// compactPosition is Position from the packed line table of a file
 // whose text was dropped (ok false when there is none, or the text is
-// not ASCII, where a column counts code points): the line is the number
-// of line starts at or before pos, as token.File counts it, and the
-// column its distance from the line's start, plus one.
+// not ASCII, where a column counts code points): the line is the last
+// that starts at or before pos, as token.File finds it, and the column
+// the distance from its start, plus one.
 func (f *File) compactPosition(pos token.Pos) (line, col int, ok bool) {
 	if f.text.Load() != nil {
 		return 0, 0, false
 	}
 	f.textMu.Lock()
-	lens, ascii := f.lineLens, f.ascii
+	p, ascii := f.packed, f.ascii
 	f.textMu.Unlock()
-	if lens == nil || !ascii || int(pos) < f.Tok.Base() || int(pos) > f.Tok.Base()+f.Tok.Size() {
+	if p == nil || !ascii || int(pos) < f.Tok.Base() || int(pos) > f.Tok.Base()+f.Tok.Size() {
 		return 0, 0, false
 	}
 	off := f.Tok.Offset(pos)
-	start, line := 0, 1
-	for len(lens) > 0 {
-		n, w := binary.Uvarint(lens)
-		if w <= 0 || start+int(n) > off {
-			break
-		}
-		start += int(n)
-		line++
-		lens = lens[w:]
+	i := p.LineOf(off)
+	if i < 0 {
+		return 0, 0, false
 	}
-	return line, off - start + 1, true
+	return i + 1, off - p.Start(i) + 1, true
 }
 
 // lineTables holds the line tables of dropped texts (DropTextInto), as
