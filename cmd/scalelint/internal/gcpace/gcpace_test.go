@@ -21,8 +21,10 @@ func TestPercentFor(t *testing.T) {
 		loaded, total, def int
 		want               int
 	}{
-		// P = 10 + (20-10)*1000/100 = 110 MiB; goal 176 MiB; 176/20-1 = 7.8.
-		{"early in the load", 20 * mib, 10 * mib, 100, 1000, 100, 780},
+		// P = 10 + (20-10)*1000/100 = 110 MiB; goal 176 MiB; 176/20-1 = 7.8: capped.
+		{"early in the load", 20 * mib, 10 * mib, 100, 1000, 100, maxPercent},
+		// P = 10 + (40-10)*1000/400 = 85 MiB; goal 136 MiB; 136/40-1 = 2.4.
+		{"a quarter in", 40 * mib, 10 * mib, 400, 1000, 100, 240},
 		// P = 10 + 60*1000/500 = 130; goal 208; 208/70-1 = 1.971.
 		{"half way", 70 * mib, 10 * mib, 500, 1000, 100, 197},
 		// P = 10 + 100*1000/900 = 121.1; goal 193.8; 193.8/110-1 = 0.76: the default.
