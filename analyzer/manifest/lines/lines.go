@@ -15,16 +15,20 @@ package lines
 import (
 	"encoding/binary"
 	"math"
+	"math/bits"
 	"sort"
 )
 
-// Packed is a packed table of line starts.
+// Packed is a packed table of line starts, in one allocation: a run
+// keeps one for each of tens of thousands of files.
 type Packed struct {
-	n int // lines
-	// marks holds, for lines 0, Stride, 2·Stride, …, the line's start and
-	// where its length is in lengths: two uint32 a mark.
-	marks   []uint32
-	lengths []byte // uvarint, lines 0 to n-2 (the last line's is not needed)
+	n       uint32 // lines
+	marksAt uint32 // where the marks start in data
+	// data holds the lengths of lines 0 to n-2 (the last line's is not
+	// needed) as uvarints, then the marks: for lines 0, Stride, 2·Stride,
+	// …, the line's start and where its length is in data, two
+	// little-endian uint32 a mark.
+	data []byte
 }
 
 // Stride is the number of lines between two marks: a lookup decodes at
@@ -34,44 +38,49 @@ const Stride = 32
 // Pack packs a table of line starts (ascending, the first 0). It fails
 // (false) for offsets past 4 GiB, which a mark cannot hold.
 func Pack[E int | uint32](starts []E) (*Packed, bool) {
-	p := &Packed{n: len(starts)}
 	if len(starts) == 0 {
-		return p, true
+		return &Packed{}, true
 	}
-	if uint64(starts[len(starts)-1]) > math.MaxUint32 {
+	if uint64(starts[len(starts)-1]) > math.MaxUint32 || uint64(len(starts)) > math.MaxUint32 {
 		return nil, false
 	}
 	size := len(starts) - 1
 	for i := 1; i < len(starts); i++ {
-		if starts[i]-starts[i-1] >= 1<<7 {
-			size++ // most lines take one byte; a long one two or more
-		}
+		size += (bits.Len64(uint64(starts[i]-starts[i-1])) - 1) / 7 // bytes past the first of its uvarint
 	}
-	p.marks = make([]uint32, 0, 2*((len(starts)+Stride-1)/Stride))
-	p.lengths = make([]byte, 0, size)
+	marks := (len(starts) + Stride - 1) / Stride
+	if uint64(size)+8*uint64(marks) > math.MaxUint32 {
+		return nil, false
+	}
+	p := &Packed{n: uint32(len(starts)), marksAt: uint32(size), data: make([]byte, size, size+8*marks)}
+	at := 0
 	for i, s := range starts {
 		if i%Stride == 0 {
-			if len(p.lengths) > math.MaxUint32 {
-				return nil, false
-			}
-			p.marks = append(p.marks, uint32(s), uint32(len(p.lengths)))
+			p.data = binary.LittleEndian.AppendUint32(p.data, uint32(s))
+			p.data = binary.LittleEndian.AppendUint32(p.data, uint32(at))
 		}
 		if i+1 < len(starts) {
-			p.lengths = binary.AppendUvarint(p.lengths, uint64(starts[i+1]-s))
+			at += binary.PutUvarint(p.data[at:], uint64(starts[i+1]-s))
 		}
 	}
 	return p, true
 }
 
 // Len returns the number of lines.
-func (p *Packed) Len() int { return p.n }
+func (p *Packed) Len() int { return int(p.n) }
+
+// mark returns the start of line k·Stride and where its length is.
+func (p *Packed) mark(k int) (start, at int) {
+	m := p.data[int(p.marksAt)+8*k:]
+	return int(binary.LittleEndian.Uint32(m)), int(binary.LittleEndian.Uint32(m[4:]))
+}
 
 // Start returns where line i (0 <= i < Len) starts.
 func (p *Packed) Start(i int) int {
 	k := i / Stride
-	off, at := int(p.marks[2*k]), int(p.marks[2*k+1])
+	off, at := p.mark(k)
 	for j := k * Stride; j < i; j++ {
-		d, w := binary.Uvarint(p.lengths[at:])
+		d, w := binary.Uvarint(p.data[at:])
 		off += int(d)
 		at += w
 	}
@@ -85,13 +94,15 @@ func (p *Packed) LineOf(off int) int {
 	if p.n == 0 {
 		return -1
 	}
-	k := sort.Search(len(p.marks)/2, func(k int) bool { return int(p.marks[2*k]) > off }) - 1
+	marks := (len(p.data) - int(p.marksAt)) / 8
+	k := sort.Search(marks, func(k int) bool { s, _ := p.mark(k); return s > off }) - 1
 	if k < 0 {
 		return -1
 	}
-	line, start, at := k*Stride, int(p.marks[2*k]), int(p.marks[2*k+1])
-	for line+1 < p.n {
-		d, w := binary.Uvarint(p.lengths[at:])
+	line := k * Stride
+	start, at := p.mark(k)
+	for line+1 < int(p.n) {
+		d, w := binary.Uvarint(p.data[at:])
 		if start+int(d) > off {
 			break
 		}
