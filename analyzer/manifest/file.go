@@ -74,7 +74,6 @@ type File struct {
 
 	pathOnce  sync.Once
 	slashPath string
-	dirParts  []string
 }
 
 // Options tunes parsing. The zero value parses every document.

@@ -3,6 +3,8 @@ package manifest
 import (
 	"fmt"
 	"go/token"
+	"path"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
@@ -652,6 +654,41 @@ func TestPositionOfDroppedTextAsHeld(t *testing.T) {
 		}
 		if got := reads > 0; got != c.readAgain {
 			t.Errorf("%q: read again %d times, want reading again %v", c.src, reads, c.readAgain)
+		}
+	}
+}
+
+// TestDirDepthAsSplit checks DirDepth and CommonDirDepth, which split
+// nothing, against the directories split out of each cleaned path (the
+// reference: strings.Split of path.Dir), for every pair of paths.
+func TestDirDepthAsSplit(t *testing.T) {
+	paths := []string{"x.yaml", "./x.yaml", "/x.yaml", "a/x.yaml", "a/b/x.yaml", "a/b/c/x.yaml", "a/bb/x.yaml",
+		"/a/b/x.yaml", "a//b/../c/x.yaml", "ab/x.yaml", "a/b/c/d/e/x.yaml", "../a/x.yaml", "../../a/b/x.yaml"}
+	split := func(p string) []string {
+		d := path.Dir(filepath.ToSlash(filepath.Clean(p)))
+		if d == "." || d == "/" {
+			return nil
+		}
+		return strings.Split(strings.TrimPrefix(d, "/"), "/")
+	}
+	fset := token.NewFileSet()
+	files := map[string]*File{}
+	for _, p := range paths {
+		files[p] = Parse(fset, p, []byte("a: 1\n"), Options{})
+		if got, want := files[p].DirDepth(), len(split(p)); got != want {
+			t.Errorf("DirDepth(%q) = %d, want %d", p, got, want)
+		}
+	}
+	for _, a := range paths {
+		for _, b := range paths {
+			da, db := split(a), split(b)
+			want := 0
+			for want < len(da) && want < len(db) && da[want] == db[want] {
+				want++
+			}
+			if got := CommonDirDepth(files[a], files[b]); got != want {
+				t.Errorf("CommonDirDepth(%q, %q) = %d, want %d", a, b, got, want)
+			}
 		}
 	}
 }

@@ -79,7 +79,7 @@ func (ws *Workspace) resolve(a *scaling.Autoscaler) *Resolution {
 	}
 	rs := make([]ranked, len(cands))
 	for i, o := range cands {
-		rs[i] = ranked{o, ws.sharesRoot(a.Object, o), commonDirDepth(from, o.Doc.File)}
+		rs[i] = ranked{o, ws.sharesRoot(a.Object, o), manifest.CommonDirDepth(from, o.Doc.File)}
 	}
 	sort.SliceStable(rs, func(i, j int) bool {
 		if rs[i].together != rs[j].together {
@@ -133,8 +133,8 @@ func (ws *Workspace) nearApart(a, b *manifest.Object) bool {
 		return true
 	}
 	fa, fb := a.Doc.File, b.Doc.File
-	c := commonDirDepth(fa, fb)
-	return len(fa.DirParts())-c <= 2*d && len(fb.DirParts())-c <= 2*d
+	c := manifest.CommonDirDepth(fa, fb)
+	return fa.DirDepth()-c <= 2*d && fb.DirDepth()-c <= 2*d
 }
 
 // sortObjects orders objects by file path, document and list item.

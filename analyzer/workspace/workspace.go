@@ -554,8 +554,8 @@ func (ws *Workspace) nearTree(a, b *manifest.File) bool {
 	if d < 0 {
 		return true
 	}
-	c := commonDirDepth(a, b)
-	return len(a.DirParts())-c <= d && len(b.DirParts())-c <= d
+	c := manifest.CommonDirDepth(a, b)
+	return a.DirDepth()-c <= d && b.DirDepth()-c <= d
 }
 
 // sharesRoot reports whether a root deploys both objects.
@@ -571,14 +571,4 @@ func (ws *Workspace) sharesRoot(a, b *manifest.Object) bool {
 		}
 	}
 	return false
-}
-
-// commonDirDepth is the number of leading directories two files share.
-func commonDirDepth(a, b *manifest.File) int {
-	da, db := a.DirParts(), b.DirParts()
-	n := 0
-	for n < len(da) && n < len(db) && da[n] == db[n] {
-		n++
-	}
-	return n
 }
