@@ -25,6 +25,12 @@ func TestNotManifest(t *testing.T) {
 		{"HPA without apiVersion", "hpa.yaml", "piVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web}\n", true, "invalid-field"},
 		{"kustomization without apiVersion", "kustomization.yaml", "resources: [a.yaml]\n", true, ""},
 		{"chart template", "chart/templates/extra.yaml", "{{- range .Values.extraObjects }}\n---\n{{ tpl (toYaml .) $ }}\n{{- end }}\n", true, "template-file"},
+		{"chart template with metadata written and the header included", "chart/templates/cm.yaml", "{{ include \"lib.header\" . }}\nmetadata:\n  name: {{ .Release.Name }}\ndata: {}\n", true, "template-file"},
+		// A CI pipeline's Go template in a directory named templates, no
+		// chart's (elastic/cloud-on-k8s,
+		// .buildkite/e2e/reporter/templates/notify-failures.tpl.yml): its
+		// top level is "steps:", what it renders is no Kubernetes object.
+		{"Buildkite pipeline template in a templates directory", "ci/reporter/templates/notify.tpl.yml", "steps:\n  - label: \"{{ .Count }} failure(s)\"\n    command: exit {{ .Count }}\n  {{- if gt .Count 0 }}\n  - label: notify\n  {{- end }}\n", false, ""},
 		{"VS Code settings (JSONC)", ".vscode/settings.json", "{\n  // two spaces\n  \"editor.tabSize\": 2,\n}\n", false, ""},
 		{"VS Code tasks (JSONC, a kind key)", ".vscode/tasks.json", "{\n  \"version\": \"2.0.0\",\n  \"tasks\": [{\"label\": \"build\", \"group\": {\"kind\": \"build\"}}], // done\n}\n", false, ""},
 		{"tsconfig", "tsconfig.app.json", "{\n  /* strict */\n  \"compilerOptions\": {\"strict\": true},\n}\n", false, ""},

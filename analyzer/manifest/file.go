@@ -299,7 +299,7 @@ func (f *File) NotManifest() string { return f.notManifest }
 
 // classify returns why the file is not a manifest, or "".
 func (f *File) classify() string {
-	if IsKustomizationName(f.Path) || (f.Template && inChartTemplates(f.Path)) {
+	if IsKustomizationName(f.Path) || (f.Template && inChartTemplates(f.Path) && f.mayRenderObjects()) {
 		return ""
 	}
 	for _, d := range f.Docs {
@@ -319,6 +319,43 @@ func (f *File) classify() string {
 	}
 	return "empty: no YAML document"
 }
+
+// mayRenderObjects reports whether a template may render Kubernetes
+// objects where its text holds no apiVersion and kind: some document's
+// top level is written by template actions alone (a chart's
+// "{{ range .Values.extraObjects }}"), or among its literal top-level keys
+// is one every object has. A document whose literal top level is other
+// keys only, or a sequence, renders that, whatever its actions add: a CI
+// pipeline's "steps:" in a directory that happens to be named templates.
+func (f *File) mayRenderObjects() bool {
+	for _, d := range f.Docs {
+		if d.End > d.Start && mayRenderObject(f.Text()[d.Start:d.End]) {
+			return true
+		}
+	}
+	return false
+}
+
+// mayRenderObject reports whether a template document's literal top
+// level (its lines at column 0 that are not actions) leaves room for a
+// Kubernetes object: none, or apiVersion, kind or metadata among them.
+func mayRenderObject(doc []byte) bool {
+	literal := false
+	for _, l := range bytes.Split(doc, []byte("\n")) {
+		l = bytes.TrimRight(bytes.TrimPrefix(l, bom), "\r")
+		switch {
+		case hasKeyPrefix(l, "apiVersion") || hasKeyPrefix(l, "kind") || hasKeyPrefix(l, "metadata"):
+			return true
+		case bytes.Equal(l, []byte("-")) || bytes.HasPrefix(l, []byte("- ")) || topLevelKeyRe.Match(l):
+			literal = true
+		}
+	}
+	return !literal
+}
+
+// topLevelKeyRe matches a line that is a block mapping's key at column 0:
+// a plain or quoted key, then a colon ending the line or before a blank.
+var topLevelKeyRe = regexp.MustCompile(`^(?:[A-Za-z0-9_][^:#{}]*|"[^"]*"|'[^']*'):(?:[ \t]|$)`)
 
 // hasContent reports whether a document holds a line of YAML content.
 func hasContent(doc []byte) bool {

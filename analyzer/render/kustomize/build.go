@@ -46,7 +46,7 @@ func (t *Tree) Build(ctx context.Context, dir string) (*render.Output, []render.
 			Message: "kustomization does not read as a YAML mapping; not built, its files are linted one by one instead"}
 		return nil, []render.Problem{p}
 	}
-	fs := filesys.MakeFsInMemory()
+	fs := namedFS{filesys.MakeFsInMemory()}
 	for rel, data := range t.built {
 		if err := fs.WriteFile(path.Join(fsRoot, rel), data); err != nil {
 			return nil, []render.Problem{{Rule: render.RuleError, Path: t.path(rel), Message: fmt.Sprintf("cannot stage for kustomize: %v", err)}}

@@ -4,7 +4,10 @@
 // kustomization's own directory tree), no plugins, no exec or container
 // functions, no Helm inflation. It never reaches the network: the tree is
 // read, confined to its root, into an in-memory filesystem, and remote
-// resources and bases are left out of the build (reported once each).
+// resources and bases are left out of the build (reported once each). That
+// filesystem creates only names of [a-zA-Z0-9-_.:]; namedFS holds other
+// names ("prod+eu", "my deploy.yaml") escaped and gives them to kustomize
+// as they are on disk.
 //
 // Data flow:
 //

@@ -348,3 +348,55 @@ func TestLocateAfterRelease(t *testing.T) {
 		}
 	}
 }
+
+// TestNamesKustomizeCannotStage: kustomize's in-memory filesystem creates
+// only names of [a-zA-Z0-9-_.:] (kyaml filesys, isLegalFileNameForCreation),
+// while kustomize build on disk reads any: an overlay directory "prod+eu",
+// a resource "my deploy.yaml", a generator's "my file.txt" and a file no
+// one reads, "notes file.yaml", beside the kustomization each made every
+// build of the tree a render-error ("cannot stage for kustomize: illegal
+// name"; found on a run over elastic/cloud-on-k8s and others given by
+// paths whose common directory is named "elastic+cloud-on-k8s"). The
+// build reads them by their names: the generator's keys are the names on
+// disk, also of a legal name that reads as an escaped one (names.go).
+func TestNamesKustomizeCannotStage(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"app/kustomization.yaml":              "resources:\n- my deploy.yaml\nnamePrefix: p-\nconfigMapGenerator:\n- name: cfg\n  files:\n  - my file.txt\n  - x-scalelint-name-6d79.txt\n",
+		"app/my deploy.yaml":                  "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n",
+		"app/my file.txt":                     "hello\n",
+		"app/notes file.yaml":                 "note: not a manifest\n",
+		"app/x-scalelint-name-6d79.txt":       "a legal name that reads as an escaped one\n",
+		"overlays/prod+eu/kustomization.yaml": "resources:\n- ../../app\nnamespace: eu\n",
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(text), 0o644)
+	}
+	tree := readTree(dir, render.Limits{})
+	out := build(t, tree, "overlays/prod+eu")
+	for _, want := range []string{"name: p-web", "namespace: eu", "my file.txt: |", "x-scalelint-name-6d79.txt: |"} {
+		if !bytes.Contains(out.Text, []byte(want)) {
+			t.Errorf("built text lacks %q:\n%s", want, out.Text)
+		}
+	}
+}
+
+// TestEscapedNamesRoundTrip: every name the in-memory tree holds is one
+// kustomize's filesystem creates (legalName, no ".."), and reads back as
+// the name on disk, also a legal one that begins like an escaped name.
+func TestEscapedNamesRoundTrip(t *testing.T) {
+	for _, n := range []string{"app", "kustomization.yaml", "prod+eu", "my deploy.yaml", "a..b", "é.yaml", "x-scalelint-name-6d79", "x-scalelint-name-zz"} {
+		e := escapeName(n)
+		if !legalName.MatchString(e) || strings.Contains(e, "..") {
+			t.Errorf("escapeName(%q) = %q: not a name kustomize's in-memory filesystem creates", n, e)
+		}
+		if got := unescape(e); got != n {
+			t.Errorf("unescape(escapeName(%q)) = %q", n, got)
+		}
+	}
+	if got := unescape(escapePath("/tree/overlays/prod+eu/my deploy.yaml")); got != "/tree/overlays/prod+eu/my deploy.yaml" {
+		t.Errorf("path round trip: %q", got)
+	}
+}

@@ -379,9 +379,13 @@ func (r *Row) Rules() []string {
 
 // Audit is the result of one audit run.
 type Audit struct {
-	Rows   []*Row
-	Files  int
-	Inputs []string // the paths as given
+	Rows  []*Row
+	Files int
+	// Autoscalers counts the autoscalers as check does (report.Report's
+	// Autoscalers: once per place in the sources); a chart's value sets
+	// or kustomize builds that give one different numbers make more rows.
+	Autoscalers int
+	Inputs      []string // the paths as given
 }
 
 // Counts returns how many rows have each verdict.
@@ -405,7 +409,18 @@ func (a *Audit) SummaryLine() string {
 	if len(parts) == 0 {
 		parts = []string{"nothing to audit"}
 	}
-	return fmt.Sprintf("%s in %s: %s", report.Plural(len(a.Rows), "autoscaler"), report.Plural(a.Files, "file"), strings.Join(parts, ", "))
+	return fmt.Sprintf("%s: %s", a.Subject(), strings.Join(parts, ", "))
+}
+
+// Subject says what the audit covers: its autoscalers in its files, and
+// the rows they take where value sets or builds whose numbers differ
+// make more rows than autoscalers (the verdicts count rows).
+func (a *Audit) Subject() string {
+	s := report.Plural(a.Autoscalers, "autoscaler")
+	if len(a.Rows) != a.Autoscalers {
+		s += fmt.Sprintf(" (%s: value sets or builds whose numbers differ)", report.Plural(len(a.Rows), "row"))
+	}
+	return s + " in " + report.Plural(a.Files, "file")
 }
 
 // Reaches reports whether a law of some row has a verdict at or worse
@@ -439,7 +454,7 @@ func Run(in *load.Inputs, opts Options) *Audit {
 	rep := report.New(ws, diags, cfg, shared)
 	rep.SetInputs(in.Files, in.Rendered)
 	evals := rules.Evaluations(shared, cfg)
-	a := &Audit{Files: rep.Files(), Inputs: in.Paths}
+	a := &Audit{Files: rep.Files(), Autoscalers: rep.Autoscalers(), Inputs: in.Paths}
 
 	byObject := map[*manifest.Object][]analyzer.Diagnostic{}
 	var rendered []analyzer.Diagnostic

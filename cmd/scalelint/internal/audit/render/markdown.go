@@ -101,7 +101,7 @@ func writeMarkdown(w io.Writer, a *audit.Audit, _ Options) error {
 	if len(parts) == 0 {
 		parts = []string{"nothing to audit"}
 	}
-	fmt.Fprintf(&b, "%s in %s: %s.\n", report.Plural(len(a.Rows), "autoscaler"), report.Plural(a.Files, "file"), strings.Join(parts, ", "))
+	fmt.Fprintf(&b, "%s: %s.\n", a.Subject(), strings.Join(parts, ", "))
 	if len(a.Rows) == 0 {
 		_, err := io.WriteString(w, b.String())
 		return err
