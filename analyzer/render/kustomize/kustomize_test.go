@@ -171,6 +171,30 @@ func TestMissingFileIncomplete(t *testing.T) {
 	}
 }
 
+// A resource path that climbs above the kustomizations' common directory
+// and comes down again, as aws-samples/eks-workshop-v2's
+// manifests/modules/observability/resiliency/high-availability/config
+// lists "../../../../../../manifests/base-application/ui": kustomize
+// resolves it lexically (kubectl kustomize builds it), so scalelint must
+// too, not report the base as a file the tree does not hold.
+func TestIncludeClimbingAboveCommonDirBuilds(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "m/base"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "m/x/overlay"), 0o755)
+	os.WriteFile(filepath.Join(dir, "m/base/kustomization.yaml"), []byte("resources:\n- cm.yaml\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "m/base/cm.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "m/x/overlay/kustomization.yaml"), []byte("resources:\n- ../../../m/base\n"), 0o644)
+	tree := Open([]string{filepath.Join(dir, "m/base/kustomization.yaml"), filepath.Join(dir, "m/x/overlay/kustomization.yaml")}, render.Limits{}, nil)
+	rel, err := filepath.Rel(tree.Root, filepath.Join(dir, "m/x/overlay"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := build(t, tree, filepath.ToSlash(rel))
+	if !bytes.Contains(f.Text, []byte("kind: ConfigMap")) {
+		t.Errorf("built overlay lacks the base's ConfigMap:\n%s", f.Text)
+	}
+}
+
 func TestSymlinkOutOfTreeRefused(t *testing.T) {
 	dir := t.TempDir()
 	outside := t.TempDir()

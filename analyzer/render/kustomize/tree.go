@@ -77,14 +77,20 @@ func IsKustomizationName(p string) bool {
 
 // Open reads the kustomizations of the given kustomization files (paths
 // on disk) and every local kustomization they include, wherever it is,
-// into one tree rooted at their common directory: only the files below
+// into one tree rooted at their common directory (or higher, where an
+// include's path climbs above it on its way): only the files below
 // the kustomizations' directories are read (load restrictions let a
 // kustomization read nothing else), the editor's unsaved texts (overlay,
 // by path on disk; may be nil) over them.
 func Open(kustFiles []string, lim render.Limits, overlay map[string][]byte) *Tree {
 	lim = lim.WithDefaults()
-	dirs := includedDirs(kustFiles, lim, overlay)
-	root := commonDir(dirs)
+	dirs, via := includedDirs(kustFiles, lim, overlay)
+	// The root holds the directories an include passes through too: kustomize
+	// resolves "../../../x/base" lexically, so a path that climbs above the
+	// kustomizations' common directory and comes down again (as
+	// aws-samples/eks-workshop-v2's "../../../../../../manifests/base-application/ui")
+	// names a directory the in-memory tree must have.
+	root := commonDir(append(slices.Clone(dirs), via...))
 	var rels []string
 	for _, d := range dirs {
 		if r, err := filepath.Rel(root, d); err == nil {
@@ -118,14 +124,16 @@ func within(dir, p string) bool {
 }
 
 // includedDirs returns the directories of the kustomization files and of
-// every local kustomization they include, transitively (cleaned, sorted).
-func includedDirs(kustFiles []string, lim render.Limits, overlay map[string][]byte) []string {
+// every local kustomization they include, transitively (cleaned, sorted),
+// and the highest directory each include's path climbs to on its way
+// ("a/b" for "a/b/c/../../b/d" read in a/b/c).
+func includedDirs(kustFiles []string, lim render.Limits, overlay map[string][]byte) ([]string, []string) {
 	seen := map[string]bool{}
 	var queue []string
 	for _, f := range kustFiles {
 		queue = append(queue, filepath.Clean(filepath.Dir(f)))
 	}
-	var out []string
+	var out, via []string
 	for len(queue) > 0 && len(out) < lim.MaxFiles {
 		dir := queue[0]
 		queue = queue[1:]
@@ -154,12 +162,15 @@ func includedDirs(kustFiles []string, lim render.Limits, overlay map[string][]by
 				sub := filepath.Join(dir, filepath.FromSlash(e.Value))
 				if _, _, ok := readKustomizationIn(sub, lim, overlay); ok {
 					queue = append(queue, filepath.Clean(sub))
+					if top := climbsTo(dir, e.Value); top != dir {
+						via = append(via, top)
+					}
 				}
 			}
 		}
 	}
 	sort.Strings(out)
-	return out
+	return out, via
 }
 
 // readKustomizationIn reads the kustomization file of a directory, from
@@ -175,6 +186,23 @@ func readKustomizationIn(dir string, lim render.Limits, overlay map[string][]byt
 		}
 	}
 	return "", nil, false
+}
+
+// climbsTo returns the highest directory that the slash path rel, read in
+// dir, passes through when its elements are followed one by one.
+func climbsTo(dir, rel string) string {
+	depth, lowest := 0, 0
+	for _, el := range strings.Split(rel, "/") {
+		switch el {
+		case "", ".":
+		case "..":
+			depth--
+			lowest = min(lowest, depth)
+		default:
+			depth++
+		}
+	}
+	return filepath.Join(dir, strings.Repeat("../", -lowest))
 }
 
 // commonDir returns the deepest directory holding every one of dirs.
