@@ -128,12 +128,18 @@ func InputText(in scaling.Input, file *manifest.File) string {
 
 // where names the place an inferred input was read: "line 31" in the
 // finding's own file, else the file's path (relative to the finding's
-// directory when both are absolute, as in the language server) and line.
+// directory when both are absolute, as in the language server) and line;
+// nothing for a renderer's output.
 func where(in scaling.Input, file *manifest.File) string {
 	if in.Object == nil || !in.At.IsValid() {
 		return ""
 	}
 	src := in.Object.File()
+	if src.IsRenderedOutput() {
+		// A line of a chart's or kustomization's rendered text: the
+		// finding's note places the input in the sources instead.
+		return ""
+	}
 	line := in.LineOf()
 	if line == 0 {
 		return ""

@@ -297,6 +297,11 @@ func (f *File) checkMarks(chunks []chunk) {
 // documents is one). It returns "" for a manifest.
 func (f *File) NotManifest() string { return f.notManifest }
 
+// IsRenderedOutput reports whether the text is what a renderer wrote
+// (Options.RenderedOutput): its lines are not those of a file the user
+// edits, so a message must not cite them.
+func (f *File) IsRenderedOutput() bool { return f.opts != nil && f.opts.RenderedOutput }
+
 // classify returns why the file is not a manifest, or "".
 func (f *File) classify() string {
 	if IsKustomizationName(f.Path) || (f.Template && inChartTemplates(f.Path) && f.mayRenderObjects()) {

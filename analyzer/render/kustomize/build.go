@@ -195,7 +195,7 @@ func (t *Tree) buildProblem(root *kustomization, err error) render.Problem {
 	}
 	// At the entry the error quotes, when it names one of the file's, or
 	// at the patch of the object a patch error names.
-	if rel, err := filepath.Rel(t.Root, p.Path); err == nil {
+	if rel, err := t.below(p.Path); err == nil {
 		if k := t.kusts[path.Dir(filepath.ToSlash(rel))]; k != nil && len(k.y.Docs) > 0 {
 			if e := quotedEntry(k.y.Docs[0], msg); e != nil {
 				p.Line, p.Col = e.Line, e.Column

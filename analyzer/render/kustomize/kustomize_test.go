@@ -171,6 +171,66 @@ func TestMissingFileIncomplete(t *testing.T) {
 	}
 }
 
+// A resource path that climbs above the kustomizations' common directory
+// and comes down again, as aws-samples/eks-workshop-v2's
+// manifests/modules/observability/resiliency/high-availability/config
+// lists "../../../../../../manifests/base-application/ui": kustomize
+// resolves it lexically (kubectl kustomize builds it), so scalelint must
+// too, not report the base as a file the tree does not hold.
+func TestIncludeClimbingAboveCommonDirBuilds(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "m/base"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "m/x/overlay"), 0o755)
+	os.WriteFile(filepath.Join(dir, "m/base/kustomization.yaml"), []byte("resources:\n- cm.yaml\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "m/base/cm.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "m/x/overlay/kustomization.yaml"), []byte("resources:\n- ../../../m/base\n"), 0o644)
+	tree := Open([]string{filepath.Join(dir, "m/base/kustomization.yaml"), filepath.Join(dir, "m/x/overlay/kustomization.yaml")}, render.Limits{}, nil)
+	rel, err := filepath.Rel(tree.Root, filepath.Join(dir, "m/x/overlay"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := build(t, tree, filepath.ToSlash(rel))
+	if !bytes.Contains(f.Text, []byte("kind: ConfigMap")) {
+		t.Errorf("built overlay lacks the base's ConfigMap:\n%s", f.Text)
+	}
+}
+
+// Linting an overlay from inside it ("cd overlays/prod && scalelint check
+// .") gives relative paths that climb above the working directory
+// ("../../base"): a relative tree root cannot hold both, so the base was
+// reported missing and the overlay not built (kubectl kustomize builds
+// it). The tree is read at absolute paths and shows them relative to the
+// working directory again.
+func TestOverlayCheckedFromInsideBuildsBase(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "base"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "overlays/prod"), 0o755)
+	os.WriteFile(filepath.Join(dir, "base/kustomization.yaml"), []byte("resources:\n- cm.yaml\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "base/cm.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "overlays/prod/kustomization.yaml"), []byte("resources:\n- ../../base\n"), 0o644)
+	t.Chdir(filepath.Join(dir, "overlays/prod"))
+	tree := Open([]string{"kustomization.yaml"}, render.Limits{}, nil)
+	var overlay string
+	for _, r := range tree.Roots() {
+		if tree.Path(r) == "." {
+			overlay = r
+		}
+	}
+	if overlay == "" {
+		t.Fatalf("no root shown as the working directory among %v (root %s)", tree.Roots(), tree.Root)
+	}
+	f := build(t, tree, overlay)
+	if !bytes.Contains(f.Text, []byte("kind: ConfigMap")) {
+		t.Errorf("built overlay lacks the base's ConfigMap:\n%s", f.Text)
+	}
+	if got := tree.Path("base/cm.yaml"); got != filepath.FromSlash("../../base/cm.yaml") {
+		t.Errorf("base file shown as %s; want ../../base/cm.yaml, relative to the working directory as given", got)
+	}
+	if _, ok := tree.Data(filepath.FromSlash("../../base/cm.yaml")); !ok {
+		t.Errorf("Data(../../base/cm.yaml) not found")
+	}
+}
+
 func TestSymlinkOutOfTreeRefused(t *testing.T) {
 	dir := t.TempDir()
 	outside := t.TempDir()

@@ -2,6 +2,7 @@ package kustomize
 
 import (
 	"fmt"
+	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -22,7 +23,11 @@ import (
 // Tree is a directory tree holding kustomizations, read once, from which
 // each root kustomization is built.
 type Tree struct {
-	Root  string            // as given
+	Root string // as given; absolute when cwd is set
+	// cwd is the working directory when relative inputs include a
+	// directory above it ("../../base" from inside an overlay): the tree
+	// is read at absolute paths then, and shown relative to cwd again.
+	cwd   string
 	files map[string][]byte // by slash path below Root, as read
 	// built are the files the in-memory filesystem holds: kustomization
 	// files rewritten (remote entries cut, origin annotations on).
@@ -77,14 +82,37 @@ func IsKustomizationName(p string) bool {
 
 // Open reads the kustomizations of the given kustomization files (paths
 // on disk) and every local kustomization they include, wherever it is,
-// into one tree rooted at their common directory: only the files below
+// into one tree rooted at their common directory (or higher, where an
+// include's path climbs above it on its way): only the files below
 // the kustomizations' directories are read (load restrictions let a
 // kustomization read nothing else), the editor's unsaved texts (overlay,
 // by path on disk; may be nil) over them.
 func Open(kustFiles []string, lim render.Limits, overlay map[string][]byte) *Tree {
 	lim = lim.WithDefaults()
-	dirs := includedDirs(kustFiles, lim, overlay)
-	root := commonDir(dirs)
+	dirs, via := includedDirs(kustFiles, lim, overlay)
+	cwd := ""
+	if slices.ContainsFunc(append(slices.Clone(dirs), via...), aboveWorkingDir) {
+		// A relative path cannot name the common directory of "." and
+		// "../../base": read the tree at absolute paths.
+		if wd, err := os.Getwd(); err == nil {
+			cwd = wd
+			kustFiles = absolute(wd, kustFiles)
+			if overlay != nil {
+				abs := make(map[string][]byte, len(overlay))
+				for p, data := range overlay {
+					abs[absolute(wd, []string{p})[0]] = data
+				}
+				overlay = abs
+			}
+			dirs, via = includedDirs(kustFiles, lim, overlay)
+		}
+	}
+	// The root holds the directories an include passes through too: kustomize
+	// resolves "../../../x/base" lexically, so a path that climbs above the
+	// kustomizations' common directory and comes down again (as
+	// aws-samples/eks-workshop-v2's "../../../../../../manifests/base-application/ui")
+	// names a directory the in-memory tree must have.
+	root := commonDir(append(slices.Clone(dirs), via...))
 	var rels []string
 	for _, d := range dirs {
 		if r, err := filepath.Rel(root, d); err == nil {
@@ -109,7 +137,34 @@ func Open(kustFiles []string, lim render.Limits, overlay map[string][]byte) *Tre
 		return false
 	}
 	files, problems := render.ReadTree(root, lim, keep)
-	return newTree(root, lim, render.WithOverlay(root, files, overlay), problems)
+	t := newTree(root, lim, render.WithOverlay(root, files, overlay), problems)
+	if cwd != "" {
+		t.cwd = cwd
+		// The problems found while reading name paths on disk as read.
+		for i := range t.Problems {
+			t.Problems[i].Path = t.shown(t.Problems[i].Path)
+		}
+	}
+	return t
+}
+
+// aboveWorkingDir reports whether a relative path names a directory above
+// the working directory.
+func aboveWorkingDir(p string) bool {
+	return !filepath.IsAbs(p) && (p == ".." || strings.HasPrefix(p, ".."+string(filepath.Separator)))
+}
+
+// absolute returns the paths joined to dir when relative.
+func absolute(dir string, paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		if filepath.IsAbs(p) {
+			out[i] = filepath.Clean(p)
+		} else {
+			out[i] = filepath.Join(dir, p)
+		}
+	}
+	return out
 }
 
 // within reports whether slash path p is dir or below it.
@@ -118,14 +173,16 @@ func within(dir, p string) bool {
 }
 
 // includedDirs returns the directories of the kustomization files and of
-// every local kustomization they include, transitively (cleaned, sorted).
-func includedDirs(kustFiles []string, lim render.Limits, overlay map[string][]byte) []string {
+// every local kustomization they include, transitively (cleaned, sorted),
+// and the highest directory each include's path climbs to on its way
+// ("a/b" for "a/b/c/../../b/d" read in a/b/c).
+func includedDirs(kustFiles []string, lim render.Limits, overlay map[string][]byte) ([]string, []string) {
 	seen := map[string]bool{}
 	var queue []string
 	for _, f := range kustFiles {
 		queue = append(queue, filepath.Clean(filepath.Dir(f)))
 	}
-	var out []string
+	var out, via []string
 	for len(queue) > 0 && len(out) < lim.MaxFiles {
 		dir := queue[0]
 		queue = queue[1:]
@@ -154,12 +211,15 @@ func includedDirs(kustFiles []string, lim render.Limits, overlay map[string][]by
 				sub := filepath.Join(dir, filepath.FromSlash(e.Value))
 				if _, _, ok := readKustomizationIn(sub, lim, overlay); ok {
 					queue = append(queue, filepath.Clean(sub))
+					if top := climbsTo(dir, e.Value); top != dir {
+						via = append(via, top)
+					}
 				}
 			}
 		}
 	}
 	sort.Strings(out)
-	return out
+	return out, via
 }
 
 // readKustomizationIn reads the kustomization file of a directory, from
@@ -175,6 +235,23 @@ func readKustomizationIn(dir string, lim render.Limits, overlay map[string][]byt
 		}
 	}
 	return "", nil, false
+}
+
+// climbsTo returns the highest directory that the slash path rel, read in
+// dir, passes through when its elements are followed one by one.
+func climbsTo(dir, rel string) string {
+	depth, lowest := 0, 0
+	for _, el := range strings.Split(rel, "/") {
+		switch el {
+		case "", ".":
+		case "..":
+			depth--
+			lowest = min(lowest, depth)
+		default:
+			depth++
+		}
+	}
+	return filepath.Join(dir, strings.Repeat("../", -lowest))
 }
 
 // commonDir returns the deepest directory holding every one of dirs.
@@ -465,7 +542,28 @@ func (t *Tree) kustAt(dir string) (string, bool) {
 }
 
 // path returns a slash path below the tree root as a path on disk.
-func (t *Tree) path(rel string) string { return filepath.Join(t.Root, filepath.FromSlash(rel)) }
+func (t *Tree) path(rel string) string {
+	return t.shown(filepath.Join(t.Root, filepath.FromSlash(rel)))
+}
+
+// shown returns a path on disk as the inputs were given: relative to the
+// working directory when the tree was read at absolute paths for them.
+func (t *Tree) shown(p string) string {
+	if t.cwd != "" && filepath.IsAbs(p) {
+		if r, err := filepath.Rel(t.cwd, p); err == nil {
+			return r
+		}
+	}
+	return p
+}
+
+// below returns a path on disk (as shown) relative to the tree root.
+func (t *Tree) below(p string) (string, error) {
+	if t.cwd != "" && !filepath.IsAbs(p) {
+		p = filepath.Join(t.cwd, p)
+	}
+	return filepath.Rel(t.Root, p)
+}
 
 // Roots returns the directories (slash, below the tree root) of the
 // kustomizations that no other kustomization of the tree includes. A
@@ -532,7 +630,7 @@ func (t *Tree) Path(rel string) string { return t.path(rel) }
 
 // Data returns a file of the tree by its path on disk.
 func (t *Tree) Data(p string) ([]byte, bool) {
-	rel, err := filepath.Rel(t.Root, p)
+	rel, err := t.below(p)
 	if err != nil {
 		return nil, false
 	}

@@ -259,6 +259,23 @@ func (r *Result) place(u *Unit, d *analyzer.Diagnostic, l *located) (analyzer.Di
 			nd.Related = append(nd.Related, analyzer.Related{Pos: p, End: end, Message: x.msg})
 		}
 	}
+	if len(d.Sources) > 0 {
+		// The inputs' places too: a position of the unit's rendered
+		// text, and its line there, mean nothing in the caller's
+		// workspace. A source that has no place in the sources keeps
+		// its words only.
+		nd.Sources = make(map[string]analyzer.FactSource, len(d.Sources))
+		for k, fs := range d.Sources {
+			if fs.Pos.IsValid() {
+				p, _, ok := r.Place(u, fs.Pos, fs.Pos)
+				if !ok {
+					p = token.NoPos
+				}
+				fs.Pos, fs.Line = p, 0
+			}
+			nd.Sources[k] = fs
+		}
+	}
 	nd.SuggestedFixes = nil
 	for _, f := range l.fixes {
 		fx := analyzer.SuggestedFix{Message: f.msg, Safe: f.safe}

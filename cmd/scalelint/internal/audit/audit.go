@@ -466,9 +466,8 @@ func Run(in *load.Inputs, opts Options) *Audit {
 		}
 	}
 	loc := report.NewLocator(ws)
-	same := func(p, end token.Pos) (token.Pos, token.Pos) { return p, end }
 	for _, as := range ws.Autoscalers().All() {
-		a.Rows = append(a.Rows, buildRow(rep, loc, cfg, evals.Evaluate(ws, as), byObject, same))
+		a.Rows = append(a.Rows, buildRow(rep, loc, cfg, evals.Evaluate(ws, as), byObject, nil))
 		loc.Release() // the texts read for the row's lines
 	}
 	if in.Rendered != nil {
@@ -628,9 +627,14 @@ func finitePtr(v float64) *format.Float {
 
 // buildRow builds an autoscaler's row; place maps the positions of its
 // objects to those of the report's workspace (an autoscaler a chart or
-// kustomization deploys is placed in its sources).
+// kustomization deploys is placed in its sources), nil for the
+// workspace's own.
 func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *rules.Evaluation, byObject map[*manifest.Object][]analyzer.Diagnostic,
 	place func(pos, end token.Pos) (token.Pos, token.Pos)) *Row {
+	placed := place != nil
+	if !placed {
+		place = func(p, end token.Pos) (token.Pos, token.Pos) { return p, end }
+	}
 	as := e.Autoscaler
 	o := as.Object
 	l := loc.Locate(place(o.NameAt.Pos, o.NameAt.End))
@@ -670,7 +674,16 @@ func buildRow(rep *report.Report, loc *report.Locator, cfg *analyzer.Config, e *
 			x.Upper = ptr(format.JSONSig(in.Upper))
 		}
 		if in.Object != nil && in.At.IsValid() {
-			x.File, x.Line = in.Object.File().Path, in.LineOf()
+			if placed {
+				// In the sources, as the row's own place: the line
+				// read would be the rendered text's.
+				if p, end := place(in.At.Start(), in.At.End); p.IsValid() {
+					l := loc.Locate(p, end)
+					x.File, x.Line = l.File, l.Line
+				}
+			} else {
+				x.File, x.Line = in.Object.File().Path, in.LineOf()
+			}
 		}
 		r.Inputs[name] = x
 	}

@@ -34,8 +34,12 @@ type InputBound struct {
 	Line   int     `json:"line,omitempty"`
 }
 
-// Bounds lists an evaluation's inferred inputs, by annotation name.
-func Bounds(e *rules.Evaluation) []InputBound {
+// Bounds lists an evaluation's inferred inputs, by annotation name. at
+// places an input's field in the files the user edits (file and line, ""
+// when it has no place there); nil reads it where it was read, right for
+// the objects of the workspace itself, not for those a chart or
+// kustomization renders (the line would be the rendered text's).
+func Bounds(e *rules.Evaluation, at func(scaling.Input) (string, int)) []InputBound {
 	var out []InputBound
 	for _, spec := range scaling.Annotations {
 		in, ok := e.Inputs[spec.Name]
@@ -45,7 +49,11 @@ func Bounds(e *rules.Evaluation) []InputBound {
 		b := InputBound{Input: prefixed(spec.Name), Bound: [...]string{"exact", "lower", "upper"}[in.Bound],
 			Value: format.RoundSig(in.Value, 6), Upper: format.RoundSig(in.Upper, 6), Source: in.Source}
 		if in.Object != nil && in.At.IsValid() {
-			b.File, b.Line = in.Object.File().Path, in.LineOf()
+			if at == nil {
+				b.File, b.Line = in.Object.File().Path, in.LineOf()
+			} else {
+				b.File, b.Line = at(in)
+			}
 		}
 		out = append(out, b)
 	}
@@ -120,7 +128,7 @@ func (r *Report) Missing() []Missing {
 			// column would read the file's text again.
 			f := a.Object.File()
 			found[i] = &Missing{File: f.Path, Line: a.NameLine, Object: r.ObjectRef(a.Object), Laws: MissingLaws(e),
-				Bounds: Bounds(e)}
+				Bounds: Bounds(e, nil)}
 		}
 	})
 	var out []Missing
@@ -136,7 +144,18 @@ func (r *Report) Missing() []Missing {
 			if len(e.Missing) == 0 {
 				continue
 			}
-			m := Missing{Object: r.ObjectRef(ra.Autoscaler.Object), Laws: MissingLaws(e), Bounds: Bounds(e)}
+			// The inputs' places in the sources, as the autoscaler's.
+			at := func(in scaling.Input) (string, int) {
+				p, _, ok := r.Rendered.Place(u, in.At.Start(), in.At.End)
+				if !ok {
+					return "", 0
+				}
+				if f := r.Workspace.FileOf(p); f != nil {
+					return f.Path, f.Lines().Line(p)
+				}
+				return "", 0
+			}
+			m := Missing{Object: r.ObjectRef(ra.Autoscaler.Object), Laws: MissingLaws(e), Bounds: Bounds(e, at)}
 			if f := r.Workspace.FileOf(ra.Pos); f != nil {
 				m.File, m.Line = f.Path, f.Lines().Line(ra.Pos)
 			}
