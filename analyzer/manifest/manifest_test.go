@@ -620,8 +620,9 @@ func TestAppendLineStartsReusesMemory(t *testing.T) {
 // TestPositionOfDroppedTextAsHeld checks Position on a file whose text
 // and line table were dropped against Position on the same file holding
 // its text (the reference: the line table and the code points of the
-// text), at every offset, for each kind of line break: an ASCII file is
-// answered from its packed line table without reading it again; a
+// text), at every offset, for each kind of line break: an ASCII file
+// dropped by a one-shot run (DropTextInto) is answered from its packed
+// line table without reading it again; a
 // file with other characters (columns count code points) or a byte order
 // mark is read again.
 func TestPositionOfDroppedTextAsHeld(t *testing.T) {
@@ -642,7 +643,7 @@ func TestPositionOfDroppedTextAsHeld(t *testing.T) {
 		held := parse(t, c.src)
 		dropped := parse(t, c.src)
 		reads := 0
-		dropped.DropText(func() ([]byte, error) { reads++; return []byte(c.src), nil }, true)
+		dropped.DropTextInto(func(buf []byte) ([]byte, error) { reads++; return append(buf[:0], c.src...), nil }, true)
 		for off := 0; off <= len(c.src); off++ {
 			wl, wc := held.Position(held.Tok.Pos(off))
 			if l, col := dropped.Position(dropped.Tok.Pos(off)); l != wl || col != wc {
@@ -690,5 +691,18 @@ func TestDirDepthAsSplit(t *testing.T) {
 				t.Errorf("CommonDirDepth(%q, %q) = %d, want %d", a, b, got, want)
 			}
 		}
+	}
+}
+
+// TestDropTextKeepsNoPackedTable: DropText (the language server's, which
+// maps positions with a compact table of its own) keeps no packed line
+// table, so an ASCII file's position reads it again.
+func TestDropTextKeepsNoPackedTable(t *testing.T) {
+	src := "a: 1\nb: 2\n"
+	f := parse(t, src)
+	reads := 0
+	f.DropText(func() ([]byte, error) { reads++; return []byte(src), nil }, true)
+	if l, c := f.Position(f.Tok.Pos(8)); l != 2 || c != 4 || reads != 1 || f.packed != nil {
+		t.Errorf("Position = %d:%d after %d reads, packed table %v; want 2:4 after one read, none", l, c, reads, f.packed != nil)
 	}
 }

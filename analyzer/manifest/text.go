@@ -42,7 +42,10 @@ func (f *File) DropText(reload func() ([]byte, error), dropLines bool) {
 }
 
 // DropTextInto is DropText for a run that reads thousands of files one
-// after another (workspace.LoadReleased): the file's text, which the
+// after another (workspace.LoadReleased). With dropLines it keeps the
+// line table packed (1-2 bytes a line), so Position needs no text for an
+// ASCII file and the run's output does not read again each file with a
+// finding. The file's text, which the
 // caller hands over, and each text reload reads again into the memory it
 // is given (TextBuffer), go back to be read into again when they are
 // dropped, instead of to the garbage collector. A text is dropped, and
@@ -75,9 +78,11 @@ func (f *File) dropText(reload func([]byte) ([]byte, error), dropLines, recycle 
 	if dropLines {
 		// Every line query goes through Lines or Text, which read the
 		// file again and restore the table first; Position goes through
-		// the compact table first.
+		// the packed table first. Only a one-shot run's files (recycle)
+		// keep one: the language server maps positions with a compact
+		// table of its own (lsp.Mapper.Compact).
 		old := f.Tok.Lines()
-		if f.packed == nil {
+		if recycle && f.packed == nil {
 			if p, ok := lines.Pack(old); ok {
 				f.packed, f.ascii = p, isASCII(*t)
 			}
