@@ -807,6 +807,10 @@ func TestAbuseRapidEdits(t *testing.T) {
 	c, u := startAbuse(t, nil, nil)
 	rng := rand.New(rand.NewSource(1))
 	c.edit(u, "# An order consumer", "# notes: \n# An order consumer")
+	// One entry per document held: the open one, and the folder's other
+	// file once indexed (counted before the index ended, on a loaded
+	// machine, it was missing from the count at the start).
+	c.waitIndexed()
 	entries0 := c.cacheEntries()
 	pieces := []string{"a", "z", " ", "注", "🚀", "é", "\t", "x\r\n# "}
 	var last int32
@@ -1212,6 +1216,26 @@ func TestAbuseLifecycle(t *testing.T) {
 			c.raw.Close()
 			goroutines(t, base)
 		})
+	}
+}
+
+// waitIndexed waits until the server's snapshot holds the whole disk
+// index: the opened document's diagnostics come first, and on a loaded
+// machine the index of the folder's other files may end after them.
+func (c *testClient) waitIndexed() {
+	c.t.Helper()
+	deadline := time.Now().Add(waitTimeout)
+	for {
+		c.srv.mu.Lock()
+		done := c.srv.snap != nil && c.srv.snap.indexing == nil
+		c.srv.mu.Unlock()
+		if done {
+			return
+		}
+		if time.Now().After(deadline) {
+			c.t.Fatalf("timed out waiting for the workspace index\nserver log:\n%s", c.log)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
 
