@@ -24,7 +24,8 @@ const (
 // that fits the syntax.
 var templateMessages = [...]string{
 	goTemplate: "file holds Helm/Go template syntax and is not YAML until rendered; it was not linted " +
-		"(lint the rendered output: helm template RELEASE CHART | scalelint check -)",
+		"(a chart's template: check the chart's directory, which renders it, or helm template RELEASE CHART | scalelint check -; " +
+		"another tool's: lint what it renders)",
 	jinja: "file holds Jinja template syntax ({% %}, {{ }}) and is not YAML until rendered; it was not linted " +
 		"(lint what the template renders to, e.g. from Ansible's template module or j2: ... | scalelint check -)",
 	terraform: "file holds Terraform template syntax (%{ }, ${ }) and is not YAML until rendered; it was not linted " +
