@@ -5,9 +5,9 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
-	"sync"
 	"sync/atomic"
+
+	"github.com/scalelint/scalelint/analyzer/gccycle"
 )
 
 // The server lives as long as the editor and holds a workspace's index
@@ -24,7 +24,7 @@ import (
 // before the limit); a large one collects sooner; a workspace that grows
 // raises the limit with it, so that the collector never runs for a live
 // heap the limit leaves no room for. A user who chose GOGC or GOMEMLIMIT
-// keeps that choice (memoryTuned).
+// keeps that choice (gccycle.UserTuned).
 //
 // The room is a trade of memory for edit latency, measured at 10,000
 // services on a shared 2-core machine (lspbench, 1,000 edits; p90 / p99,
@@ -48,7 +48,7 @@ import (
 // at once that sets the limit and lets the runtime return what the index
 // left.
 func (s *Server) limitMemory() {
-	if !s.opts.MemoryLimit || !memoryTuned(os.Getenv) {
+	if !s.opts.MemoryLimit || gccycle.UserTuned(os.Getenv) {
 		return
 	}
 	s.memMu.Lock()
@@ -91,61 +91,24 @@ func memoryLimitFor(live uint64) int64 {
 	return int64(live + room)
 }
 
-// memoryTuned reports whether the server may set the memory limit: the
-// environment sets neither GOGC nor GOMEMLIMIT.
-func memoryTuned(getenv func(string) string) bool {
-	return getenv("GOGC") == "" && getenv("GOMEMLIMIT") == ""
-}
-
-// memoryTuner sets the memory limit after each collection, from a
-// finalizer that each collection runs and that arms itself again.
+// memoryTuner sets the memory limit after each collection
+// (analyzer/gccycle).
 type memoryTuner struct {
-	mu      sync.Mutex // serializes tune and stop
-	stopped bool
-	sample  []metrics.Sample
 	// tuned counts the limits set, for tests.
 	tuned atomic.Int64
 }
-
-// gcSentinel is the object whose finalizer runs once per collection.
-// It holds a pointer, so that the tiny allocator never batches it with
-// other objects (whose liveness would delay its finalizer).
-type gcSentinel struct{ t *memoryTuner }
 
 // startMemoryTuner starts setting the limit after every collection until
 // stop is called; stop restores the limit the process had.
 func startMemoryTuner() (t *memoryTuner, stop func()) {
 	before := debug.SetMemoryLimit(-1)
-	t = &memoryTuner{sample: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}}
-	t.arm()
+	t = &memoryTuner{}
+	unwatch := gccycle.After(func(live uint64) {
+		debug.SetMemoryLimit(memoryLimitFor(live))
+		t.tuned.Add(1)
+	})
 	return t, func() {
-		t.mu.Lock()
-		defer t.mu.Unlock()
-		t.stopped = true
+		unwatch()
 		debug.SetMemoryLimit(before)
 	}
-}
-
-func (t *memoryTuner) arm() {
-	runtime.SetFinalizer(&gcSentinel{t}, func(s *gcSentinel) {
-		if s.t.tune() {
-			s.t.arm()
-		}
-	})
-}
-
-// tune sets the limit from the live heap the last collection marked; false
-// once stopped.
-func (t *memoryTuner) tune() bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.stopped {
-		return false
-	}
-	metrics.Read(t.sample)
-	if t.sample[0].Value.Kind() == metrics.KindUint64 {
-		debug.SetMemoryLimit(memoryLimitFor(t.sample[0].Value.Uint64()))
-		t.tuned.Add(1)
-	}
-	return true
 }

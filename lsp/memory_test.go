@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/scalelint/scalelint/analyzer/gccycle"
 )
 
 // TestMemoryLimitFor: the live heap plus three quarters of it, at least
@@ -27,24 +29,6 @@ func TestMemoryLimitFor(t *testing.T) {
 	} {
 		if got := memoryLimitFor(c.live); got != c.want {
 			t.Errorf("memoryLimitFor(%d MiB) = %d MiB, want %d MiB", c.live/mib, got/mib, c.want/mib)
-		}
-	}
-}
-
-// TestMemoryTunedRespectsEnvironment: a user's GOGC or GOMEMLIMIT is left
-// alone.
-func TestMemoryTunedRespectsEnvironment(t *testing.T) {
-	for _, c := range []struct {
-		env  map[string]string
-		want bool
-	}{
-		{map[string]string{}, true},
-		{map[string]string{"GOGC": "200"}, false},
-		{map[string]string{"GOGC": "off", "GOMEMLIMIT": "1GiB"}, false},
-		{map[string]string{"GOMEMLIMIT": "512MiB"}, false},
-	} {
-		if got := memoryTuned(func(k string) string { return c.env[k] }); got != c.want {
-			t.Errorf("memoryTuned(%v) = %v, want %v", c.env, got, c.want)
 		}
 	}
 }
@@ -100,7 +84,7 @@ func TestMemoryLimitAfterIndex(t *testing.T) {
 		}
 		time.Sleep(time.Millisecond) // the log wakes no waiter
 	}
-	tuned := memoryTuned(os.Getenv)
+	tuned := !gccycle.UserTuned(os.Getenv)
 	started := func() bool {
 		c.srv.memMu.Lock()
 		defer c.srv.memMu.Unlock()

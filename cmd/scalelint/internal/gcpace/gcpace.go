@@ -22,18 +22,18 @@
 // or GOMEMLIMIT is not paced.
 //
 // Data flow: load.Read -> Start(files to load) -> Loaded after each file
-// (from the loading goroutines) -> a cleanup after each collection ->
+// (from the loading goroutines) -> after each collection (analyzer/gccycle)
 // percentFor -> debug.SetGCPercent -> Stop when loading ends.
 package gcpace
 
 import (
 	"math"
 	"os"
-	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
 	"sync"
 	"sync/atomic"
+
+	"github.com/scalelint/scalelint/analyzer/gccycle"
 )
 
 // minLoaded is how many files must be loaded before the pacer
@@ -66,20 +66,21 @@ type Pacer struct {
 
 	mu      sync.Mutex
 	stopped bool
-	prev    int // the percentage before Start
+	prev    int    // the percentage before Start
+	unwatch func() // stops the calls after each collection
 }
 
 // Start begins pacing a load of total files. It returns nil (no pacing)
 // when the user set GOGC or GOMEMLIMIT, or when there are too few files
 // for pacing to matter.
 func Start(total int) *Pacer {
-	if total < minLoaded || os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+	if total < minLoaded || gccycle.UserTuned(os.Getenv) {
 		return nil
 	}
-	p := &Pacer{total: total, base: liveHeap()}
+	p := &Pacer{total: total, base: gccycle.LiveHeap()}
 	p.prev = debug.SetGCPercent(100)
 	debug.SetGCPercent(p.prev)
-	p.arm()
+	p.unwatch = gccycle.After(p.afterCycle)
 	return p
 }
 
@@ -99,6 +100,7 @@ func (p *Pacer) Stop() {
 	defer p.mu.Unlock()
 	if !p.stopped {
 		p.stopped = true
+		p.unwatch()
 		debug.SetGCPercent(p.prev)
 		// The heap loading used and freed goes back to the system
 		// (after one collection, which also sets the default pacing's
@@ -108,24 +110,12 @@ func (p *Pacer) Stop() {
 	}
 }
 
-// sentinel is an object nothing keeps: the collection that finds it
-// unreachable runs its cleanup, which paces the next cycle and makes a
-// new one. It holds a pointer so that it is not a tiny allocation, which
-// could share a block with something live and outlive its cycle.
-type sentinel struct{ _ *int }
-
-func (p *Pacer) arm() {
-	runtime.AddCleanup(&sentinel{}, func(p *Pacer) { p.afterCycle() }, p)
-}
-
-func (p *Pacer) afterCycle() {
+func (p *Pacer) afterCycle(live uint64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.stopped {
-		return
+	if !p.stopped {
+		debug.SetGCPercent(percentFor(live, p.base, int(p.loaded.Load()), p.total, p.prev))
 	}
-	debug.SetGCPercent(percentFor(liveHeap(), p.base, int(p.loaded.Load()), p.total, p.prev))
-	p.arm()
 }
 
 // percentFor is the collector percentage that starts the next cycle at
@@ -151,14 +141,4 @@ func percentFor(live, base uint64, loaded, total, def int) int {
 		return maxPercent
 	}
 	return int(pct)
-}
-
-// liveHeap is the heap the last collection marked live.
-func liveHeap() uint64 {
-	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindUint64 {
-		return 0
-	}
-	return s[0].Value.Uint64()
 }
