@@ -171,6 +171,9 @@ func TestMissingFileIncomplete(t *testing.T) {
 	}
 }
 
+// configMapA is a resource the trees of the tests below include.
+const configMapA = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n"
+
 // A resource path that climbs above the kustomizations' common directory
 // and comes down again, as aws-samples/eks-workshop-v2's
 // manifests/modules/observability/resiliency/high-availability/config
@@ -178,12 +181,11 @@ func TestMissingFileIncomplete(t *testing.T) {
 // resolves it lexically (kubectl kustomize builds it), so scalelint must
 // too, not report the base as a file the tree does not hold.
 func TestIncludeClimbingAboveCommonDirBuilds(t *testing.T) {
-	dir := t.TempDir()
-	os.MkdirAll(filepath.Join(dir, "m/base"), 0o755)
-	os.MkdirAll(filepath.Join(dir, "m/x/overlay"), 0o755)
-	os.WriteFile(filepath.Join(dir, "m/base/kustomization.yaml"), []byte("resources:\n- cm.yaml\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "m/base/cm.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "m/x/overlay/kustomization.yaml"), []byte("resources:\n- ../../../m/base\n"), 0o644)
+	dir := rendertest.WriteTree(t, "", map[string]string{
+		"m/base/kustomization.yaml":      "resources:\n- cm.yaml\n",
+		"m/base/cm.yaml":                 configMapA,
+		"m/x/overlay/kustomization.yaml": "resources:\n- ../../../m/base\n",
+	})
 	tree := Open([]string{filepath.Join(dir, "m/base/kustomization.yaml"), filepath.Join(dir, "m/x/overlay/kustomization.yaml")}, render.Limits{}, nil)
 	rel, err := filepath.Rel(tree.Root, filepath.Join(dir, "m/x/overlay"))
 	if err != nil {
@@ -202,12 +204,11 @@ func TestIncludeClimbingAboveCommonDirBuilds(t *testing.T) {
 // it). The tree is read at absolute paths and shows them relative to the
 // working directory again.
 func TestOverlayCheckedFromInsideBuildsBase(t *testing.T) {
-	dir := t.TempDir()
-	os.MkdirAll(filepath.Join(dir, "base"), 0o755)
-	os.MkdirAll(filepath.Join(dir, "overlays/prod"), 0o755)
-	os.WriteFile(filepath.Join(dir, "base/kustomization.yaml"), []byte("resources:\n- cm.yaml\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "base/cm.yaml"), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "overlays/prod/kustomization.yaml"), []byte("resources:\n- ../../base\n"), 0o644)
+	dir := rendertest.WriteTree(t, "", map[string]string{
+		"base/kustomization.yaml":          "resources:\n- cm.yaml\n",
+		"base/cm.yaml":                     configMapA,
+		"overlays/prod/kustomization.yaml": "resources:\n- ../../base\n",
+	})
 	t.Chdir(filepath.Join(dir, "overlays/prod"))
 	tree := Open([]string{"kustomization.yaml"}, render.Limits{}, nil)
 	var overlay string
