@@ -381,10 +381,10 @@ func TestConfigFileAndWatchedFiles(t *testing.T) {
 	c.waitFor(hu, "conflict cleared in the deleted file", func(p publication) bool { return len(p.Diagnostics) == 0 })
 
 	cfg := filepath.Join(dir, ".scalelint.yaml")
-	os.WriteFile(cfg, []byte("rules:\n  latency-floor: off\n"), 0o644)
+	must(t, os.WriteFile(cfg, []byte("rules:\n  latency-floor: off\n"), 0o644))
 	watch(uri.File(cfg), protocol.FileChangeTypeCreated)
 	c.waitFor(u, "the rule turned off by .scalelint.yaml", func(p publication) bool { return len(p.Diagnostics) == 0 })
-	os.WriteFile(cfg, []byte("rules:\n  latency-floor: off\nrulez: {}\n"), 0o644)
+	must(t, os.WriteFile(cfg, []byte("rules:\n  latency-floor: off\nrulez: {}\n"), 0o644))
 	watch(uri.File(cfg), protocol.FileChangeTypeChanged)
 	cp := c.waitFor(uri.File(cfg), "the config error on .scalelint.yaml", func(p publication) bool { return p.has("config") })
 	if d := cp.Diagnostics[0]; d.Range.Start.Line != 2 || !strings.Contains(string(d.Message.(protocol.String)), `unknown key "rulez" (did you mean "rules"?)`) {
@@ -777,5 +777,14 @@ func TestBrokenUnreadKindReported(t *testing.T) {
 	v = c.edit(u, "   level:", "  level:")
 	if p := c.waitVersion(u, v); len(p.Diagnostics) != 0 {
 		t.Errorf("repaired ConfigMap: %v", p.rules())
+	}
+}
+
+// must fails the test when setting up its files fails: a write or a
+// permission change that did not happen would test something else.
+func must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -122,10 +122,19 @@ func TestGitRemotes(t *testing.T) {
 		t.Errorf("remotes %v", got)
 	}
 	wt := filepath.Join(tmp, "wt")
-	os.MkdirAll(wt, 0o755)
-	os.WriteFile(filepath.Join(wt, ".git"), []byte("gitdir: "+filepath.Join(main, ".git", "worktrees", "wt")+"\n"), 0o644)
-	os.WriteFile(filepath.Join(main, ".git", "worktrees", "wt", "commondir"), []byte("../..\n"), 0o644)
+	must(t, os.MkdirAll(wt, 0o755))
+	must(t, os.WriteFile(filepath.Join(wt, ".git"), []byte("gitdir: "+filepath.Join(main, ".git", "worktrees", "wt")+"\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(main, ".git", "worktrees", "wt", "commondir"), []byte("../..\n"), 0o644))
 	if r := FindRepositoryRoot([]string{wt}); !r.Git || !slices.Equal(r.URLs, []string{"git@github.com:example/shop.git"}) {
 		t.Errorf("worktree: %+v", r)
+	}
+}
+
+// must fails the test when setting up its files fails: a write or a
+// permission change that did not happen would test something else.
+func must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -40,9 +40,9 @@ spec:
 // finding is reported; a fixed one is counted so the file can shrink.
 func TestBaselineRoundTrip(t *testing.T) {
 	dir := t.TempDir()
-	os.MkdirAll(filepath.Join(dir, ".git"), 0o755)
+	must(t, os.MkdirAll(filepath.Join(dir, ".git"), 0o755))
 	path := filepath.Join(dir, "hpa.yaml")
-	os.WriteFile(path, []byte(baselineHPA), 0o644)
+	must(t, os.WriteFile(path, []byte(baselineHPA), 0o644))
 	if _, errs, code := runIn(t, dir, "check", "--write-baseline", "base.json", "."); code != 0 || !strings.Contains(errs, "recorded 2 findings") {
 		t.Fatalf("write-baseline: exit %d: %s", code, errs)
 	}
@@ -50,19 +50,19 @@ func TestBaselineRoundTrip(t *testing.T) {
 		t.Fatalf("baselined run: exit %d:\n%s", code, out)
 	}
 	// Lines move: the same findings stay baselined.
-	os.WriteFile(path, []byte("# a comment\n# and another\n"+strings.Replace(baselineHPA, "metadata:", "metadata:\n  labels: {team: shop}", 1)), 0o644)
+	must(t, os.WriteFile(path, []byte("# a comment\n# and another\n"+strings.Replace(baselineHPA, "metadata:", "metadata:\n  labels: {team: shop}", 1)), 0o644))
 	if out, _, code := runIn(t, dir, "check", "--baseline", "base.json", "."); code != 0 || !strings.Contains(out, "2 baselined") || strings.Contains(out, "[replica-bounds]") {
 		t.Fatalf("after an edit above the findings: exit %d:\n%s", code, out)
 	}
 	// A new finding is reported; the baseline's are still hidden.
-	os.WriteFile(filepath.Join(dir, "more.yaml"), []byte(strings.Replace(baselineHPA, "name: web\n", "name: api\n", 1)), 0o644)
+	must(t, os.WriteFile(filepath.Join(dir, "more.yaml"), []byte(strings.Replace(baselineHPA, "name: web\n", "name: api\n", 1)), 0o644))
 	out, _, code := runIn(t, dir, "check", "--baseline", "base.json", ".")
 	if code != 1 || !strings.Contains(out, "more.yaml:7:16: error: minReplicas 12 is above maxReplicas 10") || strings.Contains(out, "hpa.yaml:") {
 		t.Fatalf("new finding: exit %d:\n%s", code, out)
 	}
 	// Fix one finding: it is counted as fixed.
-	os.Remove(filepath.Join(dir, "more.yaml"))
-	os.WriteFile(path, []byte(strings.Replace(baselineHPA, "minReplicas: 12", "minReplicas: 2", 1)), 0o644)
+	must(t, os.Remove(filepath.Join(dir, "more.yaml")))
+	must(t, os.WriteFile(path, []byte(strings.Replace(baselineHPA, "minReplicas: 12", "minReplicas: 2", 1)), 0o644))
 	out, _, code = runIn(t, dir, "check", "--baseline", "base.json", ".")
 	if code != 0 || !strings.Contains(out, "1 baselined, 1 baselined finding fixed") {
 		t.Fatalf("fixed finding: exit %d:\n%s", code, out)
@@ -87,13 +87,13 @@ spec:
 // without touching it.
 func TestFixWritesOnlyNamedFiles(t *testing.T) {
 	dir := t.TempDir()
-	os.MkdirAll(filepath.Join(dir, ".git"), 0o755)
-	os.MkdirAll(filepath.Join(dir, "named"), 0o755)
-	os.MkdirAll(filepath.Join(dir, "other"), 0o755)
+	must(t, os.MkdirAll(filepath.Join(dir, ".git"), 0o755))
+	must(t, os.MkdirAll(filepath.Join(dir, "named"), 0o755))
+	must(t, os.MkdirAll(filepath.Join(dir, "other"), 0o755))
 	named := filepath.Join(dir, "named", "so.yaml")
 	other := filepath.Join(dir, "other", "so.yaml")
-	os.WriteFile(named, []byte(fixable), 0o644)
-	os.WriteFile(other, []byte(fixable), 0o644)
+	must(t, os.WriteFile(named, []byte(fixable), 0o644))
+	must(t, os.WriteFile(other, []byte(fixable), 0o644))
 	_, errs, code := runIn(t, dir, "check", "--fix", "named")
 	if code != 0 || !strings.Contains(errs, "fixed 1 finding in 1 file") {
 		t.Fatalf("--fix: exit %d: %s", code, errs)
@@ -110,7 +110,7 @@ func TestFixWritesOnlyNamedFiles(t *testing.T) {
 	}
 	// A read-only file is refused and left whole.
 	ro := filepath.Join(dir, "other", "so.yaml")
-	os.Chmod(ro, 0o444)
+	must(t, os.Chmod(ro, 0o444))
 	_, errs, code = runIn(t, dir, "check", "--fix", "other")
 	if code != 2 || !strings.Contains(errs, "not fixed: the file is read-only") {
 		t.Errorf("read-only: exit %d: %s", code, errs)

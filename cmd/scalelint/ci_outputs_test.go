@@ -96,10 +96,10 @@ func TestOutputsCarryTheSameFindings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(filepath.Join(dir, "hpa.yaml"), src, 0o644)
+	must(t, os.WriteFile(filepath.Join(dir, "hpa.yaml"), src, 0o644))
 	dep, _ := os.ReadFile(filepath.Join(repoRoot(t), "testdata", "examples", "shop", "checkout", "deployment.yaml"))
-	os.WriteFile(filepath.Join(dir, "deployment.yaml"), dep, 0o644)
-	os.MkdirAll(filepath.Join(dir, ".git"), 0o755)
+	must(t, os.WriteFile(filepath.Join(dir, "deployment.yaml"), dep, 0o644))
+	must(t, os.MkdirAll(filepath.Join(dir, ".git"), 0o755))
 	cmd := exec.Command(binary, "check", "--format", "json", "--output", "out.json", "--format", "sarif", "--output", "out.sarif",
 		"--format", "github", "--output", "out.github", "--format", "text", ".")
 	cmd.Dir = dir
@@ -187,7 +187,7 @@ func TestConfigSchema(t *testing.T) {
 	path := filepath.Join(repoRoot(t), "analyzer", "config.schema.json")
 	shipped, err := os.ReadFile(path)
 	if *update {
-		os.WriteFile(path, out.Bytes(), 0o644)
+		must(t, os.WriteFile(path, out.Bytes(), 0o644))
 	} else if err != nil || !bytes.Equal(shipped, out.Bytes()) {
 		t.Errorf("analyzer/config.schema.json is not the generated schema; run go test ./cmd/scalelint -run ConfigSchema -update")
 	}

@@ -153,7 +153,7 @@ func execScriptWith(t *testing.T, ar *txtar.Archive, prepare func(dir string, ar
 		}
 	}
 	// A .git directory stops the config search at the script's root.
-	os.MkdirAll(filepath.Join(dir, ".git"), 0o755)
+	must(t, os.MkdirAll(filepath.Join(dir, ".git"), 0o755))
 	args := splitWords(cmdLine)
 	if prepare != nil {
 		prepare(dir, args)
@@ -252,4 +252,13 @@ func normalizeOutput(s string) string {
 		}
 	}
 	return strings.TrimRight(s, "\n") + "\n"
+}
+
+// must fails the test when setting up its files fails: a write or a
+// permission change that did not happen would test something else.
+func must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
 }

@@ -79,7 +79,7 @@ func checkWritesOnlyWhereAsked(t *testing.T, ar *txtar.Archive, run func(prepare
 	if res.dir == "" {
 		t.Fatal("the command did not run")
 	}
-	t.Cleanup(func() { thaw(res.dir) })
+	t.Cleanup(func() { thaw(t, res.dir) })
 	after := snapshot(t, res.dir)
 	for _, p := range sortedUnion(before, after) {
 		if before[p] == after[p] || mayWrite(p, allowed) {
@@ -231,7 +231,7 @@ func freeze(t *testing.T, dir string, allowed []string) {
 		}
 	}
 	var dirs []string
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	must(t, filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -242,20 +242,21 @@ func freeze(t *testing.T, dir string, allowed []string) {
 		case d.IsDir() && !writable[rel] && !under:
 			dirs = append(dirs, p) // after their files
 		case !d.IsDir() && !writable[rel] && !under:
-			os.Chmod(p, 0o444)
+			must(t, os.Chmod(p, 0o444))
 		}
 		return nil
-	})
+	}))
 	for i := len(dirs) - 1; i >= 0; i-- {
-		os.Chmod(dirs[i], 0o555)
+		must(t, os.Chmod(dirs[i], 0o555))
 	}
 }
 
 // thaw makes a frozen tree writable again so t.TempDir can remove it.
-func thaw(dir string) {
+func thaw(t *testing.T, dir string) {
+	t.Helper()
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && d.IsDir() {
-			os.Chmod(p, 0o755)
+			must(t, os.Chmod(p, 0o755))
 		}
 		return nil
 	})

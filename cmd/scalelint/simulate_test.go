@@ -412,8 +412,8 @@ func TestSimulateOutputFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	target := filepath.Join(dir, "out", "kit.json")
-	os.MkdirAll(filepath.Dir(target), 0o755)
-	os.WriteFile(target, []byte("old"), 0o644)
+	must(t, os.MkdirAll(filepath.Dir(target), 0o755))
+	must(t, os.WriteFile(target, []byte("old"), 0o644))
 	var stdout, stderr bytes.Buffer
 	if code := simulateCmd([]string{"--format", "json", "--output", target, kit}, nil, &stdout, &stderr); code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr.String())
@@ -444,7 +444,7 @@ func TestSimulateOutputFile(t *testing.T) {
 			t.Errorf("%s: mode %v (%v), want %v", filepath.Base(p), st.Mode().Perm(), err, want)
 		}
 	}
-	os.Chmod(target, 0o640)
+	must(t, os.Chmod(target, 0o640))
 	if code := simulateCmd([]string{"--format", "json", "--output", target, kit}, nil, &stdout, &stderr); code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}

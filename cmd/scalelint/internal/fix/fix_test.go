@@ -16,9 +16,9 @@ import (
 func TestWriteFixedRefusesChangedFile(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "a.yaml")
-	os.WriteFile(p, []byte("a: 1\n"), 0o644)
+	must(t, os.WriteFile(p, []byte("a: 1\n"), 0o644))
 	f := manifest.Parse(token.NewFileSet(), p, []byte("a: 1\n"), manifest.Options{})
-	os.WriteFile(p, []byte("a: 2\n"), 0o644) // someone edits it meanwhile
+	must(t, os.WriteFile(p, []byte("a: 2\n"), 0o644)) // someone edits it meanwhile
 	err := write(f, []byte("a: 3\n"))
 	if err == nil || !strings.Contains(err.Error(), "changed since scalelint read it") {
 		t.Fatalf("err %v", err)
@@ -26,8 +26,8 @@ func TestWriteFixedRefusesChangedFile(t *testing.T) {
 	if got, _ := os.ReadFile(p); string(got) != "a: 2\n" {
 		t.Errorf("file overwritten: %q", got)
 	}
-	os.WriteFile(p, []byte("a: 1\n"), 0o444)
-	os.Chmod(p, 0o444)
+	must(t, os.WriteFile(p, []byte("a: 1\n"), 0o444))
+	must(t, os.Chmod(p, 0o444))
 	err = write(f, []byte("a: 3\n"))
 	if err == nil || !strings.Contains(err.Error(), "read-only") {
 		t.Errorf("read-only file: err %v", err)
@@ -69,5 +69,14 @@ func TestDiffQuotesOddNames(t *testing.T) {
 		if strings.Count(d, "\n+++ ") != 1 {
 			t.Errorf("%q: the name forged a header:\n%s", name, d)
 		}
+	}
+}
+
+// must fails the test when setting up its files fails: a write or a
+// permission change that did not happen would test something else.
+func must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
 	}
 }
