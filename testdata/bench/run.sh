@@ -26,6 +26,8 @@ command -v /usr/bin/time >/dev/null || { echo "needs /usr/bin/time (apt-get inst
 
 (cd "$root" && go build -tags kustomize_disable_go_plugin_support -o "$work/scalelint" ./cmd/scalelint)
 (cd "$root/testdata/bench/baseline" && go build -o "$work/baseline" .)
+# The start-up floor of the dependencies the design fixes (depfloor/).
+(cd "$root" && go build -o "$work/depfloor" ./testdata/bench/depfloor)
 programs=(baseline scalelint)
 if [ -n "${BEFORE:-}" ]; then
   rm -rf "$work/before-src"
@@ -97,14 +99,20 @@ spec:
     resource: {name: cpu, target: {type: Utilization, averageUtilization: 60}}
 YAML
 echo
+# depfloor is a program that only links KEDA's types and Helm's engine:
+# what any command of scalelint starts from (testdata/bench/depfloor).
 printf '%-10s %-12s %9s %9s %9s\n' program command wall_ms max_ms rss_MiB
-for p in "${programs[@]}"; do
+for p in depfloor "${programs[@]}"; do
   [ "$p" = baseline ] && continue
   for what in version check; do
-    case $what in
-    version) cmd=("$work/$p" version) ;;
-    check) cmd=("$work/$p" check --quiet "$small") ;;
+    case $p/$what in
+    depfloor/version) cmd=("$work/depfloor") ;;
+    depfloor/check) continue ;;
+    */version) cmd=("$work/$p" version) ;;
+    */check) cmd=("$work/$p" check --quiet "$small") ;;
     esac
+    label=$what
+    [ "$p" = depfloor ] && label="(nothing)"
     # Wall time from the shell's clock (GNU time's is in hundredths),
     # peak RSS from GNU time, in separate runs.
     for i in $(seq "$starts"); do
@@ -113,7 +121,7 @@ for p in "${programs[@]}"; do
       t1=$(date +%s%N)
       /usr/bin/time -f "%M" -o "$work/time.txt" "${cmd[@]}" >/dev/null 2>&1 || true
       echo "$(( (t1 - t0) / 1000 )) $(tail -n 1 "$work/time.txt")"
-    done | sort -n | awk -v p="$p" -v w="$what" -v n="$starts" '
+    done | sort -n | awk -v p="$p" -v w="$label" -v n="$starts" '
       { t[NR]=$1; if ($2 > m) m=$2 }
       END { printf "%-10s %-12s %9.1f %9.1f %9.1f\n", p, w, t[int((n+1)/2)]/1000, t[NR]/1000, m/1024 }'
   done
@@ -143,6 +151,10 @@ for p in "${programs[@]}"; do
   grep '^init' "$work/inittrace.txt" | sort -k5 -n -r | head -n 8 || true # head closes the pipe early
   awk '/^init/ { t+=$5; b+=$8; n++ } END { printf "total: %d packages, %.1f ms, %.1f MiB allocated\n", n, t, b/1048576 }' "$work/inittrace.txt"
 done
+echo
+echo "of which the fixed dependencies alone (depfloor):"
+GODEBUG=inittrace=1 "$work/depfloor" 2>"$work/inittrace.txt" >/dev/null || true
+awk '/^init/ { t+=$5; b+=$8; n++ } END { printf "total: %d packages, %.1f ms, %.1f MiB allocated\n", n, t, b/1048576 }' "$work/inittrace.txt"
 
 # The language server, through a separate client (lspbench/).
 if [ -n "${LSP:-}" ]; then
