@@ -8,9 +8,13 @@ import (
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/output"
 )
 
+// jsonSummary counts the autoscalers as check does (once per place in
+// the sources) and the rows they take (more where a chart's value sets or
+// kustomize builds give one different numbers); the verdicts count rows.
 type jsonSummary struct {
 	Files         int `json:"files"`
 	Autoscalers   int `json:"autoscalers"`
+	Rows          int `json:"rows"`
 	Fail          int `json:"fail"`
 	Warn          int `json:"warn"`
 	Accepted      int `json:"accepted"`
@@ -28,7 +32,7 @@ type jsonRow struct {
 
 func summaryOf(a *audit.Audit) jsonSummary {
 	c := a.Counts()
-	return jsonSummary{Files: a.Files, Autoscalers: len(a.Rows), Fail: c[audit.Fail], Warn: c[audit.Warn], Accepted: c[audit.Accepted],
+	return jsonSummary{Files: a.Files, Autoscalers: a.Autoscalers, Rows: len(a.Rows), Fail: c[audit.Fail], Warn: c[audit.Warn], Accepted: c[audit.Accepted],
 		Pass: c[audit.Pass], Partial: c[audit.Partial], Unknown: c[audit.Unknown], NotApplicable: c[audit.NA]}
 }
 

@@ -333,7 +333,7 @@ type auditWorkspace struct{ in *load.Inputs }
 func TestAuditJSONStreamMatchesEncoder(t *testing.T) {
 	for _, a := range []*audit.Audit{auditFixture(t, false), {Files: 3}} {
 		c := a.Counts()
-		whole := jsonDoc{Version: 1, Summary: jsonSummary{Files: a.Files, Autoscalers: len(a.Rows),
+		whole := jsonDoc{Version: 1, Summary: jsonSummary{Files: a.Files, Autoscalers: a.Autoscalers, Rows: len(a.Rows),
 			Fail: c[audit.Fail], Warn: c[audit.Warn], Accepted: c[audit.Accepted], Pass: c[audit.Pass], Partial: c[audit.Partial], Unknown: c[audit.Unknown], NotApplicable: c[audit.NA]},
 			Autoscalers: []jsonRow{}}
 		for _, r := range a.Rows {
