@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/audit"
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/audit/audittest"
 )
 
 // kafkaSO is a ScaledObject with a backlog trigger whose threshold KEDA
@@ -33,7 +34,7 @@ spec:
 // extremeRepo holds manifests whose numbers are valid (the parsers
 // accept them) but overflow the laws' arithmetic, or are tiny.
 func extremeRepo(t *testing.T) *audit.Audit {
-	return auditOf(t, false, writeRepo(t, map[string]string{
+	return audittest.Of(t, false, writeRepo(t, map[string]string{
 		// T/c = 1e300/1e-9 overflows: the standing delay is +Inf, and
 		// so is its margin over the 89.5 s floor.
 		"overflow.yaml": kafkaSO("overflow", `scalelint.dev/pod-rate: "1e-9"`, "1e300"),
@@ -131,7 +132,7 @@ func TestAuditExtremeNumbers(t *testing.T) {
 	if m := regexp.MustCompile(`c = 0/s`).FindString(out["markdown"] + out["html"]); m != "" {
 		t.Errorf("a pod rate of 1e-9 is written %q", m)
 	}
-	if r := rowNamed(t, a, "overflow"); r.Latency[0].StandingDelay == nil || !math.IsInf(float64(*r.Latency[0].StandingDelay), 1) {
+	if r := audittest.RowNamed(t, a, "overflow"); r.Latency[0].StandingDelay == nil || !math.IsInf(float64(*r.Latency[0].StandingDelay), 1) {
 		t.Errorf("overflow: standing delay %v, want +Inf", r.Latency[0].StandingDelay)
 	}
 }
@@ -144,7 +145,7 @@ func TestAuditExtremeNumbers(t *testing.T) {
 // (rules/laws/README.md §1). Was: a step per round, 46 million path
 // segments (565 MB of HTML in 80 s).
 func TestAuditStairsBounded(t *testing.T) {
-	a := auditOf(t, false, writeRepo(t, map[string]string{"web.yaml": `apiVersion: autoscaling/v2
+	a := audittest.Of(t, false, writeRepo(t, map[string]string{"web.yaml": `apiVersion: autoscaling/v2
 kind: HorizontalPodAutoscaler
 metadata:
   name: web
@@ -171,7 +172,7 @@ spec:
         image: x
         resources: {requests: {cpu: "1m"}, limits: {cpu: "10000001m"}}
 `}))
-	g := rowNamed(t, a, "web").Growth
+	g := audittest.RowNamed(t, a, "web").Growth
 	want := int(math.Ceil(math.Log(10/(1+1e-7)) / math.Log(1+1e-7))) // computed here, apart from rules/laws
 	if g == nil || g.Rounds == nil || math.Abs(float64(*g.Rounds-want)) > 1 {
 		t.Fatalf("rounds %v, want about %d", g, want)

@@ -20,55 +20,10 @@ import (
 
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/audit"
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/audit/audittest"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/load"
 	"github.com/scalelint/scalelint/rules/laws"
 )
-
-// repoRoot is the module root, found from the working directory up.
-func repoRoot(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the working directory")
-		}
-		dir = parent
-	}
-}
-
-// auditOf audits the given paths in process, as `scalelint audit` does
-// with the built-in configuration.
-func auditOf(t testing.TB, sim bool, paths ...string) *audit.Audit {
-	t.Helper()
-	cfg := analyzer.DefaultConfig()
-	in, _ := load.Read(paths, strings.NewReader(""), load.Options{Config: cfg})
-	if len(in.Errs) > 0 || in.Files == 0 {
-		t.Fatalf("loading %v: %d files, %v", paths, in.Files, in.Errs)
-	}
-	return audit.Run(in, audit.Options{Simulate: sim})
-}
-
-func auditFixture(t testing.TB, sim bool) *audit.Audit {
-	return auditOf(t, sim, filepath.Join(repoRoot(t), "testdata", "audit", "repo"))
-}
-
-func rowNamed(t *testing.T, a *audit.Audit, name string) *audit.Row {
-	t.Helper()
-	for _, r := range a.Rows {
-		if r.Object.Name == name {
-			return r
-		}
-	}
-	t.Fatalf("no autoscaler %q", name)
-	return nil
-}
 
 // wellFormed fails unless s parses as XML.
 func wellFormed(t *testing.T, what, s string) {
@@ -96,9 +51,9 @@ func mustContain(t *testing.T, what, s string, wants ...string) {
 
 // The pictures show the numbers they are drawn from.
 func TestAuditSVGNumbers(t *testing.T) {
-	a := auditFixture(t, false)
+	a := audittest.Fixture(t, false)
 
-	orders := rowNamed(t, a, "orders-consumer")
+	orders := audittest.RowNamed(t, a, "orders-consumer")
 	if len(orders.Latency) != 1 {
 		t.Fatalf("orders-consumer: %d backlog laws", len(orders.Latency))
 	}
@@ -117,7 +72,7 @@ func TestAuditSVGNumbers(t *testing.T) {
 	// A consumer that hunts at 60 s (the kit of "The Delay a Window
 	// Demands", Yuriy Polyulya: τ = 90 s, default window) rests at its threshold with a shorter window: the curve shows
 	// both fixes.
-	kit := auditOf(t, false, writeRepo(t, map[string]string{"kit.yaml": `apiVersion: keda.sh/v1alpha1
+	kit := audittest.Of(t, false, writeRepo(t, map[string]string{"kit.yaml": `apiVersion: keda.sh/v1alpha1
 kind: ScaledObject
 metadata:
   name: kit
@@ -128,7 +83,7 @@ spec:
   - type: kafka
     metadata: {topic: t, lagThreshold: "600"}
 `}))
-	kl := rowNamed(t, kit, "kit").Latency[0]
+	kl := audittest.RowNamed(t, kit, "kit").Latency[0]
 	want, ok, _ := laws.LongestRestingWindow(60, 90, 10)
 	if !ok || kl.FixWindow == nil || float64(*kl.FixWindow) != math.Floor(want) {
 		t.Fatalf("kit: fix window %v, want %v", kl.FixWindow, want)
@@ -138,7 +93,7 @@ spec:
 	mustContain(t, "the kit's Φ curve", phi, "has D = T/c = 60s", "fix: lagThreshold "+anum(*kl.FixThreshold),
 		"or window "+asecs(math.Floor(want)))
 
-	invoice := rowNamed(t, a, "invoice-consumer")
+	invoice := audittest.RowNamed(t, a, "invoice-consumer")
 	phi = phiSVG(invoice.Latency[0])
 	wellFormed(t, "Φ curve", phi)
 	mustContain(t, "the resting consumer's Φ curve", phi, "needs 89.5s", "has D = T/c = 100s (+12%)", "promise 120s")
@@ -146,7 +101,7 @@ spec:
 		t.Error("a resting consumer needs no fix")
 	}
 
-	ledger := rowNamed(t, a, "ledger-api")
+	ledger := audittest.RowNamed(t, a, "ledger-api")
 	band := ceilingSVG(ledger.Ceiling)
 	wellFormed(t, "ceiling band", band)
 	// The worked example of an empty band (rules/laws/README.md §4.4):
@@ -154,7 +109,7 @@ spec:
 	mustContain(t, "the empty band", band, "M* = A·λ/c = 3·50/10 = 15", "0.8·N_max = 14.4", "N_max = 18",
 		"maxReplicas 16", "band (15, 14.4] is empty")
 
-	catalog := rowNamed(t, a, "catalog-api")
+	catalog := audittest.RowNamed(t, a, "catalog-api")
 	band = ceilingSVG(catalog.Ceiling)
 	mustContain(t, "the healthy band", band, "M* = A·λ/c = 2·100/20 = 10", "0.8·N_max = 40", "maxReplicas 30",
 		"ceiling 30 inside the band (10, 40]", "safe band")
@@ -163,7 +118,7 @@ spec:
 	mustContain(t, "the healthy staircase", stairs, "a 10× overload at g = 2.5", "2 rounds × (45s + 30s) = 150s",
 		"capacity k·u*·r/ℓ = 4×", "deadline 300s")
 
-	store := rowNamed(t, a, "storefront")
+	store := audittest.RowNamed(t, a, "storefront")
 	stairs = stairsSVG(store.Growth)
 	wellFormed(t, "staircase", stairs)
 	// "The Barrier the Scaler Cannot Hold" (Yuriy Polyulya): "fifteen
@@ -175,7 +130,7 @@ spec:
 		t.Errorf("the staircase has %d segments, want a step per round", n)
 	}
 
-	checkout := rowNamed(t, a, "checkout-api")
+	checkout := audittest.RowNamed(t, a, "checkout-api")
 	stairs = stairsSVG(checkout.Growth)
 	mustContain(t, "the trapped staircase", stairs, "g = 1.053 ≤ 1 + tolerance = 1.1", "never")
 }
@@ -195,9 +150,9 @@ func writeRepo(t *testing.T, files map[string]string) string {
 // Every line of the table fits 100 columns, on the fixture and on the real
 // corpus.
 func TestAuditTableWidth(t *testing.T) {
-	for _, dir := range []string{filepath.Join(repoRoot(t), "testdata", "audit", "repo"), filepath.Join(repoRoot(t), "testdata", "realworld", "real")} {
+	for _, dir := range []string{filepath.Join(audittest.RepoRoot(t), "testdata", "audit", "repo"), filepath.Join(audittest.RepoRoot(t), "testdata", "realworld", "real")} {
 		var b bytes.Buffer
-		if err := writeTable(&b, auditOf(t, false, dir), Options{}); err != nil {
+		if err := writeTable(&b, audittest.Of(t, false, dir), Options{}); err != nil {
 			t.Fatal(err)
 		}
 		for i, line := range strings.Split(b.String(), "\n") {
@@ -212,7 +167,7 @@ func TestAuditTableWidth(t *testing.T) {
 // script allowed by hash.
 func TestAuditHTMLSelfContained(t *testing.T) {
 	var b bytes.Buffer
-	if err := writeHTML(&b, auditFixture(t, true), Options{}); err != nil {
+	if err := writeHTML(&b, audittest.Fixture(t, true), Options{}); err != nil {
 		t.Fatal(err)
 	}
 	page := b.String()
@@ -254,7 +209,7 @@ spec:
   - type: Resource
     resource: {name: cpu, target: {type: Utilization, averageUtilization: 50}}
 `
-	a := auditOf(t, false, writeRepo(t, map[string]string{"evil.yaml": evil}))
+	a := audittest.Of(t, false, writeRepo(t, map[string]string{"evil.yaml": evil}))
 	var h, md, c bytes.Buffer
 	if err := writeHTML(&h, a, Options{}); err != nil {
 		t.Fatal(err)
@@ -331,7 +286,7 @@ type auditWorkspace struct{ in *load.Inputs }
 // writes for the whole document, for the fixture repository and for an
 // audit with no rows.
 func TestAuditJSONStreamMatchesEncoder(t *testing.T) {
-	for _, a := range []*audit.Audit{auditFixture(t, false), {Files: 3}} {
+	for _, a := range []*audit.Audit{audittest.Fixture(t, false), {Files: 3}} {
 		c := a.Counts()
 		whole := jsonDoc{Version: 1, Summary: jsonSummary{Files: a.Files, Autoscalers: a.Autoscalers, Rows: len(a.Rows),
 			Fail: c[audit.Fail], Warn: c[audit.Warn], Accepted: c[audit.Accepted], Pass: c[audit.Pass], Partial: c[audit.Partial], Unknown: c[audit.Unknown], NotApplicable: c[audit.NA]},
@@ -379,7 +334,7 @@ func encoderJSON(t *testing.T, v any) string {
 func TestAuditNeutralisesMentionsAndEscapes(t *testing.T) {
 	src := "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: \"x@org/team\\e[2J\\rfake\\u202e\"\n" +
 		"spec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: \"@someone\\e]8;;http://evil\\a\"}\n  maxReplicas: 10\n"
-	a := auditOf(t, false, writeRepo(t, map[string]string{"m.yaml": src}))
+	a := audittest.Of(t, false, writeRepo(t, map[string]string{"m.yaml": src}))
 	var md, tb bytes.Buffer
 	writeMarkdown(&md, a, Options{})
 	if regexp.MustCompile(`@[A-Za-z0-9]`).MatchString(md.String()) {
