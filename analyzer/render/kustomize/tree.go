@@ -53,6 +53,9 @@ type kustomization struct {
 	// unread is set when scalelint could not read the file (or write it
 	// back with its remote references cut): it is not built.
 	unread bool
+	// cut is set when remote entries were cut from the copy built: what
+	// they would have brought is missing from its build.
+	cut bool
 	// component is a kustomize Component (kind: Component): a reusable
 	// set of patches and resources meant to be included by the
 	// kustomizations that list it under components, never built alone
@@ -306,6 +309,7 @@ func (t *Tree) readKustomization(rel string) {
 		k.component = true
 	}
 	changed := t.cutRemote(k, doc)
+	k.cut = changed
 	for _, key := range []string{"resources", "bases", "components"} {
 		_, seq := render.Lookup(doc, manifest.Path{manifest.Key(key)})
 		for _, e := range scalars(seq) {
