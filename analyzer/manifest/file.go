@@ -208,6 +208,11 @@ func Parse(fset *token.FileSet, path string, content []byte, opts Options) *File
 	}
 	sniffStart := startTiming()
 	chunks := splitDocuments(content)
+	if len(chunks) == 1 {
+		if js := jsonStream(content); js != nil {
+			chunks = js
+		}
+	}
 	if len(chunks) > opts.Limits.MaxDocuments {
 		c := chunks[opts.Limits.MaxDocuments]
 		f.addProblem(Problem{Rule: "input-limit", Pos: f.Tok.Pos(c.start), End: f.Tok.Pos(c.start),

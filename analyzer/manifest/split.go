@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"bytes"
+	"encoding/json"
 )
 
 // chunk is one YAML document's byte range in a file: it starts at the
@@ -247,4 +248,94 @@ func scalarText(v []byte) string {
 		}
 	}
 	return string(v)
+}
+
+// jsonStream splits a file of JSON objects written one after another
+// ({...}\n{...}) into one document each, or returns nil when src is not
+// such a stream. kubectl reads a file that starts with "{" as JSON and
+// applies every object of the stream (k8s.io/apimachinery's
+// YAMLOrJSONDecoder decodes values until the end), where YAML reads the
+// second object as an error. Only a stream whose objects each start a
+// line is split (a document starts at the start of a line), each one
+// valid JSON; anything else is left to the YAML parser and its errors.
+func jsonStream(src []byte) []chunk {
+	i := skipJSONSpace(src, 0)
+	if bytes.HasPrefix(src, bom) {
+		i = skipJSONSpace(src, len(bom))
+	}
+	if i >= len(src) || src[i] != '{' {
+		return nil
+	}
+	// A file of one object (most JSON manifests) costs one scan of its
+	// brackets, and is not validated here: the parser reads it.
+	if first := jsonValueEnd(src, i); first < 0 || skipJSONSpace(src, first) == len(src) || !crOnlyBeforeLF(src) {
+		return nil
+	}
+	var chunks []chunk
+	start, line := 0, 1
+	for i < len(src) {
+		end := jsonValueEnd(src, i)
+		if end < 0 || !json.Valid(src[i:end]) {
+			return nil
+		}
+		next := skipJSONSpace(src, end)
+		if next < len(src) && (src[next] != '{' || src[next-1] != '\n') {
+			return nil // more after it that does not start a line with an object
+		}
+		chunks = append(chunks, chunk{start: start, end: next, line: line, bom: -1})
+		line += bytes.Count(src[start:next], []byte("\n"))
+		start, i = next, next
+	}
+	if len(chunks) < 2 {
+		return nil
+	}
+	return chunks
+}
+
+// skipJSONSpace returns the offset of the first byte at or after i that
+// is not JSON whitespace.
+func skipJSONSpace(src []byte, i int) int {
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// crOnlyBeforeLF reports whether every carriage return in src ends a
+// line with a line feed after it: line counting then agrees with YAML's.
+func crOnlyBeforeLF(src []byte) bool {
+	for i, c := range src {
+		if c == '\r' && (i+1 == len(src) || src[i+1] != '\n') {
+			return false
+		}
+	}
+	return true
+}
+
+// jsonValueEnd returns the offset just past the object or array that
+// starts at src[i], matching brackets outside strings, or -1 when it
+// does not end.
+func jsonValueEnd(src []byte, i int) int {
+	depth := 0
+	for ; i < len(src); i++ {
+		switch src[i] {
+		case '"':
+			for i++; i < len(src) && src[i] != '"'; i++ {
+				if src[i] == '\\' {
+					i++
+				}
+			}
+			if i >= len(src) {
+				return -1
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return -1
 }
