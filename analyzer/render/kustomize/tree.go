@@ -373,6 +373,20 @@ func withoutDeprecated(text []byte, k *kustomization) []byte {
 	return out
 }
 
+// dropKeys removes keys from a mapping node.
+func dropKeys(m *yaml.Node, keys ...string) {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return
+	}
+	kept := m.Content[:0:0]
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if !slices.Contains(keys, m.Content[i].Value) {
+			kept = append(kept, m.Content[i], m.Content[i+1])
+		}
+	}
+	m.Content = kept
+}
+
 // scalars returns the scalar items of a sequence node (none for nil).
 func scalars(seq *yaml.Node) []*yaml.Node {
 	if seq == nil || seq.Kind != yaml.SequenceNode {
@@ -466,6 +480,23 @@ func (t *Tree) cutRemote(k *kustomization, doc *yaml.Node) bool {
 				cutKey(item, "env", "generator env file")
 			}
 		}
+	}
+	// helmCharts are inflated only under --enable-helm, by running the
+	// helm program (kustomize's HelmChartInflationGenerator): without it
+	// the whole build fails, with it scalelint would run a program. The
+	// build goes on without them, each said (Argo CD and Flux builds
+	// often enable helm; argo-cd's test/e2e/testdata/kustomize-api-versions).
+	if seq := field("helmCharts"); seq != nil {
+		for _, item := range seq.Content {
+			name := "helmCharts entry"
+			if _, n := render.Lookup(item, manifest.Path{manifest.Key("name")}); n != nil && n.Kind == yaml.ScalarNode {
+				name = n.Value
+			}
+			t.Problems = append(t.Problems, render.Problem{Rule: render.RuleIncomplete, Path: t.path(k.file), Line: item.Line, Col: item.Column,
+				Message: fmt.Sprintf("Helm chart %q is not inflated (kustomize inflates helmCharts only with --enable-helm, by running the helm program, which scalelint does not run); the kustomization is built without it", name)})
+		}
+		dropKeys(doc, "helmCharts", "helmGlobals")
+		changed = true
 	}
 	return changed
 }
