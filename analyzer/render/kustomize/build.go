@@ -235,7 +235,7 @@ func (t *Tree) buildProblem(root *kustomization, err error) render.Problem {
 		// examples/known-hosts patches argocd-server of a remote base).
 		cut := t.cutIn(root)
 		p.Rule = render.RuleIncomplete
-		p.Message = "kustomization is not built: its build left out the remote entries of " + t.path(cut.file) + ", and what it patches is not among the rest (it may come from them): " + msg + "; its files are linted one by one instead"
+		p.Message = "kustomization is not built: its build left out entries of " + t.path(cut.file) + " (remote, or helmCharts; said there), and what it patches is not among the rest (it may come from them): " + msg + "; its files are linted one by one instead"
 	}
 	return p
 }

@@ -172,8 +172,8 @@ func TestPatchOfRemoteBaseIncomplete(t *testing.T) {
 	})
 	tree := readTree(dir, render.Limits{})
 	out, problems := tree.Build(context.Background(), "app")
-	if out != nil || len(problems) != 1 || problems[0].Rule != render.RuleIncomplete || !strings.Contains(problems[0].Message, "remote entries") {
-		t.Fatalf("Build = %v, %v; want one render-incomplete that names the remote entries left out", out, problems)
+	if out != nil || len(problems) != 1 || problems[0].Rule != render.RuleIncomplete || !strings.Contains(problems[0].Message, "left out entries of") {
+		t.Fatalf("Build = %v, %v; want one render-incomplete that says entries were left out", out, problems)
 	}
 	if problems[0].Line != 5 {
 		t.Errorf("at line %d, want 5 (the patch's entry)", problems[0].Line)

@@ -53,8 +53,8 @@ type kustomization struct {
 	// unread is set when scalelint could not read the file (or write it
 	// back with its remote references cut): it is not built.
 	unread bool
-	// cut is set when remote entries were cut from the copy built: what
-	// they would have brought is missing from its build.
+	// cut is set when entries were cut from the copy built (remote ones,
+	// helmCharts): what they would have brought is missing from its build.
 	cut bool
 	// component is a kustomize Component (kind: Component): a reusable
 	// set of patches and resources meant to be included by the
