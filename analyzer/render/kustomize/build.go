@@ -46,8 +46,28 @@ func (t *Tree) Build(ctx context.Context, dir string) (*render.Output, []render.
 			Message: "kustomization does not read as a YAML mapping; not built, its files are linted one by one instead"}
 		return nil, []render.Problem{p}
 	}
+	slim := t.firstIn(k, patchesCRDs) == nil && len(t.slimFiles()) > 0
+	out, problems := t.build(ctx, k, dir, slim)
+	if problems != nil && slim && problems[0].Rule != render.RuleLimit {
+		// Built again with the CRDs whole: the error may be the slimming's
+		// (a JSON patch into a schema), and is then not the user's.
+		return t.build(ctx, k, dir, false)
+	}
+	return out, problems
+}
+
+// build builds k in dir, with the files of CRDs slimmed (slimCRDs) or
+// whole.
+func (t *Tree) build(ctx context.Context, k *kustomization, dir string, slim bool) (*render.Output, []render.Problem) {
 	fs := namedFS{filesys.MakeFsInMemory()}
+	var slimmed map[string][]byte
+	if slim {
+		slimmed = t.slimFiles()
+	}
 	for rel, data := range t.built {
+		if s, ok := slimmed[rel]; ok {
+			data = s
+		}
 		if err := fs.WriteFile(path.Join(fsRoot, rel), data); err != nil {
 			return nil, []render.Problem{{Rule: render.RuleError, Path: t.path(rel), Message: fmt.Sprintf("cannot stage for kustomize: %v", err)}}
 		}

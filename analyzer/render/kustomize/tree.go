@@ -32,10 +32,18 @@ type Tree struct {
 	// built are the files the in-memory filesystem holds: kustomization
 	// files rewritten (remote entries cut, origin annotations on).
 	built map[string][]byte
-	kusts map[string]*kustomization // by directory (slash, below Root)
-	lim   render.Limits
-	mu    sync.Mutex
-	cache map[string]*render.YAML // files parsed for locating
+	// slim are files of CRDs only, staged without their schemas
+	// (slimCRDs) unless a build fails with them so; made on the first
+	// build that takes them (slimFiles).
+	slim     map[string][]byte
+	slimOnce sync.Once
+	// crdSchemas are the files kustomizations list under crds: kustomize
+	// reads their schemas, so they are never slimmed.
+	crdSchemas map[string]bool
+	kusts      map[string]*kustomization // by directory (slash, below Root)
+	lim        render.Limits
+	mu         sync.Mutex
+	cache      map[string]*render.YAML // files parsed for locating
 	// Problems are found once per tree: remote entries, files refused.
 	Problems []render.Problem
 
@@ -310,6 +318,13 @@ func (t *Tree) readKustomization(rel string) {
 	}
 	changed := t.cutRemote(k, doc)
 	k.cut = changed
+	_, crds := render.Lookup(doc, manifest.Path{manifest.Key("crds")})
+	for _, e := range scalars(crds) {
+		if t.crdSchemas == nil {
+			t.crdSchemas = map[string]bool{}
+		}
+		t.crdSchemas[path.Clean(path.Join(k.dir, e.Value))] = true
+	}
 	for _, key := range []string{"resources", "bases", "components"} {
 		_, seq := render.Lookup(doc, manifest.Path{manifest.Key(key)})
 		for _, e := range scalars(seq) {

@@ -1,0 +1,129 @@
+package kustomize
+
+import (
+	"bytes"
+	"io"
+	"path"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/render"
+)
+
+// CustomResourceDefinitions are the largest files of most kustomize trees
+// (an operator's CRDs are often hundreds of kilobytes to megabytes of
+// OpenAPI schema: argo-cd's applicationset-crd.yaml is 1.4 MB) and no rule
+// reads them, but kustomize copies, annotates and re-encodes every
+// resource of every root it builds: on argo-cd's repository the builds
+// were 6.8 s of a 7.3 s run. So a file that holds CRDs only is staged
+// for the build without their schemas and printer columns (slimCRDs):
+// what identifies them (apiVersion, kind, metadata, spec.group, names,
+// scope, the versions' names and flags) stays, so patches and
+// replacements that select them still do. The file as written is what
+// findings are located in (Tree.files); the text per-file reading lints
+// is the file's own. A build that fails with slimmed CRDs is built again
+// with them whole (Build), so no error comes from the slimming: a JSON
+// patch or a replacement into a schema fails on the slim copy only.
+
+// slimFiles returns the tree's files of CRDs only, slimmed, made once.
+func (t *Tree) slimFiles() map[string][]byte {
+	t.slimOnce.Do(func() {
+		for rel, data := range t.built {
+			if IsKustomizationName(rel) || t.crdSchemas[rel] {
+				continue
+			}
+			if slim := slimCRDs(data); slim != nil {
+				if t.slim == nil {
+					t.slim = map[string][]byte{}
+				}
+				t.slim[rel] = slim
+			}
+		}
+	})
+	return t.slim
+}
+
+// slimThreshold is the size under which a file is staged as written:
+// slimming it would save less than it costs to parse.
+const slimThreshold = 16 << 10
+
+// slimCRDs returns the file's text with every CustomResourceDefinition's
+// schema cut, or nil when the file holds anything else (or a CRD
+// kustomize reads as a schema: a crds entry, which is not passed here).
+func slimCRDs(data []byte) []byte {
+	if len(data) < slimThreshold || !bytes.Contains(data, []byte("CustomResourceDefinition")) {
+		return nil
+	}
+	var out bytes.Buffer
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for n := 0; ; n++ {
+		var root yaml.Node
+		if err := dec.Decode(&root); err == io.EOF && n > 0 {
+			break
+		} else if err != nil || len(root.Content) != 1 {
+			return nil // a document that does not parse, or none at all
+		}
+		d := root.Content[0]
+		if d.Kind != yaml.MappingNode {
+			return nil
+		}
+		_, kind := render.Lookup(d, manifest.Path{manifest.Key("kind")})
+		_, api := render.Lookup(d, manifest.Path{manifest.Key("apiVersion")})
+		if kind == nil || kind.Value != "CustomResourceDefinition" || api == nil || path.Dir(api.Value) != "apiextensions.k8s.io" {
+			return nil
+		}
+		_, spec := render.Lookup(d, manifest.Path{manifest.Key("spec")})
+		if spec != nil && spec.Kind == yaml.MappingNode {
+			slimSpec(spec)
+		}
+		out.WriteString("---\n")
+		b, err := yaml.Marshal(d)
+		if err != nil {
+			return nil
+		}
+		out.Write(b)
+	}
+	return out.Bytes()
+}
+
+// slimSpec keeps of a CRD's spec what names and serves it.
+func slimSpec(spec *yaml.Node) {
+	keep(spec, "group", "names", "scope", "versions", "conversion", "preserveUnknownFields")
+	_, versions := render.Lookup(spec, manifest.Path{manifest.Key("versions")})
+	if versions == nil || versions.Kind != yaml.SequenceNode {
+		return
+	}
+	for _, v := range versions.Content {
+		if v.Kind == yaml.MappingNode {
+			keep(v, "name", "served", "storage", "deprecated", "deprecationWarning")
+		}
+	}
+}
+
+// keep drops a mapping's keys other than those named.
+func keep(m *yaml.Node, keys ...string) {
+	kept := m.Content[:0:0]
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		for _, k := range keys {
+			if m.Content[i].Value == k {
+				kept = append(kept, m.Content[i], m.Content[i+1])
+				break
+			}
+		}
+	}
+	m.Content = kept
+}
+
+// patchesCRDs reports whether a kustomization patches CRDs through a
+// target selector (kind CustomResourceDefinition): such a patch often
+// edits the schema (KEDA's config/crd patches its CRDs' schemas), so its
+// builds take the CRDs whole rather than fail once slimmed first.
+func patchesCRDs(k *kustomization) bool {
+	for _, p := range k.patches {
+		if _, kind := render.Lookup(p.target, manifest.Path{manifest.Key("kind")}); kind != nil && kind.Value == "CustomResourceDefinition" {
+			return true
+		}
+	}
+	return false
+}

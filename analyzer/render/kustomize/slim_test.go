@@ -1,0 +1,111 @@
+package kustomize
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/scalelint/scalelint/analyzer/render"
+	"github.com/scalelint/scalelint/analyzer/render/internal/rendertest"
+)
+
+// bigCRD is a CustomResourceDefinition over slimThreshold: a schema of n
+// described properties, as operators' CRDs are.
+func bigCRD(n int) string {
+	var b strings.Builder
+	b.WriteString("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\n  annotations: {team: platform}\nspec:\n  group: example.com\n  names: {kind: Widget, plural: widgets}\n  scope: Namespaced\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    additionalPrinterColumns: [{name: Age, type: date, jsonPath: .metadata.creationTimestamp}]\n    schema:\n      openAPIV3Schema:\n        description: the whole widget\n        type: object\n        properties:\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "          field%d: {type: string, description: the field number %d of a widget, described at length as generated schemas are}\n", i, i)
+	}
+	return b.String()
+}
+
+const widgetDeploy = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: widget-controller\nspec:\n  replicas: 2\n"
+
+// A file of CRDs only is staged without their schemas and printer
+// columns; what names and selects them stays. Anything else, or a small
+// file, is staged as written.
+func TestSlimCRDs(t *testing.T) {
+	crd := bigCRD(200)
+	if len(crd) < slimThreshold {
+		t.Fatalf("the CRD is %d bytes, under the threshold %d", len(crd), slimThreshold)
+	}
+	slim := string(slimCRDs([]byte(crd)))
+	for _, want := range []string{"kind: CustomResourceDefinition", "name: widgets.example.com", "team: platform", "group: example.com", "plural: widgets", "scope: Namespaced", "name: v1", "served: true", "storage: true"} {
+		if !strings.Contains(slim, want) {
+			t.Errorf("slim CRD lacks %q:\n%s", want, slim)
+		}
+	}
+	for _, gone := range []string{"openAPIV3Schema", "field0", "additionalPrinterColumns"} {
+		if strings.Contains(slim, gone) {
+			t.Errorf("slim CRD keeps %q", gone)
+		}
+	}
+	if got := slimCRDs([]byte(crd + "---\n" + widgetDeploy)); got != nil {
+		t.Errorf("a file with a Deployment beside the CRD was slimmed")
+	}
+	if got := slimCRDs([]byte(bigCRD(3))); got != nil {
+		t.Errorf("a small CRD file was slimmed")
+	}
+	if got := slimCRDs([]byte(crd + "---\nkey: [unclosed\n")); got != nil {
+		t.Errorf("a file with a document that does not parse was slimmed")
+	}
+}
+
+// A build with the CRDs slimmed gives every other object as the build
+// with them whole does (the independent reference: the same tree staged
+// as written), and the CRD itself with what patches select.
+func TestSlimBuildKeepsTheRest(t *testing.T) {
+	files := map[string]string{
+		"app/kustomization.yaml": "resources:\n- crd.yaml\n- deploy.yaml\nnamePrefix: p-\npatches:\n- patch: |\n    apiVersion: apiextensions.k8s.io/v1\n    kind: CustomResourceDefinition\n    metadata:\n      name: widgets.example.com\n      annotations: {patched: \"yes\"}\n",
+		"app/crd.yaml":           bigCRD(200),
+		"app/deploy.yaml":        widgetDeploy,
+	}
+	dir := rendertest.WriteTree(t, "", files)
+	tree := readTree(dir, render.Limits{})
+	slim, problems := tree.build(t.Context(), tree.kusts["app"], "app", true)
+	if len(problems) > 0 {
+		t.Fatalf("slim build: %v", problems)
+	}
+	whole, problems := tree.build(t.Context(), tree.kusts["app"], "app", false)
+	if len(problems) > 0 {
+		t.Fatalf("whole build: %v", problems)
+	}
+	s, w := slim.Files[0].Text, whole.Files[0].Text
+	if bytes.Contains(s, []byte("openAPIV3Schema")) || !bytes.Contains(w, []byte("openAPIV3Schema")) {
+		t.Errorf("the slim build holds the schema, or the whole one does not")
+	}
+	if !bytes.Contains(s, []byte("patched: \"yes\"")) {
+		t.Errorf("the patch of the CRD did not apply to the slim copy:\n%s", s)
+	}
+	deploy := func(text []byte) string {
+		i := bytes.Index(text, []byte("apiVersion: apps/v1"))
+		if i < 0 {
+			t.Fatalf("no Deployment built:\n%s", text)
+		}
+		return string(text[i:])
+	}
+	if deploy(s) != deploy(w) {
+		t.Errorf("the Deployment differs:\n--- slim\n%s\n--- whole\n%s", deploy(s), deploy(w))
+	}
+}
+
+// A build that fails only because the CRDs were slimmed (a replacement
+// reads the schema) is built again with them whole: the user sees the
+// build kustomize makes of the files as written, not an error.
+func TestSlimFailureBuildsWhole(t *testing.T) {
+	dir := rendertest.WriteTree(t, "", map[string]string{
+		"app/kustomization.yaml": "resources:\n- crd.yaml\n- cm.yaml\nreplacements:\n- source: {kind: CustomResourceDefinition, name: widgets.example.com, fieldPath: spec.versions.0.schema.openAPIV3Schema.description}\n  targets:\n  - select: {kind: ConfigMap, name: a}\n    fieldPaths: [data.about]\n",
+		"app/crd.yaml":           bigCRD(200),
+		"app/cm.yaml":            configMapA + "data: {about: unset}\n",
+	})
+	tree := readTree(dir, render.Limits{})
+	if _, problems := tree.build(t.Context(), tree.kusts["app"], "app", true); len(problems) == 0 {
+		t.Fatalf("the slim build did not fail: this test no longer tests the fallback")
+	}
+	out := build(t, tree, "app")
+	if !bytes.Contains(out.Text, []byte("about: the whole widget")) {
+		t.Errorf("the replacement did not read the whole CRD:\n%s", out.Text)
+	}
+}
