@@ -68,6 +68,9 @@ func (t *Tree) build(ctx context.Context, k *kustomization, dir string, slim boo
 		if s, ok := slimmed[rel]; ok {
 			data = s
 		}
+		if a, ok := t.annotated[rel]; ok && rel == k.file {
+			data = a
+		}
 		if err := fs.WriteFile(path.Join(fsRoot, rel), data); err != nil {
 			return nil, []render.Problem{{Rule: render.RuleError, Path: t.path(rel), Message: fmt.Sprintf("cannot stage for kustomize: %v", err)}}
 		}
@@ -111,7 +114,9 @@ func (t *Tree) build(ctx context.Context, k *kustomization, dir string, slim boo
 			for i, r := range m.Resources() {
 				d := doc{kind: r.GetKind(), name: r.OrgId().Name}
 				ann := r.GetAnnotations()
-				if o := ann[originKey]; o != "" {
+				if o := ann[stampKey]; o != "" {
+					d.origin = o
+				} else if o := ann[originKey]; o != "" {
 					var origin struct {
 						Path string `yaml:"path"`
 						Repo string `yaml:"repo"`
@@ -121,6 +126,7 @@ func (t *Tree) build(ctx context.Context, k *kustomization, dir string, slim boo
 					}
 				}
 				delete(ann, originKey)
+				delete(ann, stampKey)
 				delete(ann, transformationsKey)
 				if err := r.SetAnnotations(ann); err != nil {
 					res = result{err: err}

@@ -32,6 +32,10 @@ type Tree struct {
 	// built are the files the in-memory filesystem holds: kustomization
 	// files rewritten (remote entries cut, origin annotations on).
 	built map[string][]byte
+	// annotated are the copies of kustomizations that turn kustomize's
+	// origin annotations on, staged for a build they are the root of
+	// when a file they reach could not be stamped (stampOrigins).
+	annotated map[string][]byte
 	// slim are files of CRDs only, staged without their schemas
 	// (slimCRDs) unless a build fails with them so; made on the first
 	// build that takes them (slimFiles).
@@ -61,6 +65,13 @@ type kustomization struct {
 	// unread is set when scalelint could not read the file (or write it
 	// back with its remote references cut): it is not built.
 	unread bool
+	// doc is the kustomization as read, with what was cut from it;
+	// changed says it differs from the file (writeKustomization).
+	doc     *yaml.Node
+	changed bool
+	// unstamped is set when a file it lists as a resource could not be
+	// stamped with its path (stampOrigins).
+	unstamped bool
 	// cut is set when entries were cut from the copy built (remote ones,
 	// helmCharts): what they would have brought is missing from its build.
 	cut bool
@@ -296,6 +307,25 @@ func newTree(root string, lim render.Limits, files []render.TreeFile, problems [
 	for _, rel := range names {
 		t.readKustomization(rel)
 	}
+	// Each resource file's objects say where they came from (stampOrigins);
+	// where one cannot, kustomize's origin annotations do.
+	t.stampOrigins()
+	for _, rel := range names {
+		k := t.kusts[path.Dir(rel)]
+		if text, ok := t.writeKustomization(k, false); ok {
+			t.built[k.file] = text
+		}
+		// Built as a root over a file that could not be stamped, it turns
+		// kustomize's origin annotations on (only a root's count).
+		if t.firstIn(k, func(k *kustomization) bool { return k.unstamped }) != nil {
+			if text, ok := t.writeKustomization(k, true); ok {
+				if t.annotated == nil {
+					t.annotated = map[string][]byte{}
+				}
+				t.annotated[k.file] = text
+			}
+		}
+	}
 	return t
 }
 
@@ -332,25 +362,57 @@ func (t *Tree) readKustomization(rel string) {
 		}
 	}
 	k.patches = t.readPatches(k, doc)
-	// Origin annotations say which file each resource came from.
-	_, bm := render.Lookup(doc, manifest.Path{manifest.Key("buildMetadata")})
-	if bm == nil {
-		doc.Content = append(doc.Content,
-			&yaml.Node{Kind: yaml.ScalarNode, Value: "buildMetadata"},
-			&yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: "originAnnotations"}}})
-		changed = true
-	} else if bm.Kind == yaml.SequenceNode && !hasScalar(bm, "originAnnotations") {
-		bm.Content = append(bm.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "originAnnotations"})
-		changed = true
+	k.doc, k.changed = doc, changed
+}
+
+// writeKustomization returns the copy of a kustomization the build reads
+// when it differs from the file (ok): remote entries cut, and, with
+// annotate, kustomize's origin annotations on. Annotating changes k.doc:
+// the copy without is written first.
+func (t *Tree) writeKustomization(k *kustomization, annotate bool) ([]byte, bool) {
+	if k == nil || k.doc == nil {
+		return nil, false
 	}
-	if changed {
-		out, err := yaml.Marshal(doc)
-		if err != nil {
-			k.unread = true
-			return
+	doc, changed := k.doc, k.changed
+	if k.cut && onlyTypeMeta(doc) {
+		// Nothing left but what was cut: kustomize refuses an empty
+		// kustomization ("kustomization.yaml is empty"), which this one
+		// is not as written. Its origin annotations keep it from being
+		// empty, and cost nothing where there is nothing to build.
+		annotate = true
+	}
+	if annotate {
+		_, bm := render.Lookup(doc, manifest.Path{manifest.Key("buildMetadata")})
+		if bm == nil {
+			doc.Content = append(doc.Content,
+				&yaml.Node{Kind: yaml.ScalarNode, Value: "buildMetadata"},
+				&yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: "originAnnotations"}}})
+			changed = true
+		} else if bm.Kind == yaml.SequenceNode && !hasScalar(bm, "originAnnotations") {
+			bm.Content = append(bm.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "originAnnotations"})
+			changed = true
 		}
-		t.built[rel] = withoutDeprecated(out, k)
 	}
+	if !changed {
+		return nil, false
+	}
+	out, err := yaml.Marshal(doc)
+	if err != nil {
+		k.unread = true
+		return nil, false
+	}
+	return withoutDeprecated(out, k), true
+}
+
+// onlyTypeMeta reports whether a kustomization holds no field but
+// apiVersion and kind.
+func onlyTypeMeta(doc *yaml.Node) bool {
+	for i := 0; i+1 < len(doc.Content); i += 2 {
+		if k := doc.Content[i].Value; k != "apiVersion" && k != "kind" {
+			return false
+		}
+	}
+	return true
 }
 
 // withoutDeprecated rewrites a kustomization's deprecated fields (bases,
