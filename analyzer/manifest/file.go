@@ -897,6 +897,13 @@ func (d *Document) syntaxProblem(err error) Problem {
 	if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
 		line, _ = strconv.Atoi(m[1])
 		msg = m[2]
+		if parserProblems[msg] {
+			// yaml.v3 adds one to the 0-based mark of scanner errors only,
+			// so a parser error names the line above the one it means: the
+			// start of the collection it was reading (libyaml's context
+			// mark), or the problem itself when that starts the document.
+			line++
+		}
 	} else {
 		msg = strings.TrimPrefix(msg, "yaml: ")
 	}
@@ -929,6 +936,22 @@ func (d *Document) syntaxProblem(err error) Problem {
 		}
 	}
 	return Problem{Rule: "yaml-syntax", Pos: f.Tok.Pos(start), End: f.Tok.Pos(end), Message: msg}
+}
+
+// parserProblems are the problems libyaml's parser (not its scanner)
+// reports, as yaml.v3 spells them in parserc.go.
+var parserProblems = map[string]bool{
+	"did not find expected <stream-start>":   true,
+	"did not find expected <document start>": true,
+	"did not find expected node content":     true,
+	"did not find expected key":              true,
+	"did not find expected '-' indicator":    true,
+	"did not find expected ',' or ']'":       true,
+	"did not find expected ',' or '}'":       true,
+	"found duplicate %YAML directive":        true,
+	"found duplicate %TAG directive":         true,
+	"found incompatible YAML document":       true,
+	"found undefined tag handle":             true,
 }
 
 // maxSimpleKey is yaml.v3's (and YAML's) limit on the length of a key

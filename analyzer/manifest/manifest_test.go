@@ -268,6 +268,9 @@ func TestLazyDocumentsSyntax(t *testing.T) {
 		}
 		m := yamlLineRe.FindStringSubmatch(err.Error()) // the parser's own reading of yaml.v3 errors
 		line, _ := strconv.Atoi(m[1])
+		if parserProblems[m[2]] {
+			line++ // yaml.v3's parser errors name the line above (TestParserErrorLine, against PyYAML)
+		}
 		want := fmt.Sprintf("%d %s", line+strings.Count(c.before, "\n"), m[2])
 		if len(got) != 1 || got[0] != want {
 			t.Errorf("%s: problems %q, want [%q]", c.name, got, want)
@@ -704,5 +707,40 @@ func TestDropTextKeepsNoPackedTable(t *testing.T) {
 	f.DropText(func() ([]byte, error) { reads++; return []byte(src), nil }, true)
 	if l, c := f.Position(f.Tok.Pos(8)); l != 2 || c != 4 || reads != 1 || f.packed != nil {
 		t.Errorf("Position = %d:%d after %d reads, packed table %v; want 2:4 after one read, none", l, c, reads, f.packed != nil)
+	}
+}
+
+// TestParserErrorLine: a yaml.v3 parser error (not a scanner error) names
+// the line above the one it means. The wanted lines are PyYAML's (6.0) for
+// the same text, an independent reader: its context mark (the collection
+// being read), or its problem mark when the collection starts the text and
+// yaml.v3 falls back to the problem.
+func TestParserErrorLine(t *testing.T) {
+	const service = "apiVersion: v1\nkind: Service\nmetadata: {name: s}\n---\n" // 4 lines before the document
+	cases := []struct {
+		name, before, doc, msg string
+		line                   int // in the document, 1-based
+	}{
+		// kubernetes-engine-samples' ai-ml/gke-model-armor/configuring-the-gateway/llm-gateway.yaml:
+		// PyYAML: while parsing a block mapping, line 6, column 7.
+		{"mapping indented past its parent", "", "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata:\n  name: g\nspec:\n      gatewayClassName: x\n      listeners:\n      -   name: http\n        protocol: HTTP\n", "did not find expected key", 6},
+		{"same, second document", service, "apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata:\n  name: g\nspec:\n      gatewayClassName: x\n      listeners:\n      -   name: http\n        protocol: HTTP\n", "did not find expected key", 6},
+		// PyYAML: while parsing a flow sequence, line 6, column 10.
+		{"unclosed flow sequence", "", "apiVersion: v1\nkind: Service\nmetadata:\n  name: t\nspec:\n  ports: [80\n", "did not find expected ',' or ']'", 6},
+		// PyYAML: while parsing a block collection, line 2, column 3.
+		{"key after a sequence entry", "", "a:\n  - b\n  c: d\n", "did not find expected '-' indicator", 2},
+		// PyYAML: while parsing a block collection, line 1; expected <block end>, line 2.
+		{"key after a top-level sequence", "", "- a\nb: 1\n", "did not find expected '-' indicator", 2},
+	}
+	for _, c := range cases {
+		f := Parse(token.NewFileSet(), "x.yaml", []byte(c.before+c.doc), Options{Eager: IsReadKind})
+		var got []string
+		for _, p := range f.Problems() {
+			got = append(got, fmt.Sprintf("%d %s", f.Tok.Position(p.Pos).Line, p.Message))
+		}
+		want := fmt.Sprintf("%d %s", c.line+strings.Count(c.before, "\n"), c.msg)
+		if len(got) != 1 || got[0] != want {
+			t.Errorf("%s: problems %q, want [%q]", c.name, got, want)
+		}
 	}
 }

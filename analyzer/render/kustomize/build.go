@@ -212,6 +212,10 @@ func (e *limitError) Error() string { return e.msg }
 
 var treePath = regexp.MustCompile(regexp.QuoteMeta(fsRoot) + `/([^\s'":]+)`)
 
+// shownPath matches a path of the tree, or a quoted absolute path (which
+// may lie above the tree).
+var shownPath = regexp.MustCompile(`'/[^\s'":]*'|` + treePath.String())
+
 // buildProblem places a build error at the kustomization file it names
 // (the deepest), else at the root kustomization, with the tree's paths
 // written as on disk.
@@ -242,7 +246,23 @@ func (t *Tree) buildProblem(root *kustomization, err error) render.Problem {
 			}
 		}
 	}
-	msg = treePath.ReplaceAllStringFunc(msg, func(s string) string {
+	// A file above the tree ("../app.yaml" of a kustomization at its
+	// root) is named as kustomize cleans it, '/app.yaml': shown on disk
+	// too, in the messages about files (where a quoted absolute path is
+	// a file's, not a patch's JSON pointer). One pass: a path shown may
+	// itself hold fsRoot.
+	above := unreadable(msg)
+	msg = shownPath.ReplaceAllStringFunc(msg, func(s string) string {
+		if q, ok := strings.CutPrefix(s, "'"); ok {
+			q = strings.TrimSuffix(q, "'")
+			switch {
+			case strings.HasPrefix(q, fsRoot+"/"):
+				return "'" + t.path(strings.TrimPrefix(q, fsRoot+"/")) + "'"
+			case !above || q == fsRoot:
+				return s
+			}
+			return "'" + t.path(".."+q) + "'" // fsRoot is one name: /x is ../x
+		}
 		return t.path(strings.TrimPrefix(s, fsRoot+"/"))
 	})
 	p.Message = "kustomization does not build: " + msg + "; its files are linted one by one instead"

@@ -216,6 +216,35 @@ func TestMissingFileIncomplete(t *testing.T) {
 	}
 }
 
+// A file above the tree's root, as kubernetes-engine-samples'
+// ai-ml/llm-serving-gemma/tgi/tgi-2b-bitsandbytes lists "../tgi-2b.yaml"
+// when that directory is checked: kustomize names it '/tgi-2b.yaml' in the
+// in-memory filesystem, and the message showed that path, which is nowhere
+// on disk. It names the file where it would be on disk, beside the tree.
+func TestFileAboveTreeShownOnDisk(t *testing.T) {
+	dir := rendertest.WriteTree(t, "", map[string]string{
+		"app/kustomization.yaml": "resources:\n- ../cm.yaml\n",
+		"cm.yaml":                configMapA,
+	})
+	tree := readTree(filepath.Join(dir, "app"), render.Limits{})
+	out, problems := tree.Build(context.Background(), ".")
+	if out != nil || len(problems) != 1 || problems[0].Rule != render.RuleIncomplete {
+		t.Fatalf("Build = %v, %v; want one render-incomplete", out, problems)
+	}
+	want := "'" + filepath.Join(dir, "cm.yaml") + "'" // ../cm.yaml from app, on disk
+	if msg := problems[0].Message; !strings.Contains(msg, want) || strings.Contains(msg, "'/cm.yaml'") {
+		t.Errorf("message %q; want the file named %s", msg, want)
+	}
+	// A file missing below the tree stays named on disk too.
+	dir = rendertest.WriteTree(t, "", map[string]string{"app/kustomization.yaml": "resources:\n- missing.yaml\n"})
+	tree = readTree(dir, render.Limits{})
+	_, problems = tree.Build(context.Background(), "app")
+	want = "'" + filepath.Join(dir, "app/missing.yaml") + "'"
+	if len(problems) != 1 || !strings.Contains(problems[0].Message, want) || strings.Contains(problems[0].Message, fsRoot) {
+		t.Errorf("Build = %v; want the missing file named %s", problems, want)
+	}
+}
+
 // configMapA is a resource the trees of the tests below include.
 const configMapA = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n"
 
