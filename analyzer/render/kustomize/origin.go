@@ -66,39 +66,53 @@ func (t *Tree) stampOrigins() {
 // rel), a List's items each, or nil when a document does not parse or is
 // not an object with a metadata mapping.
 func stamp(data []byte, rel string) []byte {
+	return rewriteDocs(data, func(d *yaml.Node) bool {
+		// A List's items are the objects kustomize reads from it.
+		_, items := render.Lookup(d, manifest.Path{manifest.Key("items")})
+		if _, kind := render.Lookup(d, manifest.Path{manifest.Key("kind")}); kind != nil && items != nil && strings.HasSuffix(kind.Value, "List") {
+			if items.Kind != yaml.SequenceNode {
+				return false
+			}
+			for _, it := range items.Content {
+				if !stampObject(it, rel) {
+					return false
+				}
+			}
+			return true
+		}
+		return stampObject(d, rel)
+	})
+}
+
+// rewriteDocs returns a file's text with each document changed by edit,
+// written again, or nil when a document does not parse or edit refuses
+// it. Empty documents are dropped, as kustomize skips them; a file with
+// no document at all is nil.
+func rewriteDocs(data []byte, edit func(doc *yaml.Node) bool) []byte {
 	var out bytes.Buffer
 	dec := yaml.NewDecoder(bytes.NewReader(data))
-	for {
+	for n := 0; ; n++ {
 		var root yaml.Node
-		if err := dec.Decode(&root); err == io.EOF {
+		if err := dec.Decode(&root); err == io.EOF && n > 0 {
 			break
 		} else if err != nil {
 			return nil
 		}
 		if len(root.Content) == 0 || root.Content[0].Kind == yaml.ScalarNode && root.Content[0].Tag == "!!null" {
-			continue // an empty document: kustomize skips it
+			continue
 		}
-		d := root.Content[0]
-		// A List's items are the objects kustomize reads from it.
-		_, items := render.Lookup(d, manifest.Path{manifest.Key("items")})
-		if _, kind := render.Lookup(d, manifest.Path{manifest.Key("kind")}); kind != nil && items != nil && strings.HasSuffix(kind.Value, "List") {
-			if items.Kind != yaml.SequenceNode {
-				return nil
-			}
-			for _, it := range items.Content {
-				if !stampObject(it, rel) {
-					return nil
-				}
-			}
-		} else if !stampObject(d, rel) {
+		if !edit(root.Content[0]) {
 			return nil
 		}
-		out.WriteString("---\n")
-		b, err := yaml.Marshal(d)
+		b, err := yaml.Marshal(root.Content[0])
 		if err != nil {
 			return nil
 		}
+		out.WriteString("---\n")
 		out.Write(b)
+	}
+	if out.Len() == 0 {
+		return nil
 	}
 	return out.Bytes()
 }

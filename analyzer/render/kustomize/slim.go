@@ -2,8 +2,8 @@ package kustomize
 
 import (
 	"bytes"
-	"io"
 	"path"
+	"slices"
 
 	yaml "go.yaml.in/yaml/v3"
 
@@ -55,36 +55,20 @@ func slimCRDs(data []byte) []byte {
 	if len(data) < slimThreshold || !bytes.Contains(data, []byte("CustomResourceDefinition")) {
 		return nil
 	}
-	var out bytes.Buffer
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	for n := 0; ; n++ {
-		var root yaml.Node
-		if err := dec.Decode(&root); err == io.EOF && n > 0 {
-			break
-		} else if err != nil || len(root.Content) != 1 {
-			return nil // a document that does not parse, or none at all
-		}
-		d := root.Content[0]
+	return rewriteDocs(data, func(d *yaml.Node) bool {
 		if d.Kind != yaml.MappingNode {
-			return nil
+			return false
 		}
 		_, kind := render.Lookup(d, manifest.Path{manifest.Key("kind")})
 		_, api := render.Lookup(d, manifest.Path{manifest.Key("apiVersion")})
 		if kind == nil || kind.Value != "CustomResourceDefinition" || api == nil || path.Dir(api.Value) != "apiextensions.k8s.io" {
-			return nil
+			return false
 		}
-		_, spec := render.Lookup(d, manifest.Path{manifest.Key("spec")})
-		if spec != nil && spec.Kind == yaml.MappingNode {
+		if _, spec := render.Lookup(d, manifest.Path{manifest.Key("spec")}); spec != nil && spec.Kind == yaml.MappingNode {
 			slimSpec(spec)
 		}
-		out.WriteString("---\n")
-		b, err := yaml.Marshal(d)
-		if err != nil {
-			return nil
-		}
-		out.Write(b)
-	}
-	return out.Bytes()
+		return true
+	})
 }
 
 // slimSpec keeps of a CRD's spec what names and serves it.
@@ -103,13 +87,18 @@ func slimSpec(spec *yaml.Node) {
 
 // keep drops a mapping's keys other than those named.
 func keep(m *yaml.Node, keys ...string) {
+	filterKeys(m, func(k string) bool { return slices.Contains(keys, k) })
+}
+
+// filterKeys keeps the entries of a mapping whose key passes.
+func filterKeys(m *yaml.Node, pass func(key string) bool) {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return
+	}
 	kept := m.Content[:0:0]
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		for _, k := range keys {
-			if m.Content[i].Value == k {
-				kept = append(kept, m.Content[i], m.Content[i+1])
-				break
-			}
+		if pass(m.Content[i].Value) {
+			kept = append(kept, m.Content[i], m.Content[i+1])
 		}
 	}
 	m.Content = kept

@@ -452,16 +452,7 @@ func withoutDeprecated(text []byte, k *kustomization) []byte {
 
 // dropKeys removes keys from a mapping node.
 func dropKeys(m *yaml.Node, keys ...string) {
-	if m == nil || m.Kind != yaml.MappingNode {
-		return
-	}
-	kept := m.Content[:0:0]
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if !slices.Contains(keys, m.Content[i].Value) {
-			kept = append(kept, m.Content[i], m.Content[i+1])
-		}
-	}
-	m.Content = kept
+	filterKeys(m, func(k string) bool { return !slices.Contains(keys, k) })
 }
 
 // scalars returns the scalar items of a sequence node (none for nil).
