@@ -97,3 +97,20 @@ func TestUnstampedFileTurnsOriginsOn(t *testing.T) {
 		t.Errorf("origins:\n%s", got)
 	}
 }
+
+// A kustomization of nothing but kind is refused as kustomize refuses it
+// (kubectl kustomize: "kustomization.yaml is empty"); one with nothing
+// left but what scalelint cut (a remote resource) is not empty as
+// written, and builds.
+func TestEmptyKustomization(t *testing.T) {
+	tree := readTree(rendertest.WriteTree(t, "", map[string]string{
+		"empty/kustomization.yaml": "kind: Kustomization\n",
+		"cut/kustomization.yaml":   "kind: Kustomization\nresources:\n- github.com/example/repo//deploy?ref=v1\n",
+	}), render.Limits{})
+	if _, problems := tree.Build(t.Context(), "empty"); len(problems) != 1 || problems[0].Rule != render.RuleError || !bytes.Contains([]byte(problems[0].Message), []byte("kustomization.yaml is empty")) {
+		t.Errorf("empty: %v; want kustomize's render-error", problems)
+	}
+	if _, problems := tree.Build(t.Context(), "cut"); len(problems) != 0 {
+		t.Errorf("cut: %v; want a build of nothing", problems)
+	}
+}
