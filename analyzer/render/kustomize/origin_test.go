@@ -100,12 +100,12 @@ func TestUnstampedFileTurnsOriginsOn(t *testing.T) {
 
 // A kustomization of nothing but kind is refused as kustomize refuses it
 // (kubectl kustomize: "kustomization.yaml is empty"); one with nothing
-// left but what scalelint cut (a remote resource) is not empty as
+// left but what scalelint cut (its helmCharts) is not empty as
 // written, and builds.
 func TestEmptyKustomization(t *testing.T) {
 	tree := readTree(rendertest.WriteTree(t, "", map[string]string{
 		"empty/kustomization.yaml": "kind: Kustomization\n",
-		"cut/kustomization.yaml":   "kind: Kustomization\nresources:\n- github.com/example/repo//deploy?ref=v1\n",
+		"cut/kustomization.yaml":   "kind: Kustomization\nhelmCharts:\n- name: redis\n  repo: https://charts.example.com\n",
 	}), render.Limits{})
 	if _, problems := tree.Build(t.Context(), "empty"); len(problems) != 1 || problems[0].Rule != render.RuleError || !bytes.Contains([]byte(problems[0].Message), []byte("kustomization.yaml is empty")) {
 		t.Errorf("empty: %v; want kustomize's render-error", problems)
