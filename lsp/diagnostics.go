@@ -489,6 +489,9 @@ func (s *Server) Diagnostic(ctx context.Context, params *protocol.DocumentDiagno
 	if items == nil {
 		items = []protocol.Diagnostic{}
 	}
+	if h := snap.files.get(path); h != nil && h.open {
+		s.withdrawPush(path)
+	}
 	id := diagKey(items, 0, false)
 	if params.PreviousResultID != nil && *params.PreviousResultID == id {
 		return &protocol.RelatedUnchangedDocumentDiagnosticReport{
@@ -498,4 +501,20 @@ func (s *Server) Diagnostic(ctx context.Context, params *protocol.DocumentDiagno
 	return &protocol.RelatedFullDocumentDiagnosticReport{
 		FullDocumentDiagnosticReport: protocol.FullDocumentDiagnosticReport{
 			Kind: string(protocol.DocumentDiagnosticReportKindFull), ResultID: &id, Items: items}}, nil
+}
+
+// withdrawPush clears what was pushed for a document whose diagnostics the
+// client now pulls. VS Code keeps pushed and pulled diagnostics in two
+// collections and shows both, so a file pushed while it was closed (the
+// whole workspace is published after indexing) showed each finding twice
+// from its first pull until the next lint withdrew the push, a debounce
+// and a lint later. Called before the pull is answered, so the withdrawal
+// reaches the client first.
+func (s *Server) withdrawPush(path string) {
+	s.pub.mu.Lock()
+	defer s.pub.mu.Unlock()
+	if pf, ok := s.pub.published[path]; ok && pf.pushed {
+		s.push(pf.uri, nil, nil)
+		delete(s.pub.published, path) // as if nothing had been pushed
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -786,5 +787,43 @@ func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestPullWithdrawsPushOnOpen: VS Code shows pushed and pulled
+// diagnostics side by side (two collections), so the latency-floor pushed
+// for consumer.yaml while it was closed, after the workspace was indexed,
+// is withdrawn before the first pull of the opened file is answered. The
+// debounce is long so that no lint after the open can withdraw it first:
+// without the withdrawal the file's last push still holds the finding
+// when the pull returns it, and the editor showed it twice.
+func TestPullWithdrawsPushOnOpen(t *testing.T) {
+	raw, err := os.ReadFile("testdata/vscode-languageclient-11-initialize-params.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var params map[string]any
+	if err := json.Unmarshal(raw, &params); err != nil {
+		t.Fatal(err)
+	}
+	dir := workspaceDir(t, "workspace")
+	params["rootUri"] = string(uri.File(dir))
+	c := newClient(t, Options{Debounce: time.Minute})
+	c.dir = dir
+	var res protocol.InitializeResult
+	c.mustCall(protocol.MethodInitialize, params, &res)
+	c.notify(protocol.MethodInitialized, "{}")
+	u := uri.File(filepath.Join(dir, "consumer.yaml"))
+	c.waitFor(u, "the closed file's pushed latency-floor", func(p publication) bool { return p.has("latency-floor") })
+
+	c.open("consumer.yaml", "")
+	var report protocol.DocumentDiagnosticReport
+	c.mustCall(protocol.MethodTextDocumentDiagnostic, &protocol.DocumentDiagnosticParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}}, &report)
+	if full, ok := report.(*protocol.RelatedFullDocumentDiagnosticReport); !ok || len(full.Items) != 1 {
+		t.Fatalf("pull report = %#v, want the latency-floor", report)
+	}
+	pubs := c.published(u)
+	if last := pubs[len(pubs)-1]; len(last.Diagnostics) != 0 {
+		t.Errorf("when the pull was answered the push still held %v: the editor shows the finding twice", last.rules())
 	}
 }
