@@ -27,21 +27,27 @@ import (
 // version), from Argo CD's Application specification
 // (https://argo-cd.readthedocs.io/en/stable/user-guide/helm/).
 func runRemoteCharts(pass *analyzer.Pass) error {
-	ws := pass.Workspace
-	for _, kind := range []string{"HelmRelease", "Application", "ApplicationSet"} {
-		for _, o := range ws.ObjectsOfKind(kind) {
-			root := o.Root()
-			if root == nil {
-				continue
-			}
-			for _, c := range remoteCharts(o, root) {
-				at := o.FieldOf(c.key, c.val)
-				pass.Report(analyzer.Diagnostic{
-					Pos: at.Pos, End: at.End, Object: o, Field: c.path.String(),
-					Message: fmt.Sprintf("%s %s deploys %s, which is not fetched: the autoscalers and workloads it deploys are not checked",
-						o.Kind, objectName(o), c.what),
-				})
-			}
+	// The workspace's objects (of a language server's view, those of the
+	// files it lints again), not ObjectsOfKind, which lists the whole
+	// workspace's on every edit (see runRemovedAPI); the driver parsed
+	// the kinds (RenderIncomplete.Kinds).
+	for _, o := range pass.Workspace.Objects().All() {
+		switch o.Kind {
+		case "HelmRelease", "Application", "ApplicationSet":
+		default:
+			continue
+		}
+		root := o.Root()
+		if root == nil {
+			continue
+		}
+		for _, c := range remoteCharts(o, root) {
+			at := o.FieldOf(c.key, c.val)
+			pass.Report(analyzer.Diagnostic{
+				Pos: at.Pos, End: at.End, Object: o, Field: c.path.String(),
+				Message: fmt.Sprintf("%s %s deploys %s, which is not fetched: the autoscalers and workloads it deploys are not checked",
+					o.Kind, objectName(o), c.what),
+			})
 		}
 	}
 	return nil
