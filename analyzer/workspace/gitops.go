@@ -322,7 +322,7 @@ func (s *scopes) addGitOps(files []*manifest.File, ks *kustomizations, decls []g
 			}
 			s.deployDir(ks, kustDirs, byKey, dir, r, d)
 			// Written as the files are, for messages.
-			shown := dir
+			shown := displayMissing(d.object.File(), keyOf(d.object.File()), dir)
 			if f := anyUnder(byKey, dir); f != nil {
 				shown = displayDir(f, keyOf(f), dir)
 				r.Empty = false
@@ -425,6 +425,18 @@ func displayDir(f *manifest.File, key, dir string) string {
 		return "."
 	}
 	return dir
+}
+
+// displayMissing writes a root directory (a key) that holds no input as
+// the file paths are written, from the file of the object that declares
+// it: relative when that file's path is (the key, under an absolute
+// repository root, is absolute).
+func displayMissing(f *manifest.File, key, dir string) string {
+	rel, err := filepath.Rel(filepath.FromSlash(path.Dir(key)), filepath.FromSlash(dir))
+	if err != nil || key == "" {
+		return dir
+	}
+	return path.Join(path.Dir(f.SlashPath()), filepath.ToSlash(rel))
 }
 
 // fileKeys returns how files are keyed to match GitOps paths, and the

@@ -205,3 +205,33 @@ func TestNormalizeRepositoryURL(t *testing.T) {
 		}
 	}
 }
+
+// TestMissingRootPathWritten: a GitOps path that holds no input is
+// written as the files' paths are (here relative to the working
+// directory), not as the absolute key it was resolved to under the
+// repository root: --verbose and messages show it beside paths of files.
+func TestMissingRootPathWritten(t *testing.T) {
+	dir := t.TempDir()
+	wd, _ := os.Getwd()
+	rel, err := filepath.Rel(wd, dir)
+	if err != nil {
+		t.Fatalf("no relative path from %s to the temporary directory %s: %v", wd, dir, err)
+	}
+	p := func(s string) string { return filepath.Join(rel, s) }
+	ws := build(t, map[string]string{
+		p("clusters/prod/apps.yaml"): fluxKustomization("apps", "./apps/prod", ""),
+		p("other/one.yaml"):          deployment("one"),
+	}, Options{RepositoryRoot: dir})
+	var got []string
+	for _, r := range ws.AllRoots() {
+		if r.Object != nil {
+			if !r.Empty {
+				t.Errorf("root %s holds no input but is not Empty", r)
+			}
+			got = append(got, r.Path)
+		}
+	}
+	if want := filepath.ToSlash(p("apps/prod")); len(got) != 1 || got[0] != want {
+		t.Errorf("root paths %q, want [%q]", got, want)
+	}
+}

@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 
+	"github.com/scalelint/scalelint/analyzer/workspace"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/load"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/report"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/term"
@@ -85,17 +88,45 @@ func describeInputs(in *load.Inputs, w io.Writer) {
 	if gitops && in.Root.Dir != "" {
 		fmt.Fprintf(w, "scalelint: repository root (GitOps paths are relative to it): %s\n", in.Root)
 	}
+	seen := map[string]bool{}
 	for _, r := range roots {
-		what := "deploys"
-		switch {
-		case r.Helm:
-			what = "deploys a chart (rendered, not read)"
-		case r.Empty:
-			what = "deploys no input"
+		line := rootLine(r)
+		if !seen[line] { // an ApplicationSet's generators may match a directory twice
+			seen[line] = true
+			fmt.Fprintf(w, "scalelint: deployment root: %s\n", line)
 		}
-		fmt.Fprintf(w, "scalelint: deployment root: %s %s\n", r, what)
 	}
 	for _, s := range in.Skipped {
 		fmt.Fprintf(w, "scalelint: skipped %s: %s\n", s.Path, s.Reason)
 	}
+}
+
+// rootLine describes a deployment root for --verbose: what declares it (a
+// kustomization, or a GitOps object and where it is written: objects in
+// different files often share a name, an example's "guestbook") and what
+// it deploys.
+func rootLine(r *workspace.Root) string {
+	paths := slices.Compact(slices.Clone(r.Paths)) // source and sources may name one path
+	if len(paths) == 0 {
+		paths = []string{r.Path}
+	}
+	if r.Object == nil {
+		return r.Path + " (a kustomization no other includes: built as one)"
+	}
+	o := r.Object
+	name := o.Name
+	if o.Namespace != "" {
+		name = o.Namespace + "/" + o.Name
+	}
+	f := o.File()
+	what := strings.Join(paths, ", ")
+	switch {
+	case r.Empty:
+		what += ", which holds no input"
+	case r.Helm:
+		what = "the chart " + what + " (rendered, not read)"
+	case r.Recurse:
+		what += " and below"
+	}
+	return fmt.Sprintf("%s %q (%s:%d) deploys %s", r.Kind, name, f.Path, f.LineOf(o.At.Pos), what)
 }

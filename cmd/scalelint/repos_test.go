@@ -134,8 +134,16 @@ func TestMixedRepository(t *testing.T) {
 	if rep.Summary.Autoscalers != 2 {
 		t.Errorf("%d autoscalers, want the two apps'", rep.Summary.Autoscalers)
 	}
-	if !strings.Contains(stderr, `deployment root: Flux Kustomization "flux-system/apps" (mixed/deploy/apps) deploys`) {
-		t.Errorf("--verbose does not show the Flux root deploying the apps:\n%s", stderr)
+	// Each root names the object declaring it where it is written (the
+	// Kustomization is gotk-sync.yaml's second document, at line 11), and
+	// what it deploys.
+	for _, want := range []string{
+		`deployment root: Flux Kustomization "flux-system/apps" (mixed/clusters/prod/apps.yaml:1) deploys mixed/deploy/apps and below`,
+		`deployment root: Flux Kustomization "flux-system/flux-system" (mixed/clusters/prod/flux-system/gotk-sync.yaml:11) deploys mixed/clusters/prod and below`,
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("--verbose does not show %q:\n%s", want, stderr)
+		}
 	}
 }
 
