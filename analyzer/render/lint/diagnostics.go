@@ -2,6 +2,7 @@ package lint
 
 import (
 	"bytes"
+	"fmt"
 	"go/token"
 	"path/filepath"
 	"slices"
@@ -470,9 +471,14 @@ func (r *Result) Autoscalers() []Autoscaler {
 }
 
 // Objects counts the objects the units deploy, each once per place in the
-// sources. Call it after Diagnostics.
+// sources. A document the parser skipped counts as the one object its
+// sniffed kind says, once per unit directory, rendered file (a template's
+// output) and place in it, so the count does not depend on which kinds
+// the rules asked to parse (report.ObjectCount counts plain files alike).
+// Call it after Diagnostics.
 func (r *Result) Objects() int {
 	seen := map[token.Pos]bool{}
+	skipped := map[string]bool{}
 	n := 0
 	for _, u := range r.Units {
 		for _, o := range u.Workspace.Objects().All() {
@@ -482,6 +488,18 @@ func (r *Result) Objects() int {
 			}
 			seen[p] = true
 			n++
+		}
+		for _, f := range u.Workspace.Files().All() {
+			for _, d := range f.Docs {
+				if d.Parsed() || d.Kind == "" {
+					continue
+				}
+				key := fmt.Sprintf("%s\x00%s\x00%d", u.Dir, f.Path, d.Index)
+				if !skipped[key] {
+					skipped[key] = true
+					n++
+				}
+			}
 		}
 	}
 	return n

@@ -4,6 +4,7 @@ import (
 	"context"
 	"go/token"
 	"hash/fnv"
+	"os"
 	"path/filepath"
 	"reflect"
 	"runtime"
@@ -11,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/workspace"
 	"github.com/scalelint/scalelint/rules"
 )
@@ -170,5 +172,57 @@ func TestPassBoundsRenders(t *testing.T) {
 	}
 	if most > procs {
 		t.Errorf("%d renders in flight at once, more than the %d processors", most, procs)
+	}
+}
+
+// TestObjectsCountEveryKind: a chart whose templates render four objects
+// (a Deployment, its HPA, a Service, a LimitRange), with two value sets,
+// counts four, whether or not a rule asked to parse the LimitRange
+// (missing-cpu-request does) and though no rule parses the Service: a
+// document the parser skipped counts by its sniffed kind, once per
+// template and place, as report.ObjectCount counts plain files.
+func TestObjectsCountEveryKind(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"Chart.yaml":              "apiVersion: v2\nname: web\nversion: 0.1.0\n",
+		"values.yaml":             "max: 5\n",
+		"ci/large-values.yaml":    "max: 9\n",
+		"templates/workload.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers:\n      - name: web\n        image: web\n        resources: {requests: {cpu: 100m}}\n---\napiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web}\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n  minReplicas: 2\n  maxReplicas: {{ .Values.max }}\n  metrics:\n  - type: Resource\n    resource: {name: cpu, target: {type: Utilization, averageUtilization: 60}}\n",
+		"templates/service.yaml":  "apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec:\n  selector: {app: web}\n  ports: [{port: 80}]\n",
+		"templates/limits.yaml":   "apiVersion: v1\nkind: LimitRange\nmetadata: {name: web}\nspec:\n  limits:\n  - type: Container\n    defaultRequest: {cpu: 100m}\n",
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	paths, errs := workspace.Walk([]string{dir}, nil)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	plan := Discover(paths)
+	var without []*analyzer.Analyzer
+	for _, a := range rules.All() {
+		if len(a.Kinds) == 0 {
+			without = append(without, a)
+		}
+	}
+	for _, as := range [][]*analyzer.Analyzer{rules.All(), without} {
+		r := Render(context.Background(), plan, Options{Analyzers: as})
+		r.SetPositions(func(path string, off int) (token.Pos, bool) {
+			h := fnv.New32a()
+			h.Write([]byte(path))
+			return token.Pos(int(h.Sum32()%1000)*1_000_000 + off + 1), true
+		})
+		if len(r.Units) != 2 {
+			t.Fatalf("%d units, want the two value sets'", len(r.Units))
+		}
+		if n := r.Objects(); n != 4 {
+			t.Errorf("with %d rules: %d objects, want the 4 the templates render", len(as), n)
+		}
 	}
 }
