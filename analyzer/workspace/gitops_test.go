@@ -175,16 +175,22 @@ func TestFluxSources(t *testing.T) {
 	}
 }
 
-// TestRepositoryRootPaths: GitOps paths are relative to the repository
-// root given (absolute), whatever the files' paths are relative to.
-func TestRepositoryRootPaths(t *testing.T) {
+// relativeTempDir returns a new temporary directory and a function that
+// writes paths below it relative to the working directory.
+func relativeTempDir(t *testing.T) (string, func(string) string) {
 	dir := t.TempDir()
 	wd, _ := os.Getwd()
 	rel, err := filepath.Rel(wd, dir)
 	if err != nil {
 		t.Fatalf("no relative path from %s to the temporary directory %s: %v", wd, dir, err)
 	}
-	p := func(s string) string { return filepath.Join(rel, s) }
+	return dir, func(s string) string { return filepath.Join(rel, s) }
+}
+
+// TestRepositoryRootPaths: GitOps paths are relative to the repository
+// root given (absolute), whatever the files' paths are relative to.
+func TestRepositoryRootPaths(t *testing.T) {
+	dir, p := relativeTempDir(t)
 	ws := build(t, map[string]string{
 		p("clusters/apps.yaml"):        fluxKustomization("apps", "./apps", ""),
 		p("apps/a/b/c/one.yaml"):       deployment("one"),
@@ -211,13 +217,7 @@ func TestNormalizeRepositoryURL(t *testing.T) {
 // directory), not as the absolute key it was resolved to under the
 // repository root: --verbose and messages show it beside paths of files.
 func TestMissingRootPathWritten(t *testing.T) {
-	dir := t.TempDir()
-	wd, _ := os.Getwd()
-	rel, err := filepath.Rel(wd, dir)
-	if err != nil {
-		t.Fatalf("no relative path from %s to the temporary directory %s: %v", wd, dir, err)
-	}
-	p := func(s string) string { return filepath.Join(rel, s) }
+	dir, p := relativeTempDir(t)
 	ws := build(t, map[string]string{
 		p("clusters/prod/apps.yaml"): fluxKustomization("apps", "./apps/prod", ""),
 		p("other/one.yaml"):          deployment("one"),

@@ -4,7 +4,6 @@ import (
 	"context"
 	"go/token"
 	"hash/fnv"
-	"os"
 	"path/filepath"
 	"reflect"
 	"runtime"
@@ -13,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/scalelint/scalelint/analyzer"
+	"github.com/scalelint/scalelint/analyzer/render/internal/rendertest"
 	"github.com/scalelint/scalelint/analyzer/workspace"
 	"github.com/scalelint/scalelint/rules"
 )
@@ -34,12 +34,6 @@ func TestReleaseSameAnswers(t *testing.T) {
 	if len(plan.Charts) == 0 || len(plan.Kustomizations) == 0 {
 		t.Fatalf("plan %+v: want charts and kustomizations", plan)
 	}
-	// Positions that only say which file and offset: enough to compare.
-	pos := func(path string, off int) (token.Pos, bool) {
-		h := fnv.New32a()
-		h.Write([]byte(path))
-		return token.Pos(int(h.Sum32()%1000)*1_000_000 + off + 1), true
-	}
 	type answers struct {
 		located   [][]located
 		objects   int
@@ -50,7 +44,7 @@ func TestReleaseSameAnswers(t *testing.T) {
 	}
 	run := func(release bool) answers {
 		r := Render(context.Background(), plan, Options{Analyzers: rules.All(), Release: release})
-		r.SetPositions(pos)
+		r.SetPositions(hashedPositions)
 		a := answers{read: r.Read(), rendered: map[string]workspace.Rendering{}}
 		r.EachRendered(func(p string, how workspace.Rendering) { a.rendered[p] = how })
 		{
@@ -88,6 +82,14 @@ func TestReleaseSameAnswers(t *testing.T) {
 	if !reflect.DeepEqual(kept, released) {
 		t.Errorf("with Release:\n%+v\nwithout:\n%+v", released, kept)
 	}
+}
+
+// hashedPositions are positions that only say which file and offset:
+// enough to compare and to tell places apart.
+func hashedPositions(path string, off int) (token.Pos, bool) {
+	h := fnv.New32a()
+	h.Write([]byte(path))
+	return token.Pos(int(h.Sum32()%1000)*1_000_000 + off + 1), true
 }
 
 // severalCharts returns the plan of the paths walked, which must hold
@@ -191,15 +193,7 @@ func TestObjectsCountEveryKind(t *testing.T) {
 		"templates/service.yaml":  "apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec:\n  selector: {app: web}\n  ports: [{port: 80}]\n",
 		"templates/limits.yaml":   "apiVersion: v1\nkind: LimitRange\nmetadata: {name: web}\nspec:\n  limits:\n  - type: Container\n    defaultRequest: {cpu: 100m}\n",
 	}
-	for name, text := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	rendertest.WriteTree(t, dir, files)
 	paths, errs := workspace.Walk([]string{dir}, nil)
 	if len(errs) > 0 {
 		t.Fatal(errs)
@@ -213,11 +207,7 @@ func TestObjectsCountEveryKind(t *testing.T) {
 	}
 	for _, as := range [][]*analyzer.Analyzer{rules.All(), without} {
 		r := Render(context.Background(), plan, Options{Analyzers: as})
-		r.SetPositions(func(path string, off int) (token.Pos, bool) {
-			h := fnv.New32a()
-			h.Write([]byte(path))
-			return token.Pos(int(h.Sum32()%1000)*1_000_000 + off + 1), true
-		})
+		r.SetPositions(hashedPositions)
 		if len(r.Units) != 2 {
 			t.Fatalf("%d units, want the two value sets'", len(r.Units))
 		}
