@@ -271,6 +271,9 @@ func (g *renderGroup) units(s *Snapshot) []*lint.Unit {
 		if len(g.plan.Kustomizations) > 0 {
 			g.res.DeployTogether(context.Background(), g.res.GitOpsGroups(s.Workspace()))
 		}
+		if len(g.plan.Charts) > 0 {
+			g.res.RenderReleases(context.Background(), s.Workspace())
+		}
 	})
 	return g.res.Units
 }

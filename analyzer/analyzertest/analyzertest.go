@@ -40,6 +40,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -442,6 +443,16 @@ func runRendered(t *testing.T, path string, ar *txtar.Archive, fset *token.FileS
 	ws := workspace.New(fset, files, workspace.Options{DefaultNamespace: cfg.Namespace, Rendered: res.Rendering,
 		NamespaceOf: func(f *manifest.File) string { return cfg.For(f.Path).Namespace }})
 	res.DeployTogether(context.Background(), res.GitOpsGroups(ws))
+	res.RenderReleases(context.Background(), ws)
+	// As the command line does (load.Read): the files only a GitOps
+	// release's findings name join the index.
+	if more := res.SourceFiles(fset, func(p string) bool {
+		return slices.ContainsFunc(files, func(f *manifest.File) bool { return filepath.Clean(f.Path) == p })
+	}); len(more) > 0 {
+		files = append(files, more...)
+		ws = workspace.New(fset, files, workspace.Options{DefaultNamespace: cfg.Namespace, Rendered: res.Rendering,
+			NamespaceOf: func(f *manifest.File) string { return cfg.For(f.Path).Namespace }})
+	}
 	diags := analyzer.Run(context.Background(), ws, analyzers, cfg)
 	diags = append(diags, res.Diagnostics(ws, lint.FilePositions(ws))...)
 	return check(t, path, ar, ws, analyzer.SortDiagnostics(ws, diags), exps, golden, under)

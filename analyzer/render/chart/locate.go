@@ -157,6 +157,9 @@ func keysOf(p manifest.Path) []string {
 // node and the parsed file.
 func (r *run) lookupValue(n *node, vpath []string) (string, *yaml.Node, *render.YAML, bool) {
 	full := append(n.valuesPath(), vpath...)
+	if setsPath(r.set.Values, full) {
+		return "", nil, nil, false // written inline elsewhere: no line here
+	}
 	for i := len(r.set.Files) - 1; i >= 0; i-- {
 		f := r.set.Files[i]
 		data, err := r.c.valuesFile(f)

@@ -18,13 +18,16 @@ import (
 const DefaultsName = "values.yaml"
 
 // ValueSet is one set of values a chart is rendered with: the chart's
-// defaults, overridden by Files in order, then by Set (helm's --set
-// syntax), then by Enable (dotted paths set to true).
+// defaults, overridden by Files in order, then by Values in order, then by
+// Set (helm's --set syntax), then by Enable (dotted paths set to true).
 type ValueSet struct {
 	Name string
 	// Files are values files: a slash path below the chart directory, or
 	// a path on disk (a configured or --values file).
-	Files  []string
+	Files []string
+	// Values are values written inline elsewhere (a GitOps object's), in
+	// helm's types (common.ReadValues): no finding points into them.
+	Values []map[string]any
 	Set    []string
 	Enable []string
 }
@@ -145,6 +148,9 @@ func (c *Chart) values(vs ValueSet) (map[string]any, error) {
 		}
 		base = loader.MergeMaps(base, v)
 	}
+	for _, v := range vs.Values {
+		base = loader.MergeMaps(base, v)
+	}
 	for _, s := range vs.Set {
 		if err := strvals.ParseInto(s, base); err != nil {
 			return nil, fmt.Errorf("--set %s: %w", s, err)
@@ -201,4 +207,28 @@ func Relative(p string) string {
 		return rel
 	}
 	return p
+}
+
+// setsPath reports whether inline values set a path (to anything but a
+// mapping, which only holds what is below it).
+func setsPath(values []map[string]any, path []string) bool {
+	for _, m := range values {
+		var v any = m
+		for _, k := range path {
+			mm, ok := v.(map[string]any)
+			if !ok {
+				v = nil
+				break
+			}
+			if v, ok = mm[k]; !ok {
+				break
+			}
+		}
+		if v != nil {
+			if _, isMap := v.(map[string]any); !isMap {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -144,6 +144,7 @@ type Result struct {
 	sources   map[string][]byte // the text of every file a finding may name
 	inputs    map[string]bool   // files the renders read that no finding names (chart.MayBeNamed)
 	positions Positions         // set by Diagnostics, for Place
+	isSource  func(string) bool // the plan's chart sources (Plan.IsSource), for RenderReleases
 
 	unitsOnce sync.Once
 	unitOf    map[*manifest.File]*Unit // by rendered file (PlaceOf)
@@ -198,6 +199,7 @@ func Render(ctx context.Context, plan Plan, opts Options) *Result {
 	var mu sync.Mutex
 	var jobs []func()
 	sources := plan.IsSource()
+	r.isSource = sources
 	for _, dir := range plan.Charts {
 		jobs = append(jobs, func() {
 			units, problems, files, variants := renderChart(ctx, dir, sources, opts)
@@ -323,21 +325,11 @@ func run(jobs []func()) {
 func renderChart(ctx context.Context, dir string, sources func(string) bool, opts Options) ([]*Unit, []render.Problem, chartFiles, []string) {
 	// The configuration that governs the chart's directory: its render
 	// limits, charts and Kubernetes version.
-	cfg := opts.config().For(filepath.Join(dir, "Chart.yaml"))
-	c, problems := chart.Load(dir, chart.LoadOptions{Limits: cfg.RenderLimits, Overlay: opts.Overlay, Charts: sources, Trees: opts.trees})
+	cfg, c, problems := loadChart(dir, sources, opts)
 	if c == nil {
 		return nil, problems, chartFiles{}, nil
 	}
-	kube := opts.KubeVersion
-	if kube == "" && cfg.KubernetesVersion.Major > 0 {
-		kube = "v" + cfg.KubernetesVersion.String() + ".0"
-	}
-	base := chart.Options{KubeVersion: kube, Limits: cfg.RenderLimits}
-	type job struct {
-		set     chart.ValueSet
-		opts    chart.Options
-		variant bool
-	}
+	base := renderOptions(cfg, opts)
 	var extra []job
 	abs, _ := filepath.Abs(dir)
 	for _, ch := range cfg.Charts {
@@ -367,8 +359,56 @@ func renderChart(ctx context.Context, dir string, sources func(string) bool, opt
 		variants = append(variants, v.Name)
 	}
 	jobs = append(jobs, extra...)
-	// The value sets render and lint in parallel: an edit in the editor
-	// waits for the slowest, not for their sum.
+	out, setProblems := renderJobs(ctx, c, dir, jobs, opts)
+	problems = append(problems, setProblems...)
+	// Every value set is rendered: nothing renders this chart again (an
+	// edit in the editor loads it afresh; a GitOps release's values load
+	// it again, RenderReleases), and locating needs only the marks and the
+	// files a finding may name (chart.Release).
+	c.Release()
+	// The chart's files, every one the chart's or a dependency's: the
+	// run's inputs, and where findings point; the bytes are kept of those
+	// a finding may name only.
+	files := chartFiles{data: map[string][]byte{}}
+	for _, rel := range c.Files() {
+		if data, ok := c.Data(rel); ok {
+			files.data[c.Path(rel)] = data
+		} else {
+			files.only = append(files.only, c.Path(rel))
+		}
+	}
+	return out, problems, files, variants
+}
+
+// loadChart loads a chart with the configuration that governs its
+// directory (its render limits, charts and Kubernetes version).
+func loadChart(dir string, sources func(string) bool, opts Options) (*analyzer.Config, *chart.Chart, []render.Problem) {
+	cfg := opts.config().For(filepath.Join(dir, "Chart.yaml"))
+	c, problems := chart.Load(dir, chart.LoadOptions{Limits: cfg.RenderLimits, Overlay: opts.Overlay, Charts: sources, Trees: opts.trees})
+	return cfg, c, problems
+}
+
+// renderOptions are the render options of a chart its configuration
+// governs, before any release's name and namespace.
+func renderOptions(cfg *analyzer.Config, opts Options) chart.Options {
+	kube := opts.KubeVersion
+	if kube == "" && cfg.KubernetesVersion.Major > 0 {
+		kube = "v" + cfg.KubernetesVersion.String() + ".0"
+	}
+	return chart.Options{KubeVersion: kube, Limits: cfg.RenderLimits}
+}
+
+// job is one value set of a chart to render, with its release.
+type job struct {
+	set     chart.ValueSet
+	opts    chart.Options
+	variant bool
+}
+
+// renderJobs renders and lints a chart's value sets in parallel (an edit
+// in the editor waits for the slowest, not for their sum); it returns the
+// units that rendered, in order, and the problems of all.
+func renderJobs(ctx context.Context, c *chart.Chart, dir string, jobs []job, opts Options) ([]*Unit, []render.Problem) {
 	units := make([]*Unit, len(jobs))
 	setProblems := make([][]render.Problem, len(jobs))
 	var work []func()
@@ -393,29 +433,15 @@ func renderChart(ctx context.Context, dir string, sources func(string) bool, opt
 		})
 	}
 	run(work)
-	// Every value set is rendered: nothing renders this chart again (an
-	// edit in the editor loads it afresh), and locating needs only the
-	// marks and the files a finding may name (chart.Release).
-	c.Release()
-	// The chart's files, every one the chart's or a dependency's: the
-	// run's inputs, and where findings point; the bytes are kept of those
-	// a finding may name only.
-	files := chartFiles{data: map[string][]byte{}}
-	for _, rel := range c.Files() {
-		if data, ok := c.Data(rel); ok {
-			files.data[c.Path(rel)] = data
-		} else {
-			files.only = append(files.only, c.Path(rel))
-		}
-	}
 	var out []*Unit
+	var problems []render.Problem
 	for i := range jobs {
 		problems = append(problems, setProblems[i]...)
 		if units[i] != nil {
 			out = append(out, units[i])
 		}
 	}
-	return out, problems, files, variants
+	return out, problems
 }
 
 // chartFiles are the files a chart's renders read, by path on disk: with

@@ -284,6 +284,18 @@ func Read(paths []string, stdin io.Reader, o Options) (*Inputs, error) {
 		// The kustomizations a GitOps root applies together are one
 		// deployment.
 		in.Rendered.DeployTogether(context.Background(), in.Rendered.GitOpsGroups(in.Workspace))
+		// The charts GitOps objects deploy with values of their own;
+		// their findings may point into files no render named before (a
+		// values file only a release reads), which the index must hold.
+		in.Rendered.RenderReleases(context.Background(), in.Workspace)
+		held := map[string]bool{}
+		for _, f := range files {
+			held[filepath.Clean(f.Path)] = true
+		}
+		if more := in.Rendered.SourceFiles(fset, func(p string) bool { return held[p] }); len(more) > 0 {
+			files = append(files, more...)
+			in.Workspace = workspace.New(fset, files, wsOpts)
+		}
 		in.Rendered.SetPositions(lint.FilePositions(in.Workspace))
 	}
 	o.mark("index")
