@@ -137,12 +137,23 @@ func (s *Snapshot) renders() []*renderGroup {
 			return hex.EncodeToString(h.Sum(nil))
 		}
 		isSource := plan.IsSource()
+		// The files holding GitOps objects may give a chart the values of
+		// a release of it (renderGroup.units, lint.Result.RenderReleases):
+		// they are every chart group's inputs too.
+		var gitops []string
+		if len(plan.Charts) > 0 {
+			for _, p := range paths {
+				if !plan.InChart(p) && s.holdsGitOps(p) {
+					gitops = append(gitops, p)
+				}
+			}
+		}
 		for _, dir := range plan.Charts {
 			// A chart reads its own directory, and the charts of the
 			// tree its dependencies not vendored are taken from (and
 			// those looked at for them): their files are the group's
 			// inputs too, and which they are is part of its key.
-			files := under(paths, dir)
+			files := append(under(paths, dir), gitops...)
 			kind := "chart " + dir
 			for _, d := range s.dependencyDirs(dir, isSource) {
 				kind += "\x00" + d

@@ -467,3 +467,45 @@ spec:
 		t.Error("an edit that makes a plain file a GitOps root took the base's render groups")
 	}
 }
+
+// TestGitOpsReleaseValues: the language server renders a chart with the
+// values an Argo CD Application of the workspace gives it, as the command
+// line does (lint.Result.RenderReleases): values-prod.yaml, read by the
+// Application alone, sets a CPU target of 95% on the chart's HPA, the
+// tolerance trap (limit = request: g = 100/95 = 1.0526 <= 1.1, rules/laws/
+// README.md §1.4), found in values-prod.yaml at its line. Removing the
+// valueFiles entry from the open Application clears it.
+func TestGitOpsReleaseValues(t *testing.T) {
+	files := map[string]string{
+		"web/values-prod.yaml": "autoscaling:\n  targetCPUUtilizationPercentage: 95\n",
+		"apps/web.yaml": `apiVersion: argoproj.io/v1alpha1
+kind: Application
+metadata: {name: web, namespace: argocd}
+spec:
+  destination: {namespace: prod}
+  source:
+    path: web
+    helm:
+      valueFiles: [values-prod.yaml]
+`,
+	}
+	for k, v := range webChart {
+		files[k] = v
+	}
+	dir := writeTree(t, t.TempDir(), files)
+	must(t, os.MkdirAll(filepath.Join(dir, ".git"), 0o755)) // the repository root GitOps paths are relative to
+	c := newClient(t, Options{})
+	c.initialize(dir, "")
+	vals := uri.File(filepath.Join(dir, "web/values-prod.yaml"))
+	p := c.waitFor(vals, "the release's tolerance trap", func(p publication) bool { return p.has("tolerance-trap") })
+	d := p.Diagnostics[0]
+	if d.Range.Start.Line != 1 {
+		t.Errorf("finding at %v, want values-prod.yaml's second line (0-based 1), the 95", d.Range.Start)
+	}
+	if msg, _ := d.Message.(protocol.String); !strings.HasSuffix(string(msg), `[values: Application "argocd/web"]`) {
+		t.Errorf("message %q, want the release's value set named", msg)
+	}
+	app := c.open("apps/web.yaml", "")
+	c.edit(app, "valueFiles: [values-prod.yaml]", "valueFiles: []")
+	c.waitFor(vals, "the finding cleared", func(p publication) bool { return len(p.Diagnostics) == 0 })
+}
