@@ -137,13 +137,14 @@ func (s *Snapshot) renders() []*renderGroup {
 			return hex.EncodeToString(h.Sum(nil))
 		}
 		isSource := plan.IsSource()
-		// The files holding GitOps objects may give a chart the values of
-		// a release of it (renderGroup.units, lint.Result.RenderReleases):
-		// they are every chart group's inputs too.
+		// The files holding GitOps objects, and helmfiles, may give a chart
+		// the values of a release of it (renderGroup.units,
+		// lint.Result.RenderReleases): they are every chart group's inputs
+		// too.
 		var gitops []string
 		if len(plan.Charts) > 0 {
 			for _, p := range paths {
-				if !plan.InChart(p) && s.holdsGitOps(p) {
+				if !plan.InChart(p) && (s.holdsGitOps(p) || lint.IsHelmfileName(p)) {
 					gitops = append(gitops, p)
 				}
 			}
@@ -268,7 +269,16 @@ func (g *renderGroup) diagnostics(s *Snapshot) map[string]*fileDiags {
 	g.diagOnce.Do(func() {
 		ws := s.Workspace()
 		g.units(s)
-		g.byFile = groupByFile(ws, g.res.Diagnostics(ws, s.position), nil)
+		// Only the workspace's files hold findings (groupByFile): a
+		// place in another file the snapshot holds (a values file outside
+		// the chart that only a release reads, set aside as no manifest)
+		// is not one, so the finding goes to the chart's first line and
+		// says so, where it would have been dropped.
+		inWorkspace := func(path string, off int) (token.Pos, bool) {
+			p, ok := s.position(path, off)
+			return p, ok && ws.FileOf(p) != nil
+		}
+		g.byFile = groupByFile(ws, g.res.Diagnostics(ws, inWorkspace), nil)
 		delete(g.byFile, "")
 	})
 	return g.byFile
@@ -283,7 +293,14 @@ func (g *renderGroup) units(s *Snapshot) []*lint.Unit {
 			g.res.DeployTogether(context.Background(), g.res.GitOpsGroups(s.Workspace()))
 		}
 		if len(g.plan.Charts) > 0 {
-			g.res.RenderReleases(context.Background(), s.Workspace())
+			paths, _ := s.files.paths()
+			var helmfiles []string
+			for _, p := range paths {
+				if lint.IsHelmfileName(p) {
+					helmfiles = append(helmfiles, p)
+				}
+			}
+			g.res.RenderReleases(context.Background(), s.Workspace(), helmfiles)
 		}
 	})
 	return g.res.Units

@@ -509,3 +509,42 @@ spec:
 	c.edit(app, "valueFiles: [values-prod.yaml]", "valueFiles: []")
 	c.waitFor(vals, "the finding cleared", func(p publication) bool { return len(p.Diagnostics) == 0 })
 }
+
+// TestHelmfileReleaseValues: a helmfile's release of a local chart
+// renders with its values file in the language server too: the 95% CPU
+// target of values-prod.yaml, read by the release alone, is the tolerance
+// trap (g = 100/95 = 1.0526 <= 1.1, rules/laws/README.md §1.4), found at
+// its line.
+func TestHelmfileReleaseValues(t *testing.T) {
+	files := map[string]string{
+		"web/values-prod.yaml": "autoscaling:\n  targetCPUUtilizationPercentage: 95\n",
+		"helmfile.yaml":        "releases:\n- name: web\n  namespace: prod\n  chart: ./web\n  values: [web/values-prod.yaml]\n",
+	}
+	for k, v := range webChart {
+		files[k] = v
+	}
+	dir := writeTree(t, t.TempDir(), files)
+	c := newClient(t, Options{})
+	c.initialize(dir, "")
+	vals := uri.File(filepath.Join(dir, "web/values-prod.yaml"))
+	p := c.waitFor(vals, "the release's tolerance trap", func(p publication) bool { return p.has("tolerance-trap") })
+	if msg, _ := p.Diagnostics[0].Message.(protocol.String); !strings.HasSuffix(string(msg), `[values: `+filepath.ToSlash(filepath.Join(dir, "helmfile.yaml"))+` release "web"]`) {
+		t.Errorf("message %q, want the release's value set named", msg)
+	}
+
+	// A values file outside the chart is not among the workspace's files
+	// (no manifest): the finding is at the chart's first line, saying so,
+	// not dropped.
+	outside := writeTree(t, t.TempDir(), map[string]string{
+		"prod.yaml":     "autoscaling:\n  targetCPUUtilizationPercentage: 95\n",
+		"helmfile.yaml": "releases:\n- name: web\n  chart: ./web\n  values: [prod.yaml]\n",
+	})
+	writeTree(t, outside, webChart)
+	c2 := newClient(t, Options{})
+	c2.initialize(outside, "")
+	chartFile := uri.File(filepath.Join(outside, "web/Chart.yaml"))
+	p = c2.waitFor(chartFile, "the release's tolerance trap at the chart's first line", func(p publication) bool { return p.has("tolerance-trap") })
+	if msg, _ := p.Diagnostics[0].Message.(protocol.String); !strings.Contains(string(msg), "prod.yaml is not read") {
+		t.Errorf("message %q, want it to say where the value is", msg)
+	}
+}

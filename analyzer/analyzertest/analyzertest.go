@@ -443,7 +443,13 @@ func runRendered(t *testing.T, path string, ar *txtar.Archive, fset *token.FileS
 	ws := workspace.New(fset, files, workspace.Options{DefaultNamespace: cfg.Namespace, Rendered: res.Rendering,
 		NamespaceOf: func(f *manifest.File) string { return cfg.For(f.Path).Namespace }})
 	res.DeployTogether(context.Background(), res.GitOpsGroups(ws))
-	res.RenderReleases(context.Background(), ws)
+	var helmfiles []string
+	for _, n := range names {
+		if lint.IsHelmfileName(n) {
+			helmfiles = append(helmfiles, n)
+		}
+	}
+	res.RenderReleases(context.Background(), ws, helmfiles)
 	// As the command line does (load.Read): the files only a GitOps
 	// release's findings name join the index.
 	if more := res.SourceFiles(fset, func(p string) bool {

@@ -41,7 +41,10 @@ type release struct {
 // values file) is not read: the release is not rendered, and a
 // render-incomplete problem says why, at the object. Call it once the
 // workspace of the run's files is built, like DeployTogether.
-func (r *Result) RenderReleases(ctx context.Context, ws *workspace.Workspace) {
+//
+// helmfiles are the paths on disk of the run's helmfile.yaml files, whose
+// releases of local charts render alike (helmfile.go).
+func (r *Result) RenderReleases(ctx context.Context, ws *workspace.Workspace, helmfiles []string) {
 	charts := map[string]string{} // by absolute directory: the units' Dir
 	for _, u := range r.Units {
 		if u.Kind == "helm" && u.Dir != "" {
@@ -73,6 +76,14 @@ func (r *Result) RenderReleases(ctx context.Context, ws *workspace.Workspace) {
 				f := root.Object.File()
 				r.sources[filepath.Clean(f.Path)] = bytes.Clone(f.Text())
 			}
+		}
+	}
+	for _, hf := range helmfiles {
+		rs, problems, data := helmfileReleases(hf, charts, r.opts.config().For(hf).RenderLimits.WithDefaults().MaxInput)
+		rels = append(rels, rs...)
+		r.Problems = append(r.Problems, problems...)
+		if len(problems) > 0 {
+			r.sources[filepath.Clean(hf)] = data
 		}
 	}
 	byDir := map[string][]release{}

@@ -152,6 +152,7 @@ func Read(paths []string, stdin io.Reader, o Options) (*Inputs, error) {
 	rendered := 0 // files read through the renders only
 	var files []*manifest.File
 	var diskPaths []string
+	var helmfiles []string // their releases of local charts render too (lint.Result.RenderReleases)
 	for _, p := range paths {
 		if p != "-" {
 			diskPaths = append(diskPaths, p)
@@ -192,6 +193,11 @@ func Read(paths []string, stdin io.Reader, o Options) (*Inputs, error) {
 		}
 		if len(found) == 0 && len(errs) == 0 {
 			in.Warnings = append(in.Warnings, fmt.Sprintf("no YAML or JSON file to read under %s (after the configuration's excludes)", strings.Join(diskPaths, ", ")))
+		}
+		for _, m := range manifests {
+			if lint.IsHelmfileName(m) {
+				helmfiles = append(helmfiles, m)
+			}
 		}
 		if plan := lint.Discover(manifests); !plan.Empty() {
 			in.Rendered = lint.Render(context.Background(), plan, lint.Options{Analyzers: rules.All(), Config: cfg, Values: o.Values, Set: o.Set, Release: true})
@@ -284,10 +290,11 @@ func Read(paths []string, stdin io.Reader, o Options) (*Inputs, error) {
 		// The kustomizations a GitOps root applies together are one
 		// deployment.
 		in.Rendered.DeployTogether(context.Background(), in.Rendered.GitOpsGroups(in.Workspace))
-		// The charts GitOps objects deploy with values of their own;
+		// The charts GitOps objects and helmfiles deploy with values of
+		// their own;
 		// their findings may point into files no render named before (a
 		// values file only a release reads), which the index must hold.
-		in.Rendered.RenderReleases(context.Background(), in.Workspace)
+		in.Rendered.RenderReleases(context.Background(), in.Workspace, helmfiles)
 		held := map[string]bool{}
 		for _, f := range files {
 			held[filepath.Clean(f.Path)] = true
