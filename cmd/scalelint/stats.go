@@ -17,17 +17,19 @@ import (
 // (--stats): load.Options.Mark and the check command call it.
 var phaseMark func(phase string)
 
-// runStats is the phase table of one check (--stats): the wall time of
-// each phase, and at its end the heap in use, the live heap and the
-// resident set size.
+// runStats is the phase table of one check (--stats): the wall time and
+// the CPU time of each phase, and at its end the heap in use, the live
+// heap and the resident set size. CPU over wall is how many cores the
+// phase kept busy: a phase near 1 on a machine of many runs serially.
 type runStats struct {
-	start, last time.Time
-	rows        []phaseRow
+	start, last       time.Time
+	startCPU, lastCPU time.Duration
+	rows              []phaseRow
 }
 
 type phaseRow struct {
 	name            string
-	wall            time.Duration
+	wall, cpu       time.Duration
 	heap, live, rss float64 // MiB
 	gcs             uint64  // collections completed by the phase's end
 }
@@ -37,8 +39,8 @@ type phaseRow struct {
 func startStats() *runStats {
 	manifest.EnableTimings()
 	workspace.EnableTimings()
-	s := &runStats{start: time.Now()}
-	s.last = s.start
+	s := &runStats{start: time.Now(), startCPU: processCPU()}
+	s.last, s.lastCPU = s.start, s.startCPU
 	phaseMark = s.mark
 	return s
 }
@@ -51,10 +53,10 @@ func mark(phase string) {
 }
 
 func (s *runStats) mark(phase string) {
-	now := time.Now()
+	now, cpu := time.Now(), processCPU()
 	heap, live, gcs := heapFigures()
-	s.rows = append(s.rows, phaseRow{name: phase, wall: now.Sub(s.last), heap: heap, live: live, gcs: gcs, rss: procStatus("VmRSS")})
-	s.last = now
+	s.rows = append(s.rows, phaseRow{name: phase, wall: now.Sub(s.last), cpu: cpu - s.lastCPU, heap: heap, live: live, gcs: gcs, rss: procStatus("VmRSS")})
+	s.last, s.lastCPU = now, cpu
 }
 
 // print writes the table: the phases in order, each with its wall time;
@@ -69,15 +71,22 @@ func (s *runStats) print(w io.Writer) {
 	ms := func(d time.Duration) string {
 		return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', 1, 64)
 	}
-	fmt.Fprintf(w, "%-10s %10s %10s %9s %9s %5s %9s\n", "phase", "wall_ms", "busy_ms", "heap_MiB", "live_MiB", "gcs", "rss_MiB")
+	cores := func(cpu, wall time.Duration) string {
+		if cpu <= 0 || wall <= 0 {
+			return ""
+		}
+		return strconv.FormatFloat(float64(cpu)/float64(wall), 'f', 2, 64)
+	}
+	fmt.Fprintf(w, "%-10s %10s %10s %6s %10s %9s %9s %5s %9s\n", "phase", "wall_ms", "cpu_ms", "cores", "busy_ms", "heap_MiB", "live_MiB", "gcs", "rss_MiB")
 	for _, r := range s.rows {
-		fmt.Fprintf(w, "%-10s %10s %10s %9.1f %9.1f %5d %9.1f\n", r.name, ms(r.wall), "", r.heap, r.live, r.gcs, r.rss)
+		fmt.Fprintf(w, "%-10s %10s %10s %6s %10s %9.1f %9.1f %5d %9.1f\n", r.name, ms(r.wall), ms(r.cpu), cores(r.cpu, r.wall), "", r.heap, r.live, r.gcs, r.rss)
 		for _, st := range steps[r.name] {
-			fmt.Fprintf(w, "  %-8s %10s %10s\n", st[0], "", ms(st[1].(time.Duration)))
+			fmt.Fprintf(w, "  %-8s %10s %10s %6s %10s\n", st[0], "", "", "", ms(st[1].(time.Duration)))
 		}
 	}
-	fmt.Fprintf(w, "%-10s %10s %10s %9s %9s %5s %9.1f\n", "total", ms(time.Since(s.start)), "", "", "", "peak", procStatus("VmHWM"))
-	fmt.Fprintln(w, "busy: the wall time of the goroutines that ran the step, summed (loading runs 2 per core, so it overlaps and includes waiting); heap: in use, collected or not, at the phase's end; live: what the last collection (gcs: collections so far) found reachable; rss and peak: of the process")
+	wall, cpu := time.Since(s.start), processCPU()-s.startCPU
+	fmt.Fprintf(w, "%-10s %10s %10s %6s %10s %9s %9s %5s %9.1f\n", "total", ms(wall), ms(cpu), cores(cpu, wall), "", "", "", "peak", procStatus("VmHWM"))
+	fmt.Fprintln(w, "cpu: the process's user and system time in the phase (getrusage), and cores: cpu over wall, how many cores it kept busy (near 1: serial); busy: the wall time of the goroutines that ran the step, summed (loading runs 2 per core, so it overlaps and includes waiting); heap: in use, collected or not, at the phase's end; live: what the last collection (gcs: collections so far) found reachable; rss and peak: of the process")
 }
 
 // heapFigures returns the bytes of heap objects and the live heap (what

@@ -27,10 +27,10 @@ func TestCheckStats(t *testing.T) {
 	if len(rows) < len(want) || strings.Join(rows[:len(want)], " ") != strings.Join(want, " ") {
 		t.Errorf("--stats rows %q, want %q first:\n%s", rows, want, errOut.String())
 	}
-	// The header names the heap in use, the live heap and the RSS: the
-	// figures the benchmark (testdata/bench/run.sh) reports per phase.
+	// The header names the CPU time and the cores it kept busy, the heap
+	// in use, the live heap and the RSS: the figures the benchmark (testdata/bench/run.sh) reports per phase.
 	header := strings.Fields(strings.SplitN(errOut.String(), "\n", 2)[0])
-	if got, want := strings.Join(header, " "), "phase wall_ms busy_ms heap_MiB live_MiB gcs rss_MiB"; got != want {
+	if got, want := strings.Join(header, " "), "phase wall_ms cpu_ms cores busy_ms heap_MiB live_MiB gcs rss_MiB"; got != want {
 		t.Errorf("--stats header %q, want %q", got, want)
 	}
 }
