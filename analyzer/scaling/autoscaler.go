@@ -182,7 +182,38 @@ func fromObject(o *manifest.Object) *Autoscaler {
 	}
 	a.Annotations, a.Problems = ReadAnnotations(o, FromAutoscaler)
 	a.NameLine = o.File().LineOf(o.NameAt.Pos)
+	if p, ok := unnamed(o); ok {
+		a.FieldProblems = append(a.FieldProblems, p)
+	}
 	return a
+}
+
+// unnamed reports an autoscaler with neither metadata.name nor
+// metadata.generateName: the API server refuses it ("name or generateName
+// is required", ValidateObjectMetaAccessor in k8s.io/apimachinery
+// pkg/api/validation/objectmeta.go), and kubectl apply cannot look it up.
+// A chart that forgets the name (or writes it twice over another key)
+// renders one. It is reported at the name's empty value, else at the
+// metadata mapping, else at the kind.
+func unnamed(o *manifest.Object) (manifest.Problem, bool) {
+	if o.Name != "" {
+		return manifest.Problem{}, false
+	}
+	if g, ok := o.FieldAt(pathOf("metadata.generateName")); ok && g.Value != "" {
+		return manifest.Problem{}, false
+	}
+	at := o.KindAt
+	if f, ok := o.FieldAt(pathOf("metadata.name")); ok {
+		at = f
+	} else if f, ok := o.FieldAt(pathOf("metadata")); ok {
+		at = f
+		at.Pos, at.End = f.KeyPos, f.KeyEnd // the key: the mapping may be long
+		if !at.Pos.IsValid() {
+			at = f
+		}
+	}
+	return manifest.Problem{Rule: "invalid-field", Pos: at.Pos, End: at.End, Object: o,
+		Message: fmt.Sprintf("this %s has no metadata.name: the API server refuses an object without a name or generateName, and kubectl apply needs the name", o.Kind)}, true
 }
 
 // The written value is read as kubectl reads it: a number YAML reads as
