@@ -34,8 +34,8 @@ type ValueSet struct {
 
 // ValueSets returns the value sets a chart is rendered with: its defaults,
 // then each ci/*-values.yaml (the chart-testing convention), then extra
-// (configured or from the command line). The autoscaling variant depends
-// on what the defaults render: see AutoscalingVariant.
+// (configured or from the command line). The autoscaling variants are
+// made apart: see AutoscalingVariants.
 func (c *Chart) ValueSets(extra ...ValueSet) []ValueSet {
 	sets := []ValueSet{{Name: DefaultsName}}
 	var ci []string
@@ -61,7 +61,9 @@ func (c *Chart) ValueSets(extra ...ValueSet) []ValueSet {
 // gateway.enabled with gateway.autoscaling.enabled). One at a time: a
 // chart's alternatives (an HPA or a KEDA ScaledObject for one workload)
 // are never enabled together. The paths include those of vendored
-// subcharts' defaults, below their names.
+// subcharts' defaults, below their names. The sets are made on the
+// defaults; the caller may make them on another value set (lint's
+// variantOn, when the defaults do not render).
 func (c *Chart) AutoscalingVariants() []ValueSet {
 	ch, err := loadFiles(c.files)
 	if err != nil {

@@ -353,14 +353,28 @@ func renderChart(ctx context.Context, dir string, sources func(string) bool, opt
 	for _, vs := range c.ValueSets() {
 		jobs = append(jobs, job{vs, base, false})
 	}
-	var variants []string
-	for _, v := range c.AutoscalingVariants() {
-		jobs = append(jobs, job{v, base, true})
-		variants = append(variants, v.Name)
-	}
 	jobs = append(jobs, extra...)
 	out, setProblems := renderJobs(ctx, c, dir, jobs, opts)
 	problems = append(problems, setProblems...)
+	// The autoscaling variants enable what the defaults leave out, on the
+	// defaults when they render, else on the chart's own ci/ value set
+	// closest to them (a chart whose defaults need a value, such as a
+	// bucket name its templates require, is rendered by its CI with one):
+	// without a base that renders, every variant would fail as the
+	// defaults did, and no autoscaler of the chart would be linted.
+	var variants []string
+	if sets := c.AutoscalingVariants(); len(sets) > 0 {
+		if on, ok := variantBase(c, out); ok {
+			var vjobs []job
+			for _, v := range sets {
+				v = variantOn(v, on)
+				vjobs = append(vjobs, job{v, base, true})
+				variants = append(variants, v.Name)
+			}
+			vout, vproblems := renderJobs(ctx, c, dir, vjobs, opts)
+			out, problems = append(out, vout...), append(problems, vproblems...)
+		}
+	}
 	// Every value set is rendered: nothing renders this chart again (an
 	// edit in the editor loads it afresh; a GitOps release's values load
 	// it again, RenderReleases), and locating needs only the marks and the
@@ -378,6 +392,43 @@ func renderChart(ctx context.Context, dir string, sources func(string) bool, opt
 		}
 	}
 	return out, problems, files, variants
+}
+
+// variantBase returns the value set the autoscaling variants build on:
+// the defaults when they rendered (out holds a unit of them), else the
+// ci/ value set that rendered with the smallest file (the fewest values
+// over the defaults, tie by name); ok is false when neither rendered.
+func variantBase(c *chart.Chart, out []*Unit) (chart.ValueSet, bool) {
+	best, size := "", -1
+	for _, u := range out {
+		switch {
+		case u.Set == chart.DefaultsName:
+			return chart.ValueSet{Name: chart.DefaultsName}, true
+		case strings.HasPrefix(u.Set, "ci/"):
+			data, ok := c.Data(u.Set)
+			if !ok {
+				continue
+			}
+			if size < 0 || len(data) < size || len(data) == size && u.Set < best {
+				best, size = u.Set, len(data)
+			}
+		}
+	}
+	if size < 0 {
+		return chart.ValueSet{}, false
+	}
+	return chart.ValueSet{Name: best, Files: []string{best}}, true
+}
+
+// variantOn returns an autoscaling variant (made on the defaults) made on
+// base instead: base's files, with the variant's switches on.
+func variantOn(v, base chart.ValueSet) chart.ValueSet {
+	if base.Name == chart.DefaultsName {
+		return v
+	}
+	v.Name = base.Name + strings.TrimPrefix(v.Name, chart.DefaultsName)
+	v.Files = append(append([]string(nil), base.Files...), v.Files...)
+	return v
 }
 
 // loadChart loads a chart with the configuration that governs its
