@@ -48,9 +48,13 @@ func (t *Tree) Build(ctx context.Context, dir string) (*render.Output, []render.
 	}
 	slim := t.firstIn(k, patchesCRDs) == nil && len(t.slimFiles()) > 0
 	out, problems := t.build(ctx, k, dir, slim)
-	if problems != nil && slim && problems[0].Rule != render.RuleLimit {
+	if problems != nil && slim && problems[0].Rule != render.RuleLimit && problems[0].Rule != render.RuleIncomplete {
 		// Built again with the CRDs whole: the error may be the slimming's
-		// (a JSON patch into a schema), and is then not the user's.
+		// (a JSON patch into a schema), and is then not the user's. Not
+		// so a file the tree does not hold, or a target a remote entry
+		// left out (RuleIncomplete): the slim copies hold every file and
+		// every object's identity, and the whole build would fail alike
+		// (kubeflow/manifests: 11 roots, built twice each).
 		return t.build(ctx, k, dir, false)
 	}
 	return out, problems
@@ -61,12 +65,17 @@ func (t *Tree) Build(ctx context.Context, dir string) (*render.Output, []render.
 func (t *Tree) build(ctx context.Context, k *kustomization, dir string, slim bool) (*render.Output, []render.Problem) {
 	fs := namedFS{filesys.MakeFsInMemory()}
 	var slimmed map[string][]byte
+	var reached map[string]bool // of a build with the CRDs whole
 	if slim {
 		slimmed = t.slimFiles()
+	} else if len(t.wholeLater) > 0 {
+		reached = t.includedBy(k)
 	}
 	for rel, data := range t.built {
 		if s, ok := slimmed[rel]; ok {
 			data = s
+		} else if !slim {
+			data = t.stagedWhole(rel, reached)
 		}
 		if a, ok := t.annotated[rel]; ok && rel == k.file {
 			data = a

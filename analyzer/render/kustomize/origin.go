@@ -3,11 +3,14 @@ package kustomize
 import (
 	"bytes"
 	"io"
+	"sort"
 	"strings"
+	"sync"
 
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/parallel"
 	"github.com/scalelint/scalelint/analyzer/render"
 )
 
@@ -36,52 +39,149 @@ func (t *Tree) stampOrigins() {
 			patches[p.file] = true
 		}
 	}
-	stamped := map[string][]byte{} // nil: could not be
+	// The files to stamp, each once, stamped on every core.
+	var todo []string
+	seen := map[string]bool{}
 	for _, k := range t.kusts {
 		for _, inc := range k.includes {
-			s, done := stamped[inc]
-			if !done {
-				data, ok := t.built[inc]
-				if !ok || IsKustomizationName(inc) {
-					continue // a directory (its kustomization's own), or missing (kustomize says so)
-				}
-				if !patches[inc] {
-					s = stamp(data, inc)
-				}
-				stamped[inc] = s
+			if _, ok := t.built[inc]; !ok || seen[inc] || IsKustomizationName(inc) {
+				continue // a directory (its kustomization's own), or missing (kustomize says so)
 			}
-			if s == nil {
+			seen[inc] = true
+			todo = append(todo, inc)
+		}
+	}
+	sort.Strings(todo)
+	type stamped struct {
+		text []byte // nil: could not be
+		slim bool   // text is the slim copy (it holds CRDs)
+	}
+	out := make([]stamped, len(todo))
+	parallel.Parts(len(todo), 1, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			rel, data := todo[i], t.built[todo[i]]
+			switch {
+			case patches[rel]:
+			case t.slimmable(rel, data):
+				out[i].text, out[i].slim = stampSlim(data, rel)
+			default:
+				out[i].text = stamp(data, rel)
+			}
+		}
+	})
+	stampedOf := map[string]stamped{}
+	for i, rel := range todo {
+		s := out[i]
+		stampedOf[rel] = s
+		switch {
+		case s.text == nil:
+		case s.slim:
+			if t.slim == nil {
+				t.slim, t.wholeLater = map[string][]byte{}, map[string]*wholeCopy{}
+			}
+			t.slim[rel], t.wholeLater[rel] = s.text, &wholeCopy{}
+		default:
+			t.built[rel] = s.text
+		}
+	}
+	for _, k := range t.kusts {
+		for _, inc := range k.includes {
+			if s, ok := stampedOf[inc]; ok && s.text == nil {
 				k.unstamped = true
 			}
 		}
 	}
-	for rel, s := range stamped {
-		if s != nil {
-			t.built[rel] = s
+}
+
+// wholeCopy is a file's stamped copy with its CRDs whole, made once.
+type wholeCopy struct {
+	once sync.Once
+	text []byte
+}
+
+// stagedWhole returns the copy of a file staged for a build that takes
+// its CRDs whole and reaches the file (reached: its includes): for a file
+// stamped slim (wholeLater), stamped whole, once; a file the build does
+// not reach as a resource is staged as read (no object of it is built,
+// so its stamps would not be read).
+func (t *Tree) stagedWhole(rel string, reached map[string]bool) []byte {
+	w := t.wholeLater[rel]
+	if w == nil || !reached[rel] {
+		return t.built[rel]
+	}
+	w.once.Do(func() {
+		w.text = stamp(t.built[rel], rel)
+		if w.text == nil {
+			w.text = t.built[rel] // not so: stampSlim stamped the same documents
+		}
+	})
+	return w.text
+}
+
+// includedBy returns the files a kustomization's build reads as
+// resources: the includes of the kustomizations it reaches (Covered's
+// walk, by slash path, without patches).
+func (t *Tree) includedBy(k *kustomization) map[string]bool {
+	out := map[string]bool{}
+	seen := map[*kustomization]bool{}
+	var visit func(k *kustomization, depth int)
+	visit = func(k *kustomization, depth int) {
+		if seen[k] || depth > 64 {
+			return
+		}
+		seen[k] = true
+		for _, inc := range k.includes {
+			if sub, ok := t.kusts[inc]; ok {
+				visit(sub, depth+1)
+			} else {
+				out[inc] = true
+			}
 		}
 	}
+	visit(k, 0)
+	return out
 }
 
 // stamp returns the file's text with every object stamped (stampKey:
 // rel), a List's items each, or nil when a document does not parse or is
 // not an object with a metadata mapping.
 func stamp(data []byte, rel string) []byte {
-	return rewriteDocs(data, func(d *yaml.Node) bool {
-		// A List's items are the objects kustomize reads from it.
-		_, items := render.Lookup(d, manifest.Path{manifest.Key("items")})
-		if _, kind := render.Lookup(d, manifest.Path{manifest.Key("kind")}); kind != nil && items != nil && strings.HasSuffix(kind.Value, "List") {
-			if items.Kind != yaml.SequenceNode {
+	return rewriteDocs(data, func(d *yaml.Node) bool { return stampDoc(d, rel) })
+}
+
+// stampSlim is stamp of a file that may hold CRDs (slimmable), slimming
+// them in the same pass (slimCRDs): slim says the text is the slim copy,
+// false when the file held no CRD after all (the text is stamp's).
+func stampSlim(data []byte, rel string) (text []byte, slim bool) {
+	crds := 0
+	text = rewriteDocs(data, func(d *yaml.Node) bool {
+		if !stampDoc(d, rel) {
+			return false
+		}
+		if slimDoc(d) {
+			crds++
+		}
+		return true
+	})
+	return text, text != nil && crds > 0
+}
+
+// stampDoc stamps a document's object, or a List's items each.
+func stampDoc(d *yaml.Node, rel string) bool {
+	// A List's items are the objects kustomize reads from it.
+	_, items := render.Lookup(d, manifest.Path{manifest.Key("items")})
+	if _, kind := render.Lookup(d, manifest.Path{manifest.Key("kind")}); kind != nil && items != nil && strings.HasSuffix(kind.Value, "List") {
+		if items.Kind != yaml.SequenceNode {
+			return false
+		}
+		for _, it := range items.Content {
+			if !stampObject(it, rel) {
 				return false
 			}
-			for _, it := range items.Content {
-				if !stampObject(it, rel) {
-					return false
-				}
-			}
-			return true
 		}
-		return stampObject(d, rel)
-	})
+		return true
+	}
+	return stampObject(d, rel)
 }
 
 // rewriteDocs returns a file's text with each document changed by edit,

@@ -16,8 +16,9 @@ import (
 // OpenAPI schema: argo-cd's applicationset-crd.yaml is 1.4 MB) and no rule
 // reads them, but kustomize copies, annotates and re-encodes every
 // resource of every root it builds: on argo-cd's repository the builds
-// were 6.8 s of a 7.3 s run. So a file that holds CRDs only is staged
-// for the build without their schemas and printer columns (slimCRDs):
+// were 6.8 s of a 7.3 s run. So a file that holds CRDs is staged for the
+// build without their schemas and printer columns (slimCRDs), its other
+// objects whole:
 // what identifies them (apiVersion, kind, metadata, spec.group, names,
 // scope, the versions' names and flags) stays, so patches and
 // replacements that select them still do. The file as written is what
@@ -26,12 +27,13 @@ import (
 // with them whole (Build), so no error comes from the slimming: a JSON
 // patch or a replacement into a schema fails on the slim copy only.
 
-// slimFiles returns the tree's files of CRDs only, slimmed, made once.
+// slimFiles returns the tree's files holding CRDs, slimmed: those
+// stampOrigins slimmed, and the others (not stamped) slimmed here, once.
 func (t *Tree) slimFiles() map[string][]byte {
 	t.slimOnce.Do(func() {
 		for rel, data := range t.built {
-			if IsKustomizationName(rel) || t.crdSchemas[rel] {
-				continue
+			if IsKustomizationName(rel) || t.crdSchemas[rel] || t.wholeLater[rel] != nil {
+				continue // wholeLater: slimmed as stamped
 			}
 			if slim := slimCRDs(data); slim != nil {
 				if t.slim == nil {
@@ -49,26 +51,53 @@ func (t *Tree) slimFiles() map[string][]byte {
 const slimThreshold = 16 << 10
 
 // slimCRDs returns the file's text with every CustomResourceDefinition's
-// schema cut, or nil when the file holds anything else (or a CRD
-// kustomize reads as a schema: a crds entry, which is not passed here).
+// schema cut and its other objects as they are (re-encoded: kustomize
+// re-encodes every resource anyway), or nil when it holds no CRD or a
+// document that is not an object (or when it is a CRD file kustomize
+// reads as a schema: a crds entry, which is not passed here). Operators'
+// install files mix their CRDs with their Deployments (KServe's
+// kserve.yaml is 3.6 MB of which the CRDs are most).
 func slimCRDs(data []byte) []byte {
 	if len(data) < slimThreshold || !bytes.Contains(data, []byte("CustomResourceDefinition")) {
 		return nil
 	}
-	return rewriteDocs(data, func(d *yaml.Node) bool {
+	crds := 0
+	out := rewriteDocs(data, func(d *yaml.Node) bool {
 		if d.Kind != yaml.MappingNode {
 			return false
 		}
-		_, kind := render.Lookup(d, manifest.Path{manifest.Key("kind")})
-		_, api := render.Lookup(d, manifest.Path{manifest.Key("apiVersion")})
-		if kind == nil || kind.Value != "CustomResourceDefinition" || api == nil || path.Dir(api.Value) != "apiextensions.k8s.io" {
-			return false
+		if slimDoc(d) {
+			crds++
 		}
-		if _, spec := render.Lookup(d, manifest.Path{manifest.Key("spec")}); spec != nil && spec.Kind == yaml.MappingNode {
-			slimSpec(spec)
-		}
-		return true
+		return true // another object: kept whole
 	})
+	if crds == 0 {
+		return nil
+	}
+	return out
+}
+
+// slimmable reports whether a file is worth slimming: large, naming
+// CRDs, and not read by kustomize as a schema.
+func (t *Tree) slimmable(rel string, data []byte) bool {
+	return len(data) >= slimThreshold && !t.crdSchemas[rel] && bytes.Contains(data, []byte("CustomResourceDefinition"))
+}
+
+// slimDoc cuts a CRD document's schema (slimSpec), and reports whether it
+// was one.
+func slimDoc(d *yaml.Node) bool {
+	if d.Kind != yaml.MappingNode {
+		return false
+	}
+	_, kind := render.Lookup(d, manifest.Path{manifest.Key("kind")})
+	_, api := render.Lookup(d, manifest.Path{manifest.Key("apiVersion")})
+	if kind == nil || kind.Value != "CustomResourceDefinition" || api == nil || path.Dir(api.Value) != "apiextensions.k8s.io" {
+		return false
+	}
+	if _, spec := render.Lookup(d, manifest.Path{manifest.Key("spec")}); spec != nil && spec.Kind == yaml.MappingNode {
+		slimSpec(spec)
+	}
+	return true
 }
 
 // slimSpec keeps of a CRD's spec what names and serves it.

@@ -23,9 +23,10 @@ func bigCRD(n int) string {
 
 const widgetDeploy = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: widget-controller\nspec:\n  replicas: 2\n"
 
-// A file of CRDs only is staged without their schemas and printer
-// columns; what names and selects them stays. Anything else, or a small
-// file, is staged as written.
+// A file of CRDs is staged without their schemas and printer columns,
+// its other objects whole; what names and selects the CRDs stays. A file
+// without a CRD, with a document that does not parse, or a small file is
+// staged as written.
 func TestSlimCRDs(t *testing.T) {
 	crd := bigCRD(200)
 	if len(crd) < slimThreshold {
@@ -42,8 +43,12 @@ func TestSlimCRDs(t *testing.T) {
 			t.Errorf("slim CRD keeps %q", gone)
 		}
 	}
-	if got := slimCRDs([]byte(crd + "---\n" + widgetDeploy)); got != nil {
-		t.Errorf("a file with a Deployment beside the CRD was slimmed")
+	mixed := string(slimCRDs([]byte(crd + "---\n" + widgetDeploy)))
+	if strings.Contains(mixed, "openAPIV3Schema") || !strings.Contains(mixed, "name: widget-controller") || !strings.Contains(mixed, "replicas: 2") {
+		t.Errorf("a file with a Deployment beside the CRD: the CRD is not slimmed or the Deployment not kept:\n%s", mixed)
+	}
+	if got := slimCRDs([]byte(widgetDeploy + strings.Repeat("# CustomResourceDefinition\n", slimThreshold/27+1))); got != nil {
+		t.Errorf("a file with no CRD was slimmed")
 	}
 	if got := slimCRDs([]byte(bigCRD(3))); got != nil {
 		t.Errorf("a small CRD file was slimmed")
@@ -78,6 +83,39 @@ func TestSlimBuildKeepsTheRest(t *testing.T) {
 	}
 	if !bytes.Contains(s, []byte("patched: \"yes\"")) {
 		t.Errorf("the patch of the CRD did not apply to the slim copy:\n%s", s)
+	}
+	deploy := func(text []byte) string {
+		i := bytes.Index(text, []byte("apiVersion: apps/v1"))
+		if i < 0 {
+			t.Fatalf("no Deployment built:\n%s", text)
+		}
+		return string(text[i:])
+	}
+	if deploy(s) != deploy(w) {
+		t.Errorf("the Deployment differs:\n--- slim\n%s\n--- whole\n%s", deploy(s), deploy(w))
+	}
+}
+
+// A CRD and a Deployment in one file (an operator's install file): the
+// slim build gives the Deployment as the build of the file as written
+// does (the independent reference), and the CRD without its schema.
+func TestSlimBuildMixedFile(t *testing.T) {
+	dir := rendertest.WriteTree(t, "", map[string]string{
+		"app/kustomization.yaml": "resources:\n- install.yaml\nnamePrefix: p-\n",
+		"app/install.yaml":       bigCRD(200) + "---\n" + widgetDeploy,
+	})
+	tree := readTree(dir, render.Limits{})
+	slim, problems := tree.build(t.Context(), tree.kusts["app"], "app", true)
+	if len(problems) > 0 {
+		t.Fatalf("slim build: %v", problems)
+	}
+	whole, problems := tree.build(t.Context(), tree.kusts["app"], "app", false)
+	if len(problems) > 0 {
+		t.Fatalf("whole build: %v", problems)
+	}
+	s, w := slim.Files[0].Text, whole.Files[0].Text
+	if bytes.Contains(s, []byte("openAPIV3Schema")) || !bytes.Contains(w, []byte("openAPIV3Schema")) {
+		t.Errorf("the slim build holds the schema, or the whole one does not")
 	}
 	deploy := func(text []byte) string {
 		i := bytes.Index(text, []byte("apiVersion: apps/v1"))
