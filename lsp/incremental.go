@@ -121,7 +121,10 @@ func (s *Snapshot) relintPaths(b *Snapshot) (map[string]bool, bool) {
 			// Unchanged, so in the base too (the same parsed object).
 			or := oldWS.Target(a)
 			old := or.Object
-			if old == t && (t == nil || !changed(t)) {
+			// The object whose pod template the target runs (a Rollout's
+			// workloadRef) counts as the target does.
+			samePods := or.PodsObject == nr.PodsObject && (nr.PodsObject == nil || !changed(nr.PodsObject))
+			if old == t && (t == nil || !changed(t)) && samePods {
 				named := append(append([]*manifest.Object(nil), nr.Apart...), nr.OtherNamespace...)
 				if t != nil || (!broken && slices.Equal(or.Apart, nr.Apart) && slices.Equal(or.OtherNamespace, nr.OtherNamespace) &&
 					!slices.ContainsFunc(named, changed)) {
@@ -129,14 +132,17 @@ func (s *Snapshot) relintPaths(b *Snapshot) (map[string]bool, bool) {
 				}
 			}
 			targets[old] = true
+			targets[or.PodsObject] = true
 		}
 		relint[a.Object.Doc.File.Path] = true
 		targets[t] = true
+		targets[nr.PodsObject] = true
 	}
 	for p := range s.changed {
 		for _, a := range oldWS.AutoscalersIn(p) {
 			if changed(a.Object) {
-				targets[oldWS.Target(a).Object] = true
+				r := oldWS.Target(a)
+				targets[r.Object], targets[r.PodsObject] = true, true
 			}
 		}
 	}

@@ -56,7 +56,7 @@ func (g wsGen) annotations() string {
 func (g wsGen) name() string { return g.pick("web", "api", "worker") }
 
 func (g wsGen) doc() string {
-	switch g.r.Intn(10) {
+	switch g.r.Intn(11) {
 	case 0, 1, 2:
 		s := "apiVersion: apps/v1\nkind: Deployment\n" + g.meta(g.name()) + g.annotations() + "spec:\n"
 		if g.r.Intn(2) == 0 {
@@ -82,7 +82,11 @@ func (g wsGen) doc() string {
 		if g.r.Intn(5) == 0 {
 			s += "  # scalelint:ignore unresolved-scale-target " + g.pick("lives elsewhere", "") + "\n"
 		}
-		s += "  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: " + g.name() + "}\n"
+		if g.r.Intn(4) == 0 { // an Argo Rollout, which may run a Deployment's template
+			s += "  scaleTargetRef: {apiVersion: argoproj.io/v1alpha1, kind: Rollout, name: " + g.name() + "}\n"
+		} else {
+			s += "  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: " + g.name() + "}\n"
+		}
 		s += fmt.Sprintf("  minReplicas: %d\n  maxReplicas: %d\n", 1+g.r.Intn(2), 2+g.r.Intn(40))
 		s += fmt.Sprintf("  metrics:\n  - type: Resource\n    resource:\n      name: cpu\n      target: {type: Utilization, averageUtilization: %d}\n", g.pick2(50, 95))
 		return s
@@ -100,6 +104,10 @@ func (g wsGen) doc() string {
 		// Retries after a per-try timeout bound A from below (infer).
 		return "apiVersion: networking.istio.io/v1\nkind: VirtualService\n" + g.meta(g.name()) + "spec:\n  http:\n  - route:\n    - destination: {host: " +
 			g.name() + "}\n" + fmt.Sprintf("    retries: {attempts: %d, perTryTimeout: 2s, retryOn: %s}\n", g.pick2(1, 4), g.pick("5xx", "connect-failure"))
+	case 9:
+		// Argo Rollouts runs the pod template of the Deployment the
+		// workloadRef names (workspace.Resolution.Pods).
+		return "apiVersion: argoproj.io/v1alpha1\nkind: Rollout\n" + g.meta(g.name()) + "spec:\n  workloadRef: {apiVersion: apps/v1, kind: Deployment, name: " + g.name() + "}\n"
 	default:
 		return "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n\tname: broken\nspec: [\n"
 	}

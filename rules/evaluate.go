@@ -456,7 +456,7 @@ func (e *Evaluation) cpuTrapped(m *scaling.Metric) bool {
 	if t, ok := e.trapped[m]; ok {
 		return t
 	}
-	t := growthTrapped(e.Target.Workload, m, e.Autoscaler.UpTolerance.V)
+	t := growthTrapped(e.Target.Pods, m, e.Autoscaler.UpTolerance.V)
 	if e.trapped == nil {
 		e.trapped = map[*scaling.Metric]bool{}
 	}
@@ -469,8 +469,11 @@ func (e *Evaluation) evalGrowth(val func(string) (float64, bool)) {
 	if m == nil {
 		return
 	}
-	g, why, ok := growthOf(e.Target.Workload, m, e.Autoscaler.UpTolerance.V)
+	g, why, ok := growthOf(e.Target.Pods, m, e.Autoscaler.UpTolerance.V)
 	if !ok {
+		if w := e.Target.Workload; e.Target.Pods == nil && w != nil && w.TemplateRef != nil {
+			why = fmt.Sprintf("the %s %q its workloadRef names is not among the inputs", w.TemplateRef.Kind, w.TemplateRef.Name)
+		}
 		if why != "" {
 			e.Missing = append(e.Missing, Missing{Law: "tolerance-trap", Why: why})
 		}

@@ -23,29 +23,29 @@ var MissingCPURequest = &analyzer.Analyzer{
 		ws := pass.Workspace
 		for _, a := range ws.Autoscalers().All() {
 			r := ws.Target(a)
-			if r.Workload == nil || !r.Workload.HasTemplate {
+			if r.Pods == nil || !r.Pods.HasTemplate {
 				continue
 			}
 			for _, m := range a.Metrics {
 				if m.Signal != scaling.SignalCPU {
 					continue
 				}
-				for _, c := range r.Workload.Counted(m.Container) {
-					if c.CPURequest.Set || limitRangeDefaultsCPU(ws, r.Object) {
+				for _, c := range r.Pods.Counted(m.Container) {
+					if c.CPURequest.Set || limitRangeDefaultsCPU(ws, r.PodsObject) {
 						continue
 					}
 					at := c.CPURequest.At
 					if !at.IsValid() || (at.Pos == c.At.Pos && at.End == c.At.End) {
 						at = c.NameAt // nothing of resources is written: the container's name
 					}
-					rng := analyzer.FieldSpan(r.Object, at)
+					rng := analyzer.FieldSpan(r.PodsObject, at)
 					rel := analyzer.FieldSpan(a.Object, metricField(a, m))
 					what := fmt.Sprintf("a %g%% CPU utilization target", m.Utilization.V)
 					if m.Implicit {
 						what = fmt.Sprintf("the default %g%% CPU utilization target", m.Utilization.V)
 					}
 					pass.Report(analyzer.Diagnostic{
-						Pos: rng.Pos(), End: rng.End(), Object: r.Object, Field: "containers." + c.Name + ".resources.requests.cpu",
+						Pos: rng.Pos(), End: rng.End(), Object: r.PodsObject, Field: "containers." + c.Name + ".resources.requests.cpu",
 						Message: fmt.Sprintf("container %q has no CPU request, so %s %q cannot compute %s: it never scales on CPU",
 							c.Name, a.Object.Kind, a.Object.Name, what),
 						Related: []analyzer.Related{{Pos: rel.Pos(), End: rel.End(), Message: fmt.Sprintf("%s %q sets %s here", a.Object.Kind, a.Object.Name, what)}},

@@ -52,14 +52,14 @@ var ToleranceTrap = &analyzer.Analyzer{
 					Edits:   []analyzer.TextEdit{replaceScalar(g.Metric.Utilization.At, fmt.Sprint(g.FixTarget))},
 				})
 			}
-			if cs := e.Target.Workload.Counted(g.Metric.Container); g.FixLimit > g.Limit && len(cs) == 1 && cs[0].CPULimit.Set && cs[0].CPULimit.At.IsValid() {
+			if cs := e.Target.Pods.Counted(g.Metric.Container); g.FixLimit > g.Limit && len(cs) == 1 && cs[0].CPULimit.Set && cs[0].CPULimit.At.IsValid() {
 				c := cs[0]
 				value := fmt.Sprintf("%dm", int64(g.FixLimit*1000+0.5))
 				d.SuggestedFixes = append(d.SuggestedFixes, analyzer.SuggestedFix{
 					Message: fmt.Sprintf("Raise the CPU limit of %s to %s", c.Name, value),
 					Edits:   []analyzer.TextEdit{replaceScalar(c.CPULimit.At, value)},
 				})
-				lr := analyzer.FieldSpan(e.Target.Object, c.CPULimit.At)
+				lr := analyzer.FieldSpan(e.Target.PodsObject, c.CPULimit.At)
 				d.Related = append(d.Related, analyzer.Related{Pos: lr.Pos(), End: lr.End(), Message: "the CPU limit of " + c.Name})
 			}
 			pass.Report(d)

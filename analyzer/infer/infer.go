@@ -39,7 +39,7 @@ type Note struct {
 func For(ws *workspace.Workspace, a *scaling.Autoscaler, opts Options) Result {
 	res := Result{Inputs: scaling.Inputs{}}
 	r := ws.Target(a)
-	if w := r.Workload; w != nil && w.HasTemplate {
+	if w := r.Pods; w != nil && w.HasTemplate {
 		res.Inputs["dead-time"] = w.DeadTimeFloor()
 	} else {
 		res.Inputs["dead-time"] = scaling.Input{Name: "dead-time", Text: "0s", Bound: scaling.AtLeast, Origin: scaling.FromInference,

@@ -25,6 +25,15 @@ type Workload struct {
 	Pod PodCPU
 	// TemplatePath is where the pod template sits in the object.
 	TemplatePath Path
+	// TemplateRef is an Argo Rollout's spec.workloadRef: the object whose
+	// pod template the Rollout runs (a Deployment or ReplicaSet of its
+	// namespace), when it writes one; nil otherwise.
+	TemplateRef *TemplateRef
+}
+
+// TemplateRef names the object a workload takes its pod template from.
+type TemplateRef struct {
+	APIVersion, Kind, Name string
 }
 
 // PodCPU is the CPU of a pod template: what an HPA's resource metrics
@@ -260,10 +269,33 @@ func decodeAppsWorkload(o *Object) (any, []FieldError) {
 	return out, errs
 }
 
-// decodeRollout reads the part of an Argo Rollout scalelint reads: the
-// same fields as a Deployment's.
+// rollout is the part of an Argo Rollout scalelint reads: a Deployment's,
+// and the workloadRef that names another object's pod template.
+type rollout struct {
+	Spec struct {
+		Replicas    *int32             `json:"replicas,omitempty"`
+		Template    *podTemplateSubset `json:"template,omitempty"`
+		WorkloadRef *struct {
+			APIVersion string `json:"apiVersion,omitempty"`
+			Kind       string `json:"kind,omitempty"`
+			Name       string `json:"name,omitempty"`
+		} `json:"workloadRef,omitempty"`
+	} `json:"spec"`
+}
+
+// decodeRollout reads an Argo Rollout as a Deployment, with its
+// workloadRef.
 func decodeRollout(o *Object) (any, []FieldError) {
-	return decodeAppsWorkload(o)
+	var r rollout
+	errs := decodeInto(o.node, &r, o.Doc.File.opts.Limits, false)
+	out := &Workload{Replicas: r.Spec.Replicas, TemplatePath: Path{Key("spec"), Key("template")}}
+	if r.Spec.Template != nil {
+		out.HasTemplate, out.Pod = true, podCPU(r.Spec.Template.Spec)
+	}
+	if ref := r.Spec.WorkloadRef; ref != nil && ref.Name != "" {
+		out.TemplateRef = &TemplateRef{APIVersion: ref.APIVersion, Kind: ref.Kind, Name: ref.Name}
+	}
+	return out, errs
 }
 
 // leaderWorkerSet is the part of a LeaderWorkerSet scalelint reads. Its

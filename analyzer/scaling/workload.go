@@ -35,6 +35,9 @@ type Workload struct {
 		OK         bool
 	}
 	HasTemplate bool // false for a Rollout with a workloadRef
+	// TemplateRef is an Argo Rollout's workloadRef, which names the
+	// object whose pod template it runs (workspace.Resolution.Pods).
+	TemplateRef *manifest.TemplateRef
 	// Containers are the containers the HPA counts for a Resource metric:
 	// the pod's containers and its sidecars, or the pod-level resources
 	// when they set a CPU request (PodLevelResources).
@@ -84,6 +87,7 @@ func workloadFromObject(o *manifest.Object) *Workload {
 		w.Replicas = Num{V: 1, At: o.NearestField(rp)}
 	}
 	w.Annotations, w.Problems = ReadAnnotations(o, FromTarget)
+	w.TemplateRef = t.TemplateRef
 	if !t.HasTemplate {
 		return w
 	}

@@ -14,7 +14,8 @@ import (
 // without a pass over every autoscaler of the workspace.
 
 // AutoscalersOf returns the autoscalers whose scale target resolved to
-// an object, in file order.
+// an object, or whose target runs the object's pod template (an Argo
+// Rollout's workloadRef: Resolution.PodsObject), in file order.
 func (ws *Workspace) AutoscalersOf(t *manifest.Object) []*scaling.Autoscaler {
 	as, _ := ws.byTarget.get(t)
 	return as
@@ -35,13 +36,29 @@ func (ws *Workspace) Reresolved() (as []*scaling.Autoscaler, ok bool) {
 	return ws.reresolved, ws.derivedByWith
 }
 
+// objects returns the objects a resolution indexes its autoscaler under
+// (AutoscalersOf): the target, and the object whose pod template it runs
+// when that is another.
+func (r *Resolution) objects() []*manifest.Object {
+	if r.PodsObject != nil && r.PodsObject != r.Object {
+		return []*manifest.Object{r.Object, r.PodsObject}
+	}
+	return []*manifest.Object{r.Object}
+}
+
 // indexTarget adds an autoscaler to the reverse index of its target.
 func (ws *Workspace) indexTarget(a *scaling.Autoscaler, r *Resolution) {
 	if r == nil || r.Object == nil {
 		return
 	}
-	as, _ := ws.byTarget.get(r.Object)
-	ws.byTarget.set(r.Object, ws.inOrder(append(slices.Clone(as), a)))
+	for _, t := range r.objects() {
+		as, _ := ws.byTarget.get(t)
+		ws.byTarget.set(t, ws.inOrder(append(slices.Clone(as), a)))
+	}
+	if r.templateRef != (nameKey{}) {
+		as, _ := ws.byTemplateRef.get(r.templateRef)
+		ws.byTemplateRef.set(r.templateRef, ws.inOrder(append(slices.Clone(as), a)))
+	}
 }
 
 // unindexTarget removes an autoscaler from the reverse index of its
@@ -50,11 +67,21 @@ func (ws *Workspace) unindexTarget(a *scaling.Autoscaler, r *Resolution) {
 	if r == nil || r.Object == nil {
 		return
 	}
-	as, _ := ws.byTarget.get(r.Object)
-	if as = slices.DeleteFunc(slices.Clone(as), func(x *scaling.Autoscaler) bool { return x == a }); len(as) > 0 {
-		ws.byTarget.set(r.Object, as)
-	} else {
-		ws.byTarget.delete(r.Object)
+	for _, t := range r.objects() {
+		as, _ := ws.byTarget.get(t)
+		if as = slices.DeleteFunc(slices.Clone(as), func(x *scaling.Autoscaler) bool { return x == a }); len(as) > 0 {
+			ws.byTarget.set(t, as)
+		} else {
+			ws.byTarget.delete(t)
+		}
+	}
+	if r.templateRef != (nameKey{}) {
+		as, _ := ws.byTemplateRef.get(r.templateRef)
+		if as = slices.DeleteFunc(slices.Clone(as), func(x *scaling.Autoscaler) bool { return x == a }); len(as) > 0 {
+			ws.byTemplateRef.set(r.templateRef, as)
+		} else {
+			ws.byTemplateRef.delete(r.templateRef)
+		}
 	}
 }
 

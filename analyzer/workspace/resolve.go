@@ -27,6 +27,19 @@ type Resolution struct {
 	// OtherNamespace are the definitions of the name deployed with the
 	// autoscaler, in other namespaces.
 	OtherNamespace []*manifest.Object
+	// Pods is the workload whose pod template the target's pods run, and
+	// PodsObject its object: the target itself or, for an Argo Rollout
+	// with a workloadRef and no template of its own, the Deployment or
+	// ReplicaSet the ref names, deployed with the Rollout in its
+	// namespace, as Argo Rollouts resolves it (argoproj/argo-rollouts
+	// rollout/templateref.go: apps Deployment and ReplicaSet, spec.template;
+	// the Rollout's namespace). Both nil when the ref's object is not
+	// among the inputs.
+	Pods       *scaling.Workload
+	PodsObject *manifest.Object
+	// templateRef is the kind and name a Rollout's workloadRef names: an
+	// edit of an object of that key resolves the autoscaler again (With).
+	templateRef nameKey
 }
 
 // Target returns the resolution of an autoscaler's scale target.
@@ -102,7 +115,43 @@ func (ws *Workspace) resolve(a *scaling.Autoscaler) *Resolution {
 	}
 	r.Object = r.Variants[0]
 	r.Workload, _ = ws.workloads.get(r.Object)
+	r.Pods, r.PodsObject = r.Workload, r.Object
+	if w := r.Workload; w != nil && !w.HasTemplate && w.TemplateRef != nil {
+		ref := w.TemplateRef
+		r.templateRef = nameKey{ref.Kind, ref.Name}
+		r.Pods, r.PodsObject = nil, ws.templateOf(r.Object, ref)
+		if r.PodsObject != nil {
+			r.Pods, _ = ws.workloads.get(r.PodsObject)
+		}
+	}
 	return r
+}
+
+// templateOf returns the object a Rollout's workloadRef names: a
+// Deployment or ReplicaSet of group apps (the kinds Argo Rollouts reads a
+// pod template from, but PodTemplate, which scalelint does not read),
+// deployed with the Rollout in its namespace, the nearest when several
+// variants are; nil when there is none.
+func (ws *Workspace) templateOf(ro *manifest.Object, ref *manifest.TemplateRef) *manifest.Object {
+	group, _ := manifest.SplitAPIVersion(ref.APIVersion)
+	if group != "apps" || (ref.Kind != "Deployment" && ref.Kind != "ReplicaSet") {
+		return nil
+	}
+	objs, _ := ws.byName.get(nameKey{ref.Kind, ref.Name})
+	var best *manifest.Object
+	bestTogether, bestDepth := false, -1
+	for _, o := range objs {
+		if o.Group != "apps" || !ws.DeployedTogether(ro, o) || !ws.namespaceCompatible(ro, o) {
+			continue
+		}
+		together, depth := ws.sharesRoot(ro, o), manifest.CommonDirDepth(ro.Doc.File, o.Doc.File)
+		switch {
+		case best == nil, together && !bestTogether, together == bestTogether && depth > bestDepth,
+			together == bestTogether && depth == bestDepth && objectBefore(o, best):
+			best, bestTogether, bestDepth = o, together, depth
+		}
+	}
+	return best
 }
 
 // namespaceCompatible reports whether two objects can be in the same
@@ -135,6 +184,17 @@ func (ws *Workspace) nearApart(a, b *manifest.Object) bool {
 	fa, fb := a.Doc.File, b.Doc.File
 	c := manifest.CommonDirDepth(fa, fb)
 	return fa.DirDepth()-c <= 2*d && fb.DirDepth()-c <= 2*d
+}
+
+// objectBefore orders objects by file path, document and list item.
+func objectBefore(a, b *manifest.Object) bool {
+	if pa, pb := a.Doc.File.Path, b.Doc.File.Path; pa != pb {
+		return pa < pb
+	}
+	if a.Doc.Index != b.Doc.Index {
+		return a.Doc.Index < b.Doc.Index
+	}
+	return a.ListItem < b.ListItem
 }
 
 // sortObjects orders objects by file path, document and list item.

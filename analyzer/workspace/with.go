@@ -80,6 +80,7 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 		resolved:      ws.resolved.derive(),
 		byTarget:      ws.byTarget.derive(),
 		byTargetName:  ws.byTargetName.derive(),
+		byTemplateRef: ws.byTemplateRef.derive(),
 		derivedByWith: true,
 		lazyKinds:     make(map[string][]*manifest.Document, len(ws.lazyKinds)),
 		kinds:         ws.kinds,
@@ -247,7 +248,10 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 	}
 	for k := range names {
 		as, _ := nw.byTargetName.get(k)
-		for _, a := range as {
+		// And those whose target takes its pod template from an object
+		// of that key (an Argo Rollout's workloadRef).
+		refs, _ := nw.byTemplateRef.get(k)
+		for _, a := range append(slices.Clip(as), refs...) {
 			if !seen[a] {
 				seen[a] = true
 				again = append(again, a)
@@ -256,7 +260,7 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 	}
 	for _, a := range nw.inOrder(again) {
 		prev, ok := nw.resolved.get(a)
-		if !ok || names[nameKey{a.Target.Kind, a.Target.Name}] {
+		if !ok || names[nameKey{a.Target.Kind, a.Target.Name}] || names[prev.templateRef] {
 			r := nw.resolve(a)
 			nw.unindexTarget(a, prev)
 			nw.resolved.set(a, r)

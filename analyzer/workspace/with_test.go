@@ -24,7 +24,7 @@ func describeWS(ws *Workspace) string {
 	}
 	for _, a := range ws.Autoscalers().All() {
 		r := ws.Target(a)
-		fmt.Fprintf(&b, "autoscaler %p %s -> %p %p %v apart %v other namespaces %v\n", a.Object, a.Object.Doc.File.Path, r.Object, r.Workload, r.Variants, r.Apart, r.OtherNamespace)
+		fmt.Fprintf(&b, "autoscaler %p %s -> %p %p %v apart %v other namespaces %v pods %p %p\n", a.Object, a.Object.Doc.File.Path, r.Object, r.Workload, r.Variants, r.Apart, r.OtherNamespace, r.PodsObject, r.Pods)
 	}
 	objs := map[*manifest.Object]bool{}
 	for _, o := range ws.Objects().All() {
@@ -67,6 +67,10 @@ var withDocs = []string{
 	// A Service is parsed when a route may name it (New and With alike).
 	"apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector: {app: web}\n",
 	"apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: web\nspec:\n  http: [{route: [{destination: {host: web}}]}]\n",
+	// An Argo Rollout that runs Deployment web's pod template, and its
+	// HPA: an edit of web resolves the HPA again (byTemplateRef).
+	"apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata:\n  name: ro\nspec:\n  workloadRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n",
+	"apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: ro\nspec:\n  scaleTargetRef: {apiVersion: argoproj.io/v1alpha1, kind: Rollout, name: ro}\n",
 	// A Flux Kustomization deploys a/ together, in namespace flux.
 	"apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: apps\nspec:\n  path: ./a\n  targetNamespace: flux\n",
 }

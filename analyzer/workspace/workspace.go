@@ -144,6 +144,10 @@ type Workspace struct {
 	// byTargetName lists the autoscalers by the kind and name their
 	// scale target names (With resolves again those of a changed key).
 	byTargetName layered[nameKey, []*scaling.Autoscaler]
+	// byTemplateRef lists the autoscalers by the kind and name their
+	// target's workloadRef names (Resolution.templateRef): With resolves
+	// them again when an object of that key changes.
+	byTemplateRef layered[nameKey, []*scaling.Autoscaler]
 	// reresolved are the autoscalers With resolved again (Reresolved);
 	// derivedByWith is set on a workspace With made.
 	reresolved    []*scaling.Autoscaler
@@ -245,6 +249,7 @@ func New(fset *token.FileSet, files []*manifest.File, opts Options) *Workspace {
 	resolveStart := startTiming()
 	ws.byTarget = newLayered[*manifest.Object, []*scaling.Autoscaler](ws.autoscalers.Len())
 	ws.byTargetName = newLayered[nameKey, []*scaling.Autoscaler](ws.autoscalers.Len())
+	ws.byTemplateRef = newLayered[nameKey, []*scaling.Autoscaler](0)
 	// Resolving reads the finished index alone: every core resolves a part
 	// of the autoscalers, and the results are recorded in file order.
 	all := ws.autoscalers.Slice(0, ws.autoscalers.Len())
@@ -260,9 +265,15 @@ func New(fset *token.FileSet, files []*manifest.File, opts Options) *Workspace {
 		ws.byTargetName.set(k, append(as, a))
 		r := rs[i]
 		ws.resolved.set(a, r)
-		if t := r.Object; t != nil {
-			as, _ := ws.byTarget.get(t)
-			ws.byTarget.set(t, append(as, a)) // in file order: autoscalers are
+		if r.Object != nil {
+			for _, t := range r.objects() {
+				as, _ := ws.byTarget.get(t)
+				ws.byTarget.set(t, append(as, a)) // in file order: autoscalers are
+			}
+		}
+		if r.templateRef != (nameKey{}) {
+			as, _ := ws.byTemplateRef.get(r.templateRef)
+			ws.byTemplateRef.set(r.templateRef, append(as, a))
 		}
 	}
 	addTiming(&tResol, resolveStart)

@@ -59,6 +59,7 @@ func evaluate(in Inputs) *rules.Evaluation {
 	if in.Limit != nil && in.Request != nil {
 		target.Workload = &scaling.Workload{HasTemplate: true, Containers: []scaling.Container{{Name: "app",
 			CPURequest: scaling.Num{V: *in.Request, Set: true}, CPULimit: scaling.Num{V: *in.Limit, Set: true}}}}
+		target.Pods = target.Workload // the pods run the workload's own template
 	}
 	if in.DeadTime != nil {
 		a.Metrics = append(a.Metrics, &scaling.Metric{Index: len(a.Metrics), Type: "External", Signal: scaling.SignalBacklog,
