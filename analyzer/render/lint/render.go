@@ -355,7 +355,7 @@ func renderChart(ctx context.Context, dir string, sources func(string) bool, opt
 	}
 	jobs = append(jobs, extra...)
 	out, setProblems := renderJobs(ctx, c, dir, jobs, opts)
-	problems = append(problems, setProblems...)
+	problems = append(problems, defaultsNeedValues(setProblems, out)...)
 	// The autoscaling variants enable what the defaults leave out, on the
 	// defaults when they render, else on the chart's own ci/ value set
 	// closest to them (a chart whose defaults need a value, such as a
@@ -392,6 +392,38 @@ func renderChart(ctx context.Context, dir string, sources func(string) bool, opt
 		}
 	}
 	return out, problems, files, variants
+}
+
+// defaultsNeedValues makes render-incomplete the execution error of a
+// chart's defaults when another of its value sets rendered: every template
+// rendered with those values, so what stops the defaults is a value they
+// leave out, as a chart that needs a datastore or a bucket named does
+// (temporalio's chart reads server.config.persistence.datastores.default,
+// null in its values.yaml and given by each of its ci/ files), not the
+// chart's own error. A parse error stops every value set and stays
+// render-error, as does an error of a ci/ set (the chart's own tests).
+func defaultsNeedValues(problems []render.Problem, out []*Unit) []render.Problem {
+	other := ""
+	for _, u := range out {
+		if u.Set != chart.DefaultsName && !u.Variant {
+			other = u.Set
+			break
+		}
+	}
+	if other == "" {
+		return problems
+	}
+	const head = "template does not render: "
+	for i, p := range problems {
+		if p.Rule != render.RuleError || p.Set != chart.DefaultsName || !strings.HasPrefix(p.Message, head) || !strings.Contains(p.Message, " executing ") {
+			continue
+		}
+		p.Rule = render.RuleIncomplete
+		p.Message = "value set does not render: its values leave out what a template reads (the chart renders with " + other + "): " +
+			strings.TrimPrefix(p.Message, head) + " (its other value sets are linted; give values in ci/*-values.yaml, .scalelint.yaml helm.charts or --values to lint this one)"
+		problems[i] = p
+	}
+	return problems
 }
 
 // variantBase returns the value set the autoscaling variants build on:
