@@ -72,7 +72,9 @@ func build(ws *workspace.Workspace, opts Options) *index {
 		return b.idx // the common case: no traffic configuration at all
 	}
 	for _, o := range ws.AllObjects().All() {
-		if w := ws.Workload(o); w != nil && w.HasTemplate {
+		// A Rollout with a workloadRef runs, and is selected by the
+		// labels of, the template of the object it names (PodsOf).
+		if w, _ := ws.PodsOf(o); w != nil && w.HasTemplate {
 			b.workloads = append(b.workloads, o)
 		}
 	}
@@ -146,7 +148,7 @@ func (b *builder) linkService(v *traffic.View, r *traffic.Route, svc *manifest.O
 		if !b.ws.Linkable(svc, w) {
 			continue
 		}
-		wv := b.ws.Workload(w)
+		wv, _ := b.ws.PodsOf(w)
 		if !wv.HasLabels(sv.Service.Selector) || (len(o.subset) > 0 && !wv.HasLabels(o.subset)) {
 			continue
 		}

@@ -115,16 +115,32 @@ func (ws *Workspace) resolve(a *scaling.Autoscaler) *Resolution {
 	}
 	r.Object = r.Variants[0]
 	r.Workload, _ = ws.workloads.get(r.Object)
-	r.Pods, r.PodsObject = r.Workload, r.Object
+	r.Pods, r.PodsObject = ws.PodsOf(r.Object)
 	if w := r.Workload; w != nil && !w.HasTemplate && w.TemplateRef != nil {
-		ref := w.TemplateRef
-		r.templateRef = nameKey{ref.Kind, ref.Name}
-		r.Pods, r.PodsObject = nil, ws.templateOf(r.Object, ref)
-		if r.PodsObject != nil {
-			r.Pods, _ = ws.workloads.get(r.PodsObject)
-		}
+		r.templateRef = nameKey{w.TemplateRef.Kind, w.TemplateRef.Name}
 	}
 	return r
+}
+
+// PodsOf returns the workload view whose pod template a workload's pods
+// run, and its object: the workload's own or, for an Argo Rollout with a
+// workloadRef and no template, the object the ref names (templateOf);
+// nil, nil when o is no workload or its ref's object is not among the
+// inputs.
+func (ws *Workspace) PodsOf(o *manifest.Object) (*scaling.Workload, *manifest.Object) {
+	w, _ := ws.workloads.get(o)
+	if w == nil {
+		return nil, nil
+	}
+	if w.HasTemplate || w.TemplateRef == nil {
+		return w, o
+	}
+	t := ws.templateOf(o, w.TemplateRef)
+	if t == nil {
+		return nil, nil
+	}
+	tw, _ := ws.workloads.get(t)
+	return tw, t
 }
 
 // templateOf returns the object a Rollout's workloadRef names: a
