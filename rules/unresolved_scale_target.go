@@ -25,6 +25,7 @@ var UnresolvedScaleTarget = &analyzer.Analyzer{
 		ws := pass.Workspace
 		var unreadable []*manifest.File
 		unreadableOnce := false
+		reportedRef := map[*manifest.Object]bool{} // once per Rollout, however many autoscalers scale it
 		for _, a := range ws.Autoscalers().All() {
 			if a.Kind == scaling.ScaledJob {
 				continue
@@ -38,6 +39,10 @@ var UnresolvedScaleTarget = &analyzer.Analyzer{
 			}
 			res := ws.Target(a)
 			if res.Object != nil {
+				if d, ok := unresolvedTemplate(res); ok && !reportedRef[res.Object] {
+					reportedRef[res.Object] = true
+					pass.Report(d)
+				}
 				continue
 			}
 			d := analyzer.Diagnostic{Pos: r.Pos(), End: r.End(), Object: a.Object, Field: "spec.scaleTargetRef.name"}
@@ -73,6 +78,35 @@ var UnresolvedScaleTarget = &analyzer.Analyzer{
 		}
 		return nil
 	},
+}
+
+// unresolvedTemplate reports an Argo Rollout target whose workloadRef
+// names no object scalelint reads the pod template of: not among the
+// inputs deployed with the Rollout in its namespace, a PodTemplate
+// (Argo Rollouts reads one; scalelint does not), or a kind Argo Rollouts
+// refuses (rollout/templateref.go: "workload of type ... is not
+// supported"). It is said at the ref, on the Rollout.
+func unresolvedTemplate(res *workspace.Resolution) (analyzer.Diagnostic, bool) {
+	w := res.Workload
+	if w == nil || w.HasTemplate || w.TemplateRef == nil || res.Pods != nil {
+		return analyzer.Diagnostic{}, false
+	}
+	ref, o := w.TemplateRef, res.Object
+	at := o.NearestField(manifest.Path{manifest.Key("spec"), manifest.Key("workloadRef"), manifest.Key("name")})
+	r := analyzer.FieldSpan(o, at)
+	group, _ := manifest.SplitAPIVersion(ref.APIVersion)
+	what := fmt.Sprintf("%s %q", ref.Kind, ref.Name)
+	const skipped = "; checks that need its pods are skipped"
+	var msg string
+	switch {
+	case group == "apps" && (ref.Kind == "Deployment" || ref.Kind == "ReplicaSet"):
+		msg = fmt.Sprintf("the %s whose pod template this %s runs (its workloadRef) is not among the inputs deployed with it in its namespace%s", what, o.Kind, skipped)
+	case group == "" && ref.Kind == "PodTemplate":
+		msg = fmt.Sprintf("this %s runs the pod template of %s (its workloadRef), which scalelint does not read%s", o.Kind, what, skipped)
+	default:
+		msg = fmt.Sprintf("this %s's workloadRef names %s (%s), a kind Argo Rollouts takes no pod template from (an apps Deployment or ReplicaSet, or a PodTemplate): it refuses the Rollout%s", o.Kind, what, ref.APIVersion, skipped)
+	}
+	return analyzer.Diagnostic{Pos: r.Pos(), End: r.End(), Object: o, Field: "spec.workloadRef.name", Message: msg}, true
 }
 
 // apart says why a definition of the target is not deployed with the
