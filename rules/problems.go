@@ -35,9 +35,14 @@ func reportProblems(pass *analyzer.Pass, rule string) map[token.Pos]bool {
 
 // problemsOf returns the problems of a file the per-file reading reports:
 // none of a chart's files, and of a kustomization's resource or patch only
-// those of its text (its objects' are reported through the build).
+// those of its text (its objects' are reported through the build), as of
+// an end-to-end test's assertion (partial objects: TestAssertion).
 func problemsOf(pass *analyzer.Pass, f *manifest.File) []manifest.Problem {
-	switch pass.Workspace.Rendering(f) {
+	rendering := pass.Workspace.Rendering(f)
+	if pass.Workspace.TestAssertion(f) != "" && rendering == workspace.NotRendered {
+		rendering = workspace.RenderedYAML // a test's assertion: its text's problems only
+	}
+	switch rendering {
 	case workspace.RenderedChart:
 		return nil
 	case workspace.RenderedYAML:

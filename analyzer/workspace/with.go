@@ -51,7 +51,9 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 		return New(ws.Fset, files.Slice(0, files.Len()), ws.opts), false
 	}
 	for _, p := range paths {
-		if IsKustomizationName(p) {
+		// A kustomization, or a test that says which files are its
+		// assertions (or is one by its name): what is indexed may change.
+		if IsKustomizationName(p) || IsTestDefinition(p) {
 			return New(ws.Fset, files.Slice(0, files.Len()), ws.opts), false
 		}
 		// A GitOps object (a Flux Kustomization, an Argo CD Application)
@@ -81,6 +83,7 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 		byTarget:      ws.byTarget.derive(),
 		byTargetName:  ws.byTargetName.derive(),
 		byTemplateRef: ws.byTemplateRef.derive(),
+		assertions:    ws.assertions,
 		derivedByWith: true,
 		lazyKinds:     make(map[string][]*manifest.Document, len(ws.lazyKinds)),
 		kinds:         ws.kinds,

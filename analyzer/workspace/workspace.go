@@ -144,6 +144,9 @@ type Workspace struct {
 	// byTargetName lists the autoscalers by the kind and name their
 	// scale target names (With resolves again those of a changed key).
 	byTargetName layered[nameKey, []*scaling.Autoscaler]
+	// assertions are the files of end-to-end tests' assertions, by slash
+	// path, with why (testAssertions): not indexed.
+	assertions map[string]string
 	// byTemplateRef lists the autoscalers by the kind and name their
 	// target's workloadRef names (Resolution.templateRef): With resolves
 	// them again when an object of that key changes.
@@ -219,6 +222,7 @@ func New(fset *token.FileSet, files []*manifest.File, opts Options) *Workspace {
 		ws.scopes = buildScopes(files, opts)
 		ws.kustomized = ws.scopes.gitops
 	}
+	ws.assertions = testAssertions(files)
 	for _, f := range files {
 		ws.kustomized = ws.kustomized || ws.isKustomization(f)
 		ws.index(f)
@@ -285,7 +289,7 @@ func New(fset *token.FileSet, files []*manifest.File, opts Options) *Workspace {
 // was). Kustomizations, patches, templates and rendered files hold no
 // objects of their own.
 func (ws *Workspace) index(f *manifest.File) {
-	if f.Template || ws.isKustomization(f) || ws.scopes.patches[f.SlashPath()] || ws.Rendering(f) != NotRendered {
+	if f.Template || ws.isKustomization(f) || ws.scopes.patches[f.SlashPath()] || ws.Rendering(f) != NotRendered || ws.assertions[f.SlashPath()] != "" {
 		return
 	}
 	for _, d := range f.Docs {
