@@ -287,9 +287,7 @@ func (t *tolerantStream) ReadFrame(ctx context.Context) ([]byte, int64, error) {
 		}
 		if rerr := checkMessage(body); rerr != nil {
 			t.log.Warn("refused a frame that is not a JSON-RPC message", "err", rerr.Message, "frame", fmt.Sprintf("%.200q", body))
-			if _, werr := t.Write(ctx, jsonrpc2.NewResponse(jsonrpc2.ID{}, nil, rerr)); werr != nil {
-				return nil, 0, werr
-			}
+			t.answer(ctx, rerr)
 			continue
 		}
 		return body, n, nil
@@ -307,15 +305,29 @@ func (t *tolerantStream) readFrame(ctx context.Context) ([]byte, int64, error) {
 		var rerr *jsonrpc2.Error
 		if errors.As(err, &rerr) {
 			// The stream read a whole frame that does not decode.
-			if _, werr := t.Write(ctx, jsonrpc2.NewResponse(jsonrpc2.ID{}, nil, rerr)); werr != nil {
-				return nil, 0, werr
-			}
+			t.answer(ctx, rerr)
 			return nil, 0, fmt.Errorf("%w: %v", jsonrpc2.ErrInvalidHeader, err)
 		}
 		return nil, 0, err
 	}
 	body, err := jsonrpc2.EncodeMessage(msg)
 	return body, n, err
+}
+
+// answer writes the error response (id null) to a frame that is not a
+// message on a goroutine of its own, never on the reading one: were the
+// reading to wait for the client to read the answer while the client
+// waits for the server to read (a reply it writes to a request of the
+// server's, such as client/registerCapability, on a pipe with no buffer),
+// neither would read again. It happened once in CI: the invalid-JSON case
+// of TestAbuseWireJSONRPC2Framer, over net.Pipe, waited 20 s for an
+// answer the server had logged and not yet written.
+func (t *tolerantStream) answer(ctx context.Context, rerr *jsonrpc2.Error) {
+	go func() {
+		if _, err := t.Write(context.WithoutCancel(ctx), jsonrpc2.NewResponse(jsonrpc2.ID{}, nil, rerr)); err != nil {
+			t.log.Debug("could not answer a frame that is not a message", "err", err)
+		}
+	}()
 }
 
 // WriteFrame implements the connection's frameStream.
