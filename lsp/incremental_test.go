@@ -333,3 +333,65 @@ func describe(ws *workspace.Workspace, ds []analyzer.Diagnostic) []string {
 	}
 	return out
 }
+
+// TestIncrementalWorkloadRef: an edit of the Deployment an Argo Rollout's
+// workloadRef names changes the findings of the Rollout's HPA, in the
+// HPA's own file, although neither the HPA nor the Rollout changed. The
+// HPA's tolerance trap (95% with limit = request: g = 1/0.95 = 1.0526 ≤
+// 1.1, rules/laws/README.md §1.4) goes when the limit is raised to 1 core
+// (g = 2/0.95 = 2.1) and comes back when it is lowered again; each time
+// the derived snapshot is linted in part, and publishes what a lint from
+// scratch does.
+func TestIncrementalWorkloadRef(t *testing.T) {
+	rollout := "apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata: {name: web}\nspec:\n  workloadRef: {apiVersion: apps/v1, kind: Deployment, name: web-base}\n---\n" +
+		"apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web}\nspec:\n  scaleTargetRef: {apiVersion: argoproj.io/v1alpha1, kind: Rollout, name: web}\n  maxReplicas: 10\n" +
+		"  metrics:\n  - type: Resource\n    resource: {name: cpu, target: {type: Utilization, averageUtilization: 95}}\n"
+	deploy := func(limit string) string {
+		return "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web-base}\nspec:\n  replicas: 0\n  template:\n    spec:\n      containers:\n" +
+			"      - name: web\n        image: web:1\n        resources: {requests: {cpu: 500m}, limits: {cpu: " + limit + "}}\n"
+	}
+	files := map[string]string{"/ws/a/rollout.yaml": rollout, "/ws/b/deploy.yaml": deploy("500m")}
+	s := NewServer(Options{Debounce: -1, Log: io.Discard})
+	s.client = &recorder{last: map[uri.URI][]protocol.Diagnostic{}}
+	set := func(srv *Server, p string) {
+		srv.setDiskLocked(p, srv.cache.newHandle(p, uri.File(p), 0, false, []byte(files[p])))
+	}
+	for p := range files {
+		set(s, p)
+	}
+	s.mu.Lock()
+	snap := s.newSnapshotLocked()
+	s.mu.Unlock()
+	s.runLint(context.Background(), snap)
+	hpa := "/ws/a/rollout.yaml"
+	for i, limit := range []string{"1", "500m"} {
+		files["/ws/b/deploy.yaml"] = deploy(limit)
+		set(s, "/ws/b/deploy.yaml")
+		s.mu.Lock()
+		snap = s.newSnapshotLocked()
+		s.mu.Unlock()
+		got := fileDiagnosticsOf(t, snap)
+		if !snap.incremental {
+			t.Fatalf("edit %d: the snapshot was not derived incrementally: the test tests nothing", i)
+		}
+		s.runLint(context.Background(), snap)
+		fresh := NewServer(Options{Debounce: -1, Log: io.Discard})
+		for p := range files {
+			set(fresh, p)
+		}
+		fresh.mu.Lock()
+		full := fresh.newSnapshotLocked()
+		fresh.mu.Unlock()
+		want := fileDiagnosticsOf(t, full)
+		trapped := strings.Contains(protocolJSON(t, want[hpa]), "tolerance-trap")
+		if trapped != (limit == "500m") {
+			t.Fatalf("edit %d: a full lint finds the trap %v with limit %s", i, trapped, limit)
+		}
+		if g, w := protocolJSON(t, got[hpa]), protocolJSON(t, want[hpa]); g != w {
+			t.Errorf("edit %d (limit %s): %s\nincremental: %s\nfull:        %s", i, limit, hpa, g, w)
+		}
+		if pub := protocolJSON(t, s.client.(*recorder).last[uri.File(hpa)]); pub != protocolJSON(t, want[hpa]) {
+			t.Errorf("edit %d (limit %s): the client holds for %s\n%s", i, limit, hpa, pub)
+		}
+	}
+}

@@ -99,7 +99,7 @@ func unresolvedTemplate(res *workspace.Resolution) (analyzer.Diagnostic, bool) {
 	const skipped = "; checks that need its pods are skipped"
 	var msg string
 	switch {
-	case group == "apps" && (ref.Kind == "Deployment" || ref.Kind == "ReplicaSet"):
+	case workspace.ReadsTemplateOf(ref):
 		msg = fmt.Sprintf("the %s whose pod template this %s runs (its workloadRef) is not among the inputs deployed with it in its namespace%s", what, o.Kind, skipped)
 	case group == "" && ref.Kind == "PodTemplate":
 		msg = fmt.Sprintf("this %s runs the pod template of %s (its workloadRef), which scalelint does not read%s", o.Kind, what, skipped)

@@ -262,11 +262,16 @@ type appsWorkload struct {
 func decodeAppsWorkload(o *Object) (any, []FieldError) {
 	var w appsWorkload
 	errs := decodeInto(o.node, &w, o.Doc.File.opts.Limits, false)
-	out := &Workload{Replicas: w.Spec.Replicas, TemplatePath: Path{Key("spec"), Key("template")}}
-	if w.Spec.Template != nil {
-		out.HasTemplate, out.Pod = true, podCPU(w.Spec.Template.Spec)
+	return appsWorkloadOf(w.Spec.Replicas, w.Spec.Template), errs
+}
+
+// appsWorkloadOf is the Workload of a spec.replicas and a spec.template.
+func appsWorkloadOf(replicas *int32, template *podTemplateSubset) *Workload {
+	out := &Workload{Replicas: replicas, TemplatePath: Path{Key("spec"), Key("template")}}
+	if template != nil {
+		out.HasTemplate, out.Pod = true, podCPU(template.Spec)
 	}
-	return out, errs
+	return out
 }
 
 // rollout is the part of an Argo Rollout scalelint reads: a Deployment's,
@@ -288,10 +293,7 @@ type rollout struct {
 func decodeRollout(o *Object) (any, []FieldError) {
 	var r rollout
 	errs := decodeInto(o.node, &r, o.Doc.File.opts.Limits, false)
-	out := &Workload{Replicas: r.Spec.Replicas, TemplatePath: Path{Key("spec"), Key("template")}}
-	if r.Spec.Template != nil {
-		out.HasTemplate, out.Pod = true, podCPU(r.Spec.Template.Spec)
-	}
+	out := appsWorkloadOf(r.Spec.Replicas, r.Spec.Template)
 	if ref := r.Spec.WorkloadRef; ref != nil && ref.Name != "" {
 		out.TemplateRef = &TemplateRef{APIVersion: ref.APIVersion, Kind: ref.Kind, Name: ref.Name}
 	}

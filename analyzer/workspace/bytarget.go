@@ -52,12 +52,10 @@ func (ws *Workspace) indexTarget(a *scaling.Autoscaler, r *Resolution) {
 		return
 	}
 	for _, t := range r.objects() {
-		as, _ := ws.byTarget.get(t)
-		ws.byTarget.set(t, ws.inOrder(append(slices.Clone(as), a)))
+		addTo(ws, &ws.byTarget, t, a)
 	}
-	if r.templateRef != (nameKey{}) {
-		as, _ := ws.byTemplateRef.get(r.templateRef)
-		ws.byTemplateRef.set(r.templateRef, ws.inOrder(append(slices.Clone(as), a)))
+	if k := r.templateRef(); k != (nameKey{}) {
+		addTo(ws, &ws.byTemplateRef, k, a)
 	}
 }
 
@@ -68,20 +66,28 @@ func (ws *Workspace) unindexTarget(a *scaling.Autoscaler, r *Resolution) {
 		return
 	}
 	for _, t := range r.objects() {
-		as, _ := ws.byTarget.get(t)
-		if as = slices.DeleteFunc(slices.Clone(as), func(x *scaling.Autoscaler) bool { return x == a }); len(as) > 0 {
-			ws.byTarget.set(t, as)
-		} else {
-			ws.byTarget.delete(t)
-		}
+		removeFrom(&ws.byTarget, t, a)
 	}
-	if r.templateRef != (nameKey{}) {
-		as, _ := ws.byTemplateRef.get(r.templateRef)
-		if as = slices.DeleteFunc(slices.Clone(as), func(x *scaling.Autoscaler) bool { return x == a }); len(as) > 0 {
-			ws.byTemplateRef.set(r.templateRef, as)
-		} else {
-			ws.byTemplateRef.delete(r.templateRef)
-		}
+	if k := r.templateRef(); k != (nameKey{}) {
+		removeFrom(&ws.byTemplateRef, k, a)
+	}
+}
+
+// addTo adds an autoscaler to the list an index holds at k, in the
+// workspace's order, on a copy (the list may be a base's).
+func addTo[K comparable](ws *Workspace, l *layered[K, []*scaling.Autoscaler], k K, a *scaling.Autoscaler) {
+	as, _ := l.get(k)
+	l.set(k, ws.inOrder(append(slices.Clone(as), a)))
+}
+
+// removeFrom removes an autoscaler from the list an index holds at k, on
+// a copy, and the key with its last one.
+func removeFrom[K comparable](l *layered[K, []*scaling.Autoscaler], k K, a *scaling.Autoscaler) {
+	as, _ := l.get(k)
+	if as = slices.DeleteFunc(slices.Clone(as), func(x *scaling.Autoscaler) bool { return x == a }); len(as) > 0 {
+		l.set(k, as)
+	} else {
+		l.delete(k)
 	}
 }
 

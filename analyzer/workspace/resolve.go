@@ -37,9 +37,16 @@ type Resolution struct {
 	// among the inputs.
 	Pods       *scaling.Workload
 	PodsObject *manifest.Object
-	// templateRef is the kind and name a Rollout's workloadRef names: an
-	// edit of an object of that key resolves the autoscaler again (With).
-	templateRef nameKey
+}
+
+// templateRef is the kind and name a Rollout target's workloadRef names
+// (none for a target with a template of its own): an edit of an object of
+// that key resolves the autoscaler again (With, byTemplateRef).
+func (r *Resolution) templateRef() nameKey {
+	if w := r.Workload; w != nil && !w.HasTemplate && w.TemplateRef != nil {
+		return nameKey{w.TemplateRef.Kind, w.TemplateRef.Name}
+	}
+	return nameKey{}
 }
 
 // Target returns the resolution of an autoscaler's scale target.
@@ -116,9 +123,6 @@ func (ws *Workspace) resolve(a *scaling.Autoscaler) *Resolution {
 	r.Object = r.Variants[0]
 	r.Workload, _ = ws.workloads.get(r.Object)
 	r.Pods, r.PodsObject = ws.PodsOf(r.Object)
-	if w := r.Workload; w != nil && !w.HasTemplate && w.TemplateRef != nil {
-		r.templateRef = nameKey{w.TemplateRef.Kind, w.TemplateRef.Name}
-	}
 	return r
 }
 
@@ -149,8 +153,7 @@ func (ws *Workspace) PodsOf(o *manifest.Object) (*scaling.Workload, *manifest.Ob
 // deployed with the Rollout in its namespace, the nearest when several
 // variants are; nil when there is none.
 func (ws *Workspace) templateOf(ro *manifest.Object, ref *manifest.TemplateRef) *manifest.Object {
-	group, _ := manifest.SplitAPIVersion(ref.APIVersion)
-	if group != "apps" || (ref.Kind != "Deployment" && ref.Kind != "ReplicaSet") {
+	if !ReadsTemplateOf(ref) {
 		return nil
 	}
 	objs, _ := ws.byName.get(nameKey{ref.Kind, ref.Name})
@@ -200,6 +203,15 @@ func (ws *Workspace) nearApart(a, b *manifest.Object) bool {
 	fa, fb := a.Doc.File, b.Doc.File
 	c := manifest.CommonDirDepth(fa, fb)
 	return fa.DirDepth()-c <= 2*d && fb.DirDepth()-c <= 2*d
+}
+
+// ReadsTemplateOf reports whether a workloadRef names a kind whose pod
+// template scalelint reads and Argo Rollouts takes: an apps Deployment
+// or ReplicaSet (Argo Rollouts takes a core PodTemplate too, which
+// scalelint does not read).
+func ReadsTemplateOf(ref *manifest.TemplateRef) bool {
+	group, _ := manifest.SplitAPIVersion(ref.APIVersion)
+	return group == "apps" && (ref.Kind == "Deployment" || ref.Kind == "ReplicaSet")
 }
 
 // objectBefore orders objects by file path, document and list item.

@@ -47,7 +47,10 @@ func isChainsawTestName(base string) bool {
 }
 
 // testAssertions returns the slash paths of the test assertion files
-// among files, with why each is one.
+// among files, with why each is one. It runs on every New, over every
+// file of a check: a name is tested with a string search first (a
+// repository without tests pays that alone), and the files are grouped by
+// directory only when a chainsaw test names some.
 func testAssertions(files []*manifest.File) map[string]string {
 	var out map[string]string
 	mark := func(p, why string) {
@@ -56,19 +59,27 @@ func testAssertions(files []*manifest.File) map[string]string {
 		}
 		out[p] = why
 	}
+	var tests []*manifest.File
+	for _, f := range files {
+		p := f.SlashPath()
+		base := p[strings.LastIndexByte(p, '/')+1:]
+		switch {
+		case isChainsawTestName(base):
+			tests = append(tests, f)
+		case (strings.Contains(base, "-assert.") || strings.Contains(base, "-errors.")) && kuttlAssert.MatchString(base):
+			mark(p, kuttlReason)
+		}
+	}
+	if len(tests) == 0 {
+		return out
+	}
 	byDir := map[string][]string{}
 	for _, f := range files {
 		p := f.SlashPath()
 		byDir[path.Dir(p)] = append(byDir[path.Dir(p)], p)
-		if kuttlAssert.MatchString(path.Base(p)) {
-			mark(p, kuttlReason)
-		}
 	}
-	for _, f := range files {
+	for _, f := range tests {
 		p := f.SlashPath()
-		if !isChainsawTestName(path.Base(p)) {
-			continue
-		}
 		for _, ref := range chainsawAssertFiles(f.Text()) {
 			pattern := path.Join(path.Dir(p), ref)
 			for _, q := range byDir[path.Dir(pattern)] {

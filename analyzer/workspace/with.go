@@ -163,13 +163,7 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 		if changed(a.Object.Doc.File) {
 			nw.unindexTarget(a, ws.Target(a))
 			nw.resolved.delete(a)
-			k := nameKey{a.Target.Kind, a.Target.Name}
-			as, _ := nw.byTargetName.get(k)
-			if as = slices.DeleteFunc(slices.Clone(as), func(x *scaling.Autoscaler) bool { return x == a }); len(as) > 0 {
-				nw.byTargetName.set(k, as)
-			} else {
-				nw.byTargetName.delete(k)
-			}
+			removeFrom(&nw.byTargetName, nameKey{a.Target.Kind, a.Target.Name}, a)
 		}
 	}
 
@@ -263,7 +257,7 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 	}
 	for _, a := range nw.inOrder(again) {
 		prev, ok := nw.resolved.get(a)
-		if !ok || names[nameKey{a.Target.Kind, a.Target.Name}] || names[prev.templateRef] {
+		if !ok || names[nameKey{a.Target.Kind, a.Target.Name}] || names[prev.templateRef()] {
 			r := nw.resolve(a)
 			nw.unindexTarget(a, prev)
 			nw.resolved.set(a, r)

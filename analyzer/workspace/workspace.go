@@ -275,9 +275,9 @@ func New(fset *token.FileSet, files []*manifest.File, opts Options) *Workspace {
 				ws.byTarget.set(t, append(as, a)) // in file order: autoscalers are
 			}
 		}
-		if r.templateRef != (nameKey{}) {
-			as, _ := ws.byTemplateRef.get(r.templateRef)
-			ws.byTemplateRef.set(r.templateRef, append(as, a))
+		if r.templateRef() != (nameKey{}) {
+			as, _ := ws.byTemplateRef.get(r.templateRef())
+			ws.byTemplateRef.set(r.templateRef(), append(as, a))
 		}
 	}
 	addTiming(&tResol, resolveStart)

@@ -454,6 +454,11 @@ var errPos = regexp.MustCompile(`([^\s:()"'<>]+):(\d+)(?::(\d+))?`)
 // result past the output limit (boundedFuncs).
 const overLimit = "over the output limit of"
 
+// OtherSetsLinted ends the message of a value set that does not render
+// for want of values: the chart's other sets are linted, and how to give
+// this one its values.
+const OtherSetsLinted = " (its other value sets are linted; give values in ci/*-values.yaml, .scalelint.yaml helm.charts or --values to lint this one)"
+
 // requiredPrefix starts the error of a value the chart requires: Helm's
 // required and fail functions.
 const requiredPrefix = "execution error at ("
@@ -507,7 +512,7 @@ func (c *Chart) renderProblem(err error, vs ValueSet, tpls map[string]*template,
 		if i := strings.Index(msg, "): "); i >= 0 {
 			msg = msg[i+3:]
 		}
-		msg += " (its other value sets are linted; give values in ci/*-values.yaml, .scalelint.yaml helm.charts or --values to lint this one)"
+		msg += OtherSetsLinted
 	case len(c.Missing) > 0:
 		p.Rule = render.RuleIncomplete
 		why = fmt.Sprintf("template does not render without the dependencies not vendored (%s): ", strings.Join(c.Missing, ", "))
@@ -516,7 +521,7 @@ func (c *Chart) renderProblem(err error, vs ValueSet, tpls map[string]*template,
 		// values the chart does not give.
 		p.Rule = render.RuleIncomplete
 		why = "value set does not render: the chart has no values.yaml and its templates read values: "
-		msg += " (its other value sets are linted; give values in ci/*-values.yaml, .scalelint.yaml helm.charts or --values to lint this one)"
+		msg += OtherSetsLinted
 	}
 	// The engine names templates CHART/templates/x.yaml; say where they
 	// are on disk.

@@ -119,26 +119,16 @@ func (t *Tree) stagedWhole(rel string, reached map[string]bool) []byte {
 }
 
 // includedBy returns the files a kustomization's build reads as
-// resources: the includes of the kustomizations it reaches (Covered's
-// walk, by slash path, without patches).
+// resources: the includes, other than kustomizations, of those it reaches.
 func (t *Tree) includedBy(k *kustomization) map[string]bool {
 	out := map[string]bool{}
-	seen := map[*kustomization]bool{}
-	var visit func(k *kustomization, depth int)
-	visit = func(k *kustomization, depth int) {
-		if seen[k] || depth > 64 {
-			return
-		}
-		seen[k] = true
+	t.reach([]*kustomization{k}, func(k *kustomization) {
 		for _, inc := range k.includes {
-			if sub, ok := t.kusts[inc]; ok {
-				visit(sub, depth+1)
-			} else {
+			if _, sub := t.kusts[inc]; !sub {
 				out[inc] = true
 			}
 		}
-	}
-	visit(k, 0)
+	})
 	return out
 }
 

@@ -67,22 +67,29 @@ func TestSlimBuildKeepsTheRest(t *testing.T) {
 		"app/crd.yaml":           bigCRD(200),
 		"app/deploy.yaml":        widgetDeploy,
 	}
-	dir := rendertest.WriteTree(t, "", files)
-	tree := readTree(dir, render.Limits{})
-	slim, problems := tree.build(t.Context(), tree.kusts["app"], "app", true)
+	s, _ := slimAndWhole(t, files)
+	if !bytes.Contains(s, []byte("patched: \"yes\"")) {
+		t.Errorf("the patch of the CRD did not apply to the slim copy:\n%s", s)
+	}
+}
+
+// slimAndWhole builds the tree's root app with its CRDs slimmed and
+// whole, and checks that the schema is in the whole build only and that
+// the Deployment (the text from its apiVersion on) is the same in both.
+func slimAndWhole(t *testing.T, files map[string]string) (slim, whole []byte) {
+	t.Helper()
+	tree := readTree(rendertest.WriteTree(t, "", files), render.Limits{})
+	s, problems := tree.build(t.Context(), tree.kusts["app"], "app", true)
 	if len(problems) > 0 {
 		t.Fatalf("slim build: %v", problems)
 	}
-	whole, problems := tree.build(t.Context(), tree.kusts["app"], "app", false)
+	w, problems := tree.build(t.Context(), tree.kusts["app"], "app", false)
 	if len(problems) > 0 {
 		t.Fatalf("whole build: %v", problems)
 	}
-	s, w := slim.Files[0].Text, whole.Files[0].Text
-	if bytes.Contains(s, []byte("openAPIV3Schema")) || !bytes.Contains(w, []byte("openAPIV3Schema")) {
+	slim, whole = s.Files[0].Text, w.Files[0].Text
+	if bytes.Contains(slim, []byte("openAPIV3Schema")) || !bytes.Contains(whole, []byte("openAPIV3Schema")) {
 		t.Errorf("the slim build holds the schema, or the whole one does not")
-	}
-	if !bytes.Contains(s, []byte("patched: \"yes\"")) {
-		t.Errorf("the patch of the CRD did not apply to the slim copy:\n%s", s)
 	}
 	deploy := func(text []byte) string {
 		i := bytes.Index(text, []byte("apiVersion: apps/v1"))
@@ -91,42 +98,20 @@ func TestSlimBuildKeepsTheRest(t *testing.T) {
 		}
 		return string(text[i:])
 	}
-	if deploy(s) != deploy(w) {
-		t.Errorf("the Deployment differs:\n--- slim\n%s\n--- whole\n%s", deploy(s), deploy(w))
+	if deploy(slim) != deploy(whole) {
+		t.Errorf("the Deployment differs:\n--- slim\n%s\n--- whole\n%s", deploy(slim), deploy(whole))
 	}
+	return slim, whole
 }
 
 // A CRD and a Deployment in one file (an operator's install file): the
 // slim build gives the Deployment as the build of the file as written
 // does (the independent reference), and the CRD without its schema.
 func TestSlimBuildMixedFile(t *testing.T) {
-	dir := rendertest.WriteTree(t, "", map[string]string{
+	slimAndWhole(t, map[string]string{
 		"app/kustomization.yaml": "resources:\n- install.yaml\nnamePrefix: p-\n",
 		"app/install.yaml":       bigCRD(200) + "---\n" + widgetDeploy,
 	})
-	tree := readTree(dir, render.Limits{})
-	slim, problems := tree.build(t.Context(), tree.kusts["app"], "app", true)
-	if len(problems) > 0 {
-		t.Fatalf("slim build: %v", problems)
-	}
-	whole, problems := tree.build(t.Context(), tree.kusts["app"], "app", false)
-	if len(problems) > 0 {
-		t.Fatalf("whole build: %v", problems)
-	}
-	s, w := slim.Files[0].Text, whole.Files[0].Text
-	if bytes.Contains(s, []byte("openAPIV3Schema")) || !bytes.Contains(w, []byte("openAPIV3Schema")) {
-		t.Errorf("the slim build holds the schema, or the whole one does not")
-	}
-	deploy := func(text []byte) string {
-		i := bytes.Index(text, []byte("apiVersion: apps/v1"))
-		if i < 0 {
-			t.Fatalf("no Deployment built:\n%s", text)
-		}
-		return string(text[i:])
-	}
-	if deploy(s) != deploy(w) {
-		t.Errorf("the Deployment differs:\n--- slim\n%s\n--- whole\n%s", deploy(s), deploy(w))
-	}
 }
 
 // A build that fails only because the CRDs were slimmed (a replacement

@@ -706,19 +706,19 @@ func (t *Tree) Roots() []string {
 // builds, not one by one.
 func (t *Tree) Covered(roots []string) map[string]bool {
 	out := map[string]bool{}
-	seen := map[*kustomization]bool{}
-	var visit func(k *kustomization, depth int)
-	visit = func(k *kustomization, depth int) {
-		if seen[k] || depth > 64 {
-			return
+	var ks []*kustomization
+	for _, r := range roots {
+		if k := t.kusts[r]; k != nil {
+			ks = append(ks, k)
 		}
-		seen[k] = true
+	}
+	t.reach(ks, func(k *kustomization) {
 		out[t.path(k.file)] = true
 		for _, inc := range k.includes {
-			if sub, ok := t.kusts[inc]; ok {
-				visit(sub, depth+1)
-			} else if _, ok := t.files[inc]; ok {
-				out[t.path(inc)] = true
+			if _, sub := t.kusts[inc]; !sub {
+				if _, ok := t.files[inc]; ok {
+					out[t.path(inc)] = true
+				}
 			}
 		}
 		for _, p := range k.patches {
@@ -726,13 +726,30 @@ func (t *Tree) Covered(roots []string) map[string]bool {
 				out[t.path(p.file)] = true
 			}
 		}
-	}
-	for _, r := range roots {
-		if k := t.kusts[r]; k != nil {
-			visit(k, 0)
+	})
+	return out
+}
+
+// reach calls visit once for each kustomization the given ones include,
+// themselves and below (resources, bases, components), at most 64 deep.
+func (t *Tree) reach(from []*kustomization, visit func(k *kustomization)) {
+	seen := map[*kustomization]bool{}
+	var walk func(k *kustomization, depth int)
+	walk = func(k *kustomization, depth int) {
+		if seen[k] || depth > 64 {
+			return
+		}
+		seen[k] = true
+		visit(k)
+		for _, inc := range k.includes {
+			if sub, ok := t.kusts[inc]; ok {
+				walk(sub, depth+1)
+			}
 		}
 	}
-	return out
+	for _, k := range from {
+		walk(k, 0)
+	}
 }
 
 // Path returns a slash path below the tree root as a path on disk.

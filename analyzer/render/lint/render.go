@@ -420,7 +420,7 @@ func defaultsNeedValues(problems []render.Problem, out []*Unit) []render.Problem
 		}
 		p.Rule = render.RuleIncomplete
 		p.Message = "value set does not render: its values leave out what a template reads (the chart renders with " + other + "): " +
-			strings.TrimPrefix(p.Message, head) + " (its other value sets are linted; give values in ci/*-values.yaml, .scalelint.yaml helm.charts or --values to lint this one)"
+			strings.TrimPrefix(p.Message, head) + chart.OtherSetsLinted
 		problems[i] = p
 	}
 	return problems
