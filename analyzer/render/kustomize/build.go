@@ -46,7 +46,16 @@ func (t *Tree) Build(ctx context.Context, dir string) (*render.Output, []render.
 			Message: "kustomization does not read as a YAML mapping; not built, its files are linted one by one instead"}
 		return nil, []render.Problem{p}
 	}
-	slim := t.firstIn(k, patchesCRDs) == nil && len(t.slimFiles()) > 0
+	// A build is tried with the CRDs slimmed first even when it patches
+	// CRDs: most such patches set an annotation or a conversion webhook
+	// and apply to the slim copy alike (KServe's config/crd, reached by
+	// each of its 15 roots: 16 s with the CRDs whole, see
+	// TestSlimBuildPatchedCRD); one into a schema fails there, and the
+	// build is made again whole. A JSON patch or a replacement that
+	// succeeds on the slim copy succeeds on the whole one: the slim
+	// copy holds no path the whole one lacks (only a test op or a copy
+	// of a whole CRD version could tell the two apart).
+	slim := len(t.slimFiles()) > 0
 	out, problems := t.build(ctx, k, dir, slim)
 	if problems != nil && slim && problems[0].Rule != render.RuleLimit && problems[0].Rule != render.RuleIncomplete {
 		// Built again with the CRDs whole: the error may be the slimming's
@@ -315,14 +324,42 @@ func targetMissing(msg string) bool {
 }
 
 // unreadable reports whether a build error says a file is missing or out
-// of the kustomization's reach.
+// of the kustomization's reach. Only the error of the innermost
+// kustomization counts: kustomize tries a resource entry as a file before
+// it tries it as a directory, and an error in a base it recursed into
+// carries the file attempt's "'base' must resolve to a file" ahead of the
+// directory's own (KEDA's config/crd: "... must resolve to a file':
+// recursed accumulation of path 'config/crd': add operation does not
+// apply: doc is missing path").
 func unreadable(msg string) bool {
+	msg = innermost(msg)
 	for _, s := range []string{"doesn't exist", "no such file or directory", "is not in or below", "must resolve to a file"} {
 		if strings.Contains(msg, s) {
 			return true
 		}
 	}
 	return false
+}
+
+// innermost returns the part of a build error that the innermost
+// kustomization kustomize recursed into gave (kusttarget.go wraps it as
+// "recursed accumulation of path 'P': ERR", "recursed merging from path
+// 'P': ERR" or "couldn't make target for path 'P': ERR"), or the whole
+// message when it names none.
+func innermost(msg string) string {
+	at := -1
+	for _, m := range []string{"recursed accumulation of path '", "recursed merging from path '", "couldn't make target for path '"} {
+		if i := strings.LastIndex(msg, m); i >= 0 && i+len(m) > at {
+			at = i + len(m)
+		}
+	}
+	if at < 0 {
+		return msg
+	}
+	if end := strings.Index(msg[at:], "': "); end >= 0 {
+		return msg[at+end+len("': "):]
+	}
+	return msg
 }
 
 // patchID is how kustomize names the object of a patch it cannot apply:

@@ -132,16 +132,3 @@ func filterKeys(m *yaml.Node, pass func(key string) bool) {
 	}
 	m.Content = kept
 }
-
-// patchesCRDs reports whether a kustomization patches CRDs through a
-// target selector (kind CustomResourceDefinition): such a patch often
-// edits the schema (KEDA's config/crd patches its CRDs' schemas), so its
-// builds take the CRDs whole rather than fail once slimmed first.
-func patchesCRDs(k *kustomization) bool {
-	for _, p := range k.patches {
-		if _, kind := render.Lookup(p.target, manifest.Path{manifest.Key("kind")}); kind != nil && kind.Value == "CustomResourceDefinition" {
-			return true
-		}
-	}
-	return false
-}

@@ -132,3 +132,55 @@ func TestSlimFailureBuildsWhole(t *testing.T) {
 		t.Errorf("the replacement did not read the whole CRD:\n%s", out.Text)
 	}
 }
+
+// A kustomization that patches CRDs through a target selector without
+// touching their schemas (KServe's config/crd sets an annotation and a
+// conversion webhook on its InferenceService CRD) builds with the CRDs
+// slimmed: the patch applies to the slim copy, and the whole CRDs, which
+// are most of such a tree's build time, are not copied. A JSON patch into
+// a schema fails on the slim copy and is built again whole (the KEDA
+// case, below).
+func TestSlimBuildPatchedCRD(t *testing.T) {
+	patch := "patches:\n- target: {group: apiextensions.k8s.io, kind: CustomResourceDefinition, name: widgets.example.com}\n  patch: |\n    apiVersion: apiextensions.k8s.io/v1\n    kind: CustomResourceDefinition\n    metadata:\n      name: widgets.example.com\n      annotations: {cert-manager.io/inject-ca-from: ns/cert}\n"
+	tree := readTree(rendertest.WriteTree(t, "", map[string]string{
+		"app/kustomization.yaml": "resources:\n- crd.yaml\n- deploy.yaml\n" + patch,
+		"app/crd.yaml":           bigCRD(200),
+		"app/deploy.yaml":        widgetDeploy,
+	}), render.Limits{})
+	out := build(t, tree, "app")
+	if bytes.Contains(out.Text, []byte("openAPIV3Schema")) {
+		t.Errorf("a patch of the CRD's metadata made the build take the CRDs whole:\n%s", out.Text)
+	}
+	if !bytes.Contains(out.Text, []byte("cert-manager.io/inject-ca-from: ns/cert")) {
+		t.Errorf("the patch of the CRD did not apply:\n%s", out.Text)
+	}
+
+	// KEDA's layout: the JSON patch is in a base the root recurses into,
+	// so kustomize's error carries "'../crd' must resolve to a file"
+	// (its file attempt) ahead of the patch's own: that is not a file
+	// missing, and the build is made again whole.
+	jsonPatch := func(path string) map[string]string {
+		return map[string]string{
+			"app/kustomization.yaml": "resources:\n- ../crd\n- deploy.yaml\n",
+			"app/deploy.yaml":        widgetDeploy,
+			"crd/kustomization.yaml": "resources:\n- crd.yaml\npatches:\n- target: {kind: CustomResourceDefinition, name: widgets.example.com}\n  patch: |\n    - op: add\n      path: " + path + "\n      value: patched widget\n",
+			"crd/crd.yaml":           bigCRD(200),
+		}
+	}
+	tree = readTree(rendertest.WriteTree(t, "", jsonPatch("/spec/versions/0/schema/openAPIV3Schema/description")), render.Limits{})
+	if _, problems := tree.build(t.Context(), tree.kusts["app"], "app", true); len(problems) == 0 {
+		t.Fatalf("the slim build of a JSON patch into the schema did not fail: this part no longer tests the fallback")
+	}
+	out = build(t, tree, "app")
+	if !bytes.Contains(out.Text, []byte("description: patched widget")) {
+		t.Errorf("the JSON patch into the schema was not applied to the whole CRD:\n%s", out.Text)
+	}
+
+	// A patch into a path the whole CRD lacks too fails as kustomize
+	// fails: a render error, not a file the tree does not hold.
+	tree = readTree(rendertest.WriteTree(t, "", jsonPatch("/spec/validation/openAPIV3Schema/description")), render.Limits{})
+	_, problems := tree.Build(t.Context(), "app")
+	if len(problems) != 1 || problems[0].Rule != render.RuleError || !strings.Contains(problems[0].Message, "doc is missing path") {
+		t.Errorf("a JSON patch that fails on the whole CRD: got %+v, want one %s saying the path is missing", problems, render.RuleError)
+	}
+}
