@@ -7,7 +7,7 @@
 //
 //	walked paths -> Discover        charts (a stat of Chart.yaml, no parse)
 //	                                and kustomization roots
-//	chart dir    -> chart.Load      files read confined to the root
+//	chart dir    -> chart.Load      files read confined to its repository
 //	             -> chart.ValueSets defaults, ci/*-values.yaml, the
 //	                                autoscaling variant, configured sets
 //	             -> chart.Render    Helm's engine, client-only, bounded

@@ -22,27 +22,69 @@ type TreeFile struct {
 // package trees.
 var skipDirs = map[string]bool{".git": true, ".hg": true, ".svn": true, "node_modules": true}
 
-// ReadTree reads the regular files below root, confined to it: a symbolic
-// link whose target lies outside root is refused (a problem, the file is
-// not read), links to directories inside root are followed once (no
-// loops), and at most lim.MaxFiles files and lim.MaxInput bytes are read
-// (a problem says what was left out). keep, when set, decides which
-// files and directories (rel ends in "/") are read.
-func ReadTree(root string, lim Limits, keep func(rel string) bool) ([]TreeFile, []Problem) {
+// ReadTree reads the regular files below root, confined to the directory
+// confine ("" for root itself; a directory root is in): a symbolic link
+// whose target lies outside confine is not followed (a render-incomplete
+// problem says so), links to directories are followed once (no loops),
+// and at most lim.MaxFiles files and lim.MaxInput bytes are read (a
+// problem says what was left out). keep, when set, decides which files
+// and directories (rel ends in "/") are read.
+func ReadTree(root, confine string, lim Limits, keep func(rel string) bool) ([]TreeFile, []Problem) {
 	lim = lim.WithDefaults()
-	realRoot, err := filepath.EvalSymlinks(root)
+	realRoot, err := realPath(root)
 	if err != nil {
 		return nil, []Problem{{Rule: RuleError, Path: root, Message: fmt.Sprintf("cannot read %s: %v", root, unwrap(err))}}
 	}
-	r := &treeReader{root: root, realRoot: realRoot, lim: lim, keep: keep, seen: map[string]bool{realRoot: true}}
+	realConfine := realRoot
+	if confine != "" {
+		if c, err := realPath(confine); err == nil && within(c, realRoot) {
+			realConfine = c
+		}
+	}
+	r := &treeReader{root: root, realConfine: realConfine, lim: lim, keep: keep, seen: map[string]bool{realRoot: true}}
 	r.dir(root, "")
 	sort.Slice(r.files, func(i, j int) bool { return r.files[i].Rel < r.files[j].Rel })
 	return r.files, r.problems
 }
 
+// realPath is the absolute path of p with its symbolic links resolved:
+// what a link's target (filepath.EvalSymlinks of an absolute link path)
+// is compared with.
+func realPath(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(abs)
+}
+
+// RepositoryRoot returns the directory of the version-control checkout
+// that holds dir (the nearest one above it with a .git entry: a directory,
+// or a file in a worktree or submodule), or "" when none does. A chart
+// may link to files of its repository outside its own directory
+// (kubernetes-ingress's chart links crds to ../../config/crd/bases), which
+// Helm's loader reads as the chart's own.
+func RepositoryRoot(dir string) string {
+	d, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	for {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return ""
+		}
+		d = up
+	}
+}
+
 type treeReader struct {
-	root, realRoot string
-	lim            Limits
+	root        string
+	realConfine string // real path of the directory links may lead into
+	lim         Limits
 	keep           func(string) bool
 	seen           map[string]bool // real paths of directories entered
 	files          []TreeFile
@@ -68,13 +110,16 @@ func (r *treeReader) dir(dir, rel string) {
 		}
 		typ := e.Type()
 		if typ&fs.ModeSymlink != 0 {
-			target, err := filepath.EvalSymlinks(p)
+			target, err := realPath(p)
 			if err != nil {
 				continue // dangling: nothing to read
 			}
-			if !within(r.realRoot, target) {
-				r.problems = append(r.problems, Problem{Rule: RuleError, Path: p,
-					Message: fmt.Sprintf("symbolic link points outside %s (to %s); not read", r.root, target)})
+			if !within(r.realConfine, target) {
+				// Incomplete, not an error: Helm's loader follows such a
+				// link, and kustomize refuses it only when a kustomization
+				// reads it (and then the build says so).
+				r.problems = append(r.problems, Problem{Rule: RuleIncomplete, Path: p,
+					Message: fmt.Sprintf("symbolic link points outside %s (to %s); not read, so what is built from this directory may lack it", r.confined(), shownPath(target))})
 				continue
 			}
 			st, err := os.Stat(target)
@@ -102,6 +147,26 @@ func (r *treeReader) dir(dir, rel string) {
 			r.file(p, relPath)
 		}
 	}
+}
+
+// confined names the directory links are confined to, as given when it
+// is the root.
+func (r *treeReader) confined() string {
+	if real, err := realPath(r.root); err == nil && real == r.realConfine {
+		return r.root
+	}
+	return shownPath(r.realConfine)
+}
+
+// shownPath is an absolute path as a message shows it: relative to the
+// working directory when it is below it.
+func shownPath(p string) string {
+	if wd, err := os.Getwd(); err == nil && within(wd, p) {
+		if rel, err := filepath.Rel(wd, p); err == nil {
+			return rel
+		}
+	}
+	return p
 }
 
 func (r *treeReader) file(p, rel string) {

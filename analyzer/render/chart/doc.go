@@ -6,8 +6,9 @@
 //
 // Data flow:
 //
-//	chart dir -> Load       files read confined to the chart (.helmignore
-//	                        honoured, symbolic links out refused); vendored
+//	chart dir -> Load       files read below the chart (.helmignore
+//	                        honoured; a symbolic link followed into its
+//	                        repository, as Helm does, not out of it); vendored
 //	                        subcharts from charts/; a dependency not
 //	                        vendored taken from a chart of the tree being
 //	                        checked when it can be (deps.go: its file://

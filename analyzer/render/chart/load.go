@@ -158,7 +158,9 @@ func readDir(dir string, root bool, lim render.Limits) (*ignore.Rules, []render.
 	}
 	rules.AddDefaults()
 	keep := func(rel string) bool { return root && (rel == "ci/" || isCIValues(rel)) || helmLoads(rules, rel) }
-	tree, problems := render.ReadTree(dir, lim, keep)
+	// Confined to the chart's repository, not to its directory: Helm's
+	// loader follows a link to a sibling directory of the repository.
+	tree, problems := render.ReadTree(dir, render.RepositoryRoot(dir), lim, keep)
 	return rules, tree, problems
 }
 

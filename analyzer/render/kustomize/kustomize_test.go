@@ -20,7 +20,7 @@ const hpaTree = "../../../testdata/kustomize/hpa"
 // kustomizations it is given can reach).
 func readTree(root string, lim render.Limits) *Tree {
 	lim = lim.WithDefaults()
-	files, problems := render.ReadTree(root, lim, nil)
+	files, problems := render.ReadTree(root, "", lim, nil)
 	return newTree(root, lim, files, problems)
 }
 

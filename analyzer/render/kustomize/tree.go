@@ -165,7 +165,7 @@ func Open(kustFiles []string, lim render.Limits, overlay map[string][]byte) *Tre
 		}
 		return false
 	}
-	files, problems := render.ReadTree(root, lim, keep)
+	files, problems := render.ReadTree(root, "", lim, keep)
 	t := newTree(root, lim, render.WithOverlay(root, files, overlay), problems)
 	if cwd != "" {
 		t.cwd = cwd
