@@ -85,12 +85,12 @@ type treeReader struct {
 	root        string
 	realConfine string // real path of the directory links may lead into
 	lim         Limits
-	keep           func(string) bool
-	seen           map[string]bool // real paths of directories entered
-	files          []TreeFile
-	size           int
-	problems       []Problem
-	full           bool
+	keep        func(string) bool
+	seen        map[string]bool // real paths of directories entered
+	files       []TreeFile
+	size        int
+	problems    []Problem
+	full        bool
 }
 
 func (r *treeReader) dir(dir, rel string) {
