@@ -78,8 +78,12 @@ func runRemovedAPI(pass *analyzer.Pass) error {
 		if o.Group == kedaV1 {
 			pass.Report(kedaV1Diagnostic(o))
 		}
-		// A scaleTargetRef in a removed version: the HPA controller finds
-		// no such resource and never scales (FailedGetScale).
+		// A scaleTargetRef in a removed version. The HPA controller looks
+		// the target up by its group and kind, in whatever version the
+		// group serves (pkg/controller/podautoscaler/horizontal.go:
+		// RESTMappings of the GroupKind), and so does KEDA's scale client
+		// (by GroupResource): only a group that no longer serves the kind
+		// at all (extensions) leaves it without a target (FailedGetScale).
 		if r, ok := removalOf(a.Target.APIVersion, ""); ok && kv.AtLeast(1, r.removedIn) && !a.Target.Defaulted {
 			if d, ok := targetRefDiagnostic(a, r, kv); ok {
 				pass.Report(d)
@@ -248,7 +252,7 @@ func targetRefDiagnostic(a *scaling.Autoscaler, r removal, kv analyzer.Kubernete
 		return analyzer.Diagnostic{}, false
 	}
 	f := manifest.Field{Pos: o.Pos(n), End: o.End(n), Style: n.Style}
-	return analyzer.Diagnostic{
+	d := analyzer.Diagnostic{
 		Pos: f.Pos, End: f.End, Object: o, Field: "spec.scaleTargetRef.apiVersion",
 		Message: fmt.Sprintf("scaleTargetRef names %s %s, not served since Kubernetes 1.%d (kubernetes-version %s): the controller cannot find the scale target and never scales; use %s",
 			a.Target.APIVersion, a.Target.Kind, r.removedIn, kv, r.replacement),
@@ -258,7 +262,25 @@ func targetRefDiagnostic(a *scaling.Autoscaler, r removal, kv analyzer.Kubernete
 			Edits:   []analyzer.TextEdit{replaceScalar(f, r.replacement)},
 			Safe:    true,
 		}},
-	}, true
+	}
+	if group(r.apiVersion) == group(r.replacement) {
+		// The group still serves the kind: the controller finds the
+		// target and scales. What is left is a reference no cluster of
+		// that release can resolve as written (kube-linter's
+		// dangling-horizontalpodautoscaler matches the version too).
+		d.Severity = analyzer.Info
+		d.Message = fmt.Sprintf("scaleTargetRef names %s %s, a version not served since Kubernetes 1.%d (kubernetes-version %s): the autoscaler still scales (its controller looks the target up by group and kind), but tools that resolve the reference by its version find nothing; use %s",
+			a.Target.APIVersion, a.Target.Kind, r.removedIn, kv, r.replacement)
+	}
+	return d, true
+}
+
+// group is the API group of an apiVersion ("" for the core group).
+func group(apiVersion string) string {
+	if g, _, ok := strings.Cut(apiVersion, "/"); ok {
+		return g
+	}
+	return ""
 }
 
 // kedaV1Fix moves a KEDA 1 object to keda.sh/v1alpha1 and renames what
