@@ -528,3 +528,41 @@ func TestEscapedNamesRoundTrip(t *testing.T) {
 		t.Errorf("path round trip: %q", got)
 	}
 }
+
+// TestCutEntryAnchor: an anchor defined in an entry the build leaves
+// out (a helmCharts entry, which scalelint does not inflate) and named by
+// an alias of an entry it keeps (bjw-s-labs/helm-charts'
+// examples/kustomize: releaseName: &releaseName vaultwarden, then
+// meta.helm.sh/release-name: *releaseName) builds with the alias's value,
+// as kustomize reads the file as written; the copy built had kept the
+// alias without its anchor, and did not parse.
+func TestCutEntryAnchor(t *testing.T) {
+	tree := readTree(rendertest.WriteTree(t, "", map[string]string{
+		"app/kustomization.yaml": "helmCharts:\n- name: app-template\n  repo: https://charts.example/\n  releaseName: &releaseName vaultwarden\n" +
+			"resources:\n- cm.yaml\ncommonAnnotations:\n  meta.helm.sh/release-name: *releaseName\n",
+		"app/cm.yaml": configMapA,
+	}), render.Limits{})
+	out := build(t, tree, "app")
+	if !bytes.Contains(out.Text, []byte("meta.helm.sh/release-name: vaultwarden")) {
+		t.Errorf("the alias of the cut entry's anchor was not built with its value:\n%s", out.Text)
+	}
+}
+
+// TestCutEntryAliasBomb: aliases that would copy more than aliasBudget
+// nodes once written out (nine levels of ten aliases each: 10⁹ nodes)
+// leave the kustomization unbuilt, with a problem, at once.
+func TestCutEntryAliasBomb(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("resources:\n- cm.yaml\n- https://example.com/remote.yaml\nl0: &l0 [x, x, x, x, x, x, x, x, x, x]\n")
+	for i := 1; i <= 9; i++ {
+		p := fmt.Sprintf("*l%d", i-1)
+		fmt.Fprintf(&b, "l%d: &l%d [%s]\n", i, i, strings.TrimSuffix(strings.Repeat(p+", ", 10), ", "))
+	}
+	tree := readTree(rendertest.WriteTree(t, "", map[string]string{
+		"app/kustomization.yaml": b.String(),
+		"app/cm.yaml":            configMapA,
+	}), render.Limits{})
+	if out, problems := tree.Build(t.Context(), "app"); out != nil || len(problems) == 0 {
+		t.Errorf("an alias bomb in a cut kustomization was built (%v, %v)", out != nil, problems)
+	}
+}

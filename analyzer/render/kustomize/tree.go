@@ -403,12 +403,66 @@ func (t *Tree) writeKustomization(k *kustomization, annotate bool) ([]byte, bool
 	if !changed {
 		return nil, false
 	}
+	// What was cut may have held an anchor that a kept entry's alias
+	// names (bjw-s' app-template example: releaseName: &releaseName in a
+	// remote helmCharts entry, *releaseName in commonAnnotations), and
+	// the copy would not parse: the aliases are written out in full.
+	if !expandAliases(doc, new(int)) {
+		k.unread = true
+		return nil, false
+	}
 	out, err := yaml.Marshal(doc)
 	if err != nil {
 		k.unread = true
 		return nil, false
 	}
 	return withoutDeprecated(out, k), true
+}
+
+// aliasBudget bounds the nodes expandAliases copies: a kustomization's
+// aliases name a few scalars; a tree of nested aliases that would copy
+// more (an alias bomb) is not built.
+const aliasBudget = 1 << 14
+
+// expandAliases replaces every alias below n with a copy of the node it
+// names (without its anchor), within aliasBudget copied nodes; it reports
+// whether the budget held. n is changed in place.
+func expandAliases(n *yaml.Node, copied *int) bool {
+	for i, c := range n.Content {
+		if c.Kind == yaml.AliasNode && c.Alias != nil {
+			cp, ok := copyNode(c.Alias, copied)
+			if !ok {
+				return false
+			}
+			n.Content[i] = cp
+			continue
+		}
+		if !expandAliases(c, copied) {
+			return false
+		}
+	}
+	return true
+}
+
+// copyNode deep-copies n, aliases expanded, counting the nodes copied.
+func copyNode(n *yaml.Node, copied *int) (*yaml.Node, bool) {
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		return copyNode(n.Alias, copied)
+	}
+	if *copied++; *copied > aliasBudget {
+		return nil, false
+	}
+	cp := *n
+	cp.Anchor = ""
+	cp.Content = make([]*yaml.Node, len(n.Content))
+	for i, c := range n.Content {
+		cc, ok := copyNode(c, copied)
+		if !ok {
+			return nil, false
+		}
+		cp.Content[i] = cc
+	}
+	return &cp, true
 }
 
 // onlyTypeMeta reports whether a kustomization holds no field but
