@@ -3,6 +3,7 @@ package lint
 import (
 	"context"
 	"go/token"
+	"io/fs"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -391,7 +392,40 @@ func renderChart(ctx context.Context, dir string, sources func(string) bool, opt
 			files.only = append(files.only, c.Path(rel))
 		}
 	}
+	files.only = append(files.only, ignoredTemplates(c, files)...)
 	return out, problems, files, variants
+}
+
+// ignoredTemplates returns the files below a chart's templates/ that its
+// .helmignore keeps out of the chart (Kong's ingress chart ignores
+// templates/tests): Helm never renders them, and read one by one they
+// are Go templates, not manifests, reported as such (template-file) with
+// advice to check the chart, which was checked. They are the chart's
+// files, nothing of which is read per file. At most maxIgnored are
+// listed; the walk stops at a link (ReadTree follows links, this does
+// not need to: a linked directory Helm ignores is the same case).
+func ignoredTemplates(c *chart.Chart, files chartFiles) []string {
+	const maxIgnored = 10000
+	only := make(map[string]bool, len(files.only))
+	for _, p := range files.only {
+		only[p] = true
+	}
+	var out []string
+	_ = filepath.WalkDir(c.Path("templates"), func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil && d != nil && d.IsDir():
+			return filepath.SkipDir
+		case err != nil || len(out) >= maxIgnored:
+			return filepath.SkipAll
+		case !d.Type().IsRegular():
+			return nil
+		}
+		if _, ok := files.data[p]; !ok && !only[p] {
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out
 }
 
 // defaultsNeedValues makes render-incomplete the execution error of a
