@@ -35,6 +35,9 @@ func (l *locator) Locate(start, end int) render.Location {
 		return l.fallback()
 	}
 	if !m.action && m.text > 0 {
+		if v, ok := l.emptyValue(i, start, end); ok {
+			return v
+		}
 		// Verbatim template text: offsets map one to one.
 		d := start - sp.at
 		if d >= m.text {
@@ -52,6 +55,43 @@ func (l *locator) Locate(start, end int) render.Location {
 		return v
 	}
 	return tplLoc
+}
+
+// emptyValue locates a null scalar that an action wrote as nothing
+// ("maxReplicas: {{ .Values.autoscaling.maxReplicas }}" with the value
+// ""): the rendered node starts in the verbatim text before the action
+// (YAML places an empty value where its key's separator ends), so the
+// span at start is the template's blank, not the action. When the
+// action's value is a values scalar, that is where the finding is (with
+// the template line related), as for a value the action writes out.
+func (l *locator) emptyValue(i, start, end int) (render.Location, bool) {
+	if i+1 >= len(l.spans) {
+		return render.Location{}, false
+	}
+	next := l.spans[i+1]
+	m := l.r.marks[next.id]
+	if !m.action || m.tpl == nil || m.tpl.source != l.sourceOf(m) || next.at < start || next.at > len(l.text) {
+		return render.Location{}, false
+	}
+	if strings.Trim(string(l.text[start:next.at]), " \t") != "" {
+		return render.Location{}, false // more than blanks before the action
+	}
+	if l.y == nil {
+		l.y = render.ParseYAML(l.text)
+	}
+	_, steps, _ := l.y.PathAt(start)
+	if len(steps) == 0 {
+		return render.Location{}, false
+	}
+	leaf := steps[len(steps)-1].Value
+	if leaf.Kind != yaml.ScalarNode || leaf.Tag != "!!null" || leaf.Value != "" || l.y.Pos(leaf) != start {
+		return render.Location{}, false
+	}
+	v, ok := l.valuesLocation(m, next.at, start, end)
+	if ok {
+		v.Related = append(v.Related, l.actionLine(m))
+	}
+	return v, ok
 }
 
 // sourceOf returns the file a mark's template is on disk (marks hold it).
