@@ -56,6 +56,9 @@ func (t *Tree) Build(ctx context.Context, dir string) (*render.Output, []render.
 	// copy holds no path the whole one lacks (only a test op or a copy
 	// of a whole CRD version could tell the two apart).
 	slim := len(t.slimFiles()) > 0
+	if slim && t.buildsOnlyCRDs(k) {
+		return &render.Output{}, nil
+	}
 	out, problems := t.build(ctx, k, dir, slim)
 	if problems != nil && slim && problems[0].Rule != render.RuleLimit && problems[0].Rule != render.RuleIncomplete {
 		// Built again with the CRDs whole: the error may be the slimming's

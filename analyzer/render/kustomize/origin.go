@@ -53,8 +53,9 @@ func (t *Tree) stampOrigins() {
 	}
 	sort.Strings(todo)
 	type stamped struct {
-		text []byte // nil: could not be
-		slim bool   // text is the slim copy (it holds CRDs)
+		text     []byte // nil: could not be
+		slim     bool   // text is the slim copy (it holds CRDs)
+		onlyCRDs bool   // and nothing else
 	}
 	out := make([]stamped, len(todo))
 	parallel.Parts(len(todo), 1, func(lo, hi int) {
@@ -63,7 +64,7 @@ func (t *Tree) stampOrigins() {
 			switch {
 			case patches[rel]:
 			case t.slimmable(rel, data):
-				out[i].text, out[i].slim = stampSlim(data, rel)
+				out[i].text, out[i].slim, out[i].onlyCRDs = stampSlim(data, rel)
 			default:
 				out[i].text = stamp(data, rel)
 			}
@@ -80,6 +81,7 @@ func (t *Tree) stampOrigins() {
 				t.slim, t.wholeLater = map[string][]byte{}, map[string]*wholeCopy{}
 			}
 			t.slim[rel], t.wholeLater[rel] = s.text, &wholeCopy{}
+			t.noteOnlyCRDs(rel, s.onlyCRDs)
 		default:
 			t.built[rel] = s.text
 		}
@@ -142,18 +144,19 @@ func stamp(data []byte, rel string) []byte {
 // stampSlim is stamp of a file that may hold CRDs (slimmable), slimming
 // them in the same pass (slimCRDs): slim says the text is the slim copy,
 // false when the file held no CRD after all (the text is stamp's).
-func stampSlim(data []byte, rel string) (text []byte, slim bool) {
-	crds := 0
+func stampSlim(data []byte, rel string) (text []byte, slim, onlyCRDs bool) {
+	crds, docs := 0, 0
 	text = rewriteDocs(data, func(d *yaml.Node) bool {
 		if !stampDoc(d, rel) {
 			return false
 		}
+		docs++
 		if slimDoc(d) {
 			crds++
 		}
 		return true
 	})
-	return text, text != nil && crds > 0
+	return text, text != nil && crds > 0, text != nil && crds == docs
 }
 
 // stampDoc stamps a document's object, or a List's items each.

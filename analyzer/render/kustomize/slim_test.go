@@ -32,7 +32,11 @@ func TestSlimCRDs(t *testing.T) {
 	if len(crd) < slimThreshold {
 		t.Fatalf("the CRD is %d bytes, under the threshold %d", len(crd), slimThreshold)
 	}
-	slim := string(slimCRDs([]byte(crd)))
+	slimBytes, only := slimCRDs([]byte(crd))
+	slim := string(slimBytes)
+	if !only {
+		t.Errorf("a file of one CRD is not said to hold CRDs only")
+	}
 	for _, want := range []string{"kind: CustomResourceDefinition", "name: widgets.example.com", "team: platform", "group: example.com", "plural: widgets", "scope: Namespaced", "name: v1", "served: true", "storage: true"} {
 		if !strings.Contains(slim, want) {
 			t.Errorf("slim CRD lacks %q:\n%s", want, slim)
@@ -43,17 +47,21 @@ func TestSlimCRDs(t *testing.T) {
 			t.Errorf("slim CRD keeps %q", gone)
 		}
 	}
-	mixed := string(slimCRDs([]byte(crd + "---\n" + widgetDeploy)))
+	mixedBytes, only := slimCRDs([]byte(crd + "---\n" + widgetDeploy))
+	mixed := string(mixedBytes)
+	if only {
+		t.Errorf("a file with a Deployment beside the CRD is said to hold CRDs only")
+	}
 	if strings.Contains(mixed, "openAPIV3Schema") || !strings.Contains(mixed, "name: widget-controller") || !strings.Contains(mixed, "replicas: 2") {
 		t.Errorf("a file with a Deployment beside the CRD: the CRD is not slimmed or the Deployment not kept:\n%s", mixed)
 	}
-	if got := slimCRDs([]byte(widgetDeploy + strings.Repeat("# CustomResourceDefinition\n", slimThreshold/27+1))); got != nil {
+	if got, _ := slimCRDs([]byte(widgetDeploy + strings.Repeat("# CustomResourceDefinition\n", slimThreshold/27+1))); got != nil {
 		t.Errorf("a file with no CRD was slimmed")
 	}
-	if got := slimCRDs([]byte(bigCRD(3))); got != nil {
+	if got, _ := slimCRDs([]byte(bigCRD(3))); got != nil {
 		t.Errorf("a small CRD file was slimmed")
 	}
-	if got := slimCRDs([]byte(crd + "---\nkey: [unclosed\n")); got != nil {
+	if got, _ := slimCRDs([]byte(crd + "---\nkey: [unclosed\n")); got != nil {
 		t.Errorf("a file with a document that does not parse was slimmed")
 	}
 }
@@ -182,5 +190,34 @@ func TestSlimBuildPatchedCRD(t *testing.T) {
 	_, problems := tree.Build(t.Context(), "app")
 	if len(problems) != 1 || problems[0].Rule != render.RuleError || !strings.Contains(problems[0].Message, "doc is missing path") {
 		t.Errorf("a JSON patch that fails on the whole CRD: got %+v, want one %s saying the path is missing", problems, render.RuleError)
+	}
+}
+
+// TestOnlyCRDsNotBuilt: a root whose every resource is a file of CRDs
+// (elastic/cloud-on-k8s' config/crds/v1/patches, whose JSON patches into
+// the schemas make the build take 10 MB of CRDs whole) is not built: its
+// output could hold nothing a rule reads. The Build answers at once with
+// an empty output and no problem. A root with a Deployment beside the
+// same CRD is built, and so is a CRD root with a remote base cut from it
+// (the base could bring workloads).
+func TestOnlyCRDsNotBuilt(t *testing.T) {
+	jsonPatch := "patches:\n- target: {kind: CustomResourceDefinition, name: widgets.example.com}\n  patch: |\n    - op: add\n      path: /spec/versions/0/schema/openAPIV3Schema/description\n      value: patched widget\n"
+	tree := readTree(rendertest.WriteTree(t, "", map[string]string{
+		"crds/kustomization.yaml":   "resources:\n- ../base\n" + jsonPatch,
+		"base/kustomization.yaml":   "resources:\n- crd.yaml\n",
+		"base/crd.yaml":             bigCRD(200),
+		"app/kustomization.yaml":    "resources:\n- ../base\n- deploy.yaml\n" + jsonPatch,
+		"app/deploy.yaml":           widgetDeploy,
+		"remote/kustomization.yaml": "resources:\n- ../base\n- https://github.com/example/operator//config/manager?ref=v1\n",
+	}), render.Limits{})
+	out, problems := tree.Build(t.Context(), "crds")
+	if out == nil || len(out.Files) != 0 || len(problems) != 0 {
+		t.Errorf("the CRD-only root: %v, %v; want an empty output, no problem", out, problems)
+	}
+	if app := build(t, tree, "app"); !bytes.Contains(app.Text, []byte("description: patched widget")) || !bytes.Contains(app.Text, []byte("name: widget-controller")) {
+		t.Errorf("the root with a Deployment was not built in full:\n%s", app.Text)
+	}
+	if out, _ := tree.Build(t.Context(), "remote"); out == nil || len(out.Files) == 0 {
+		t.Errorf("the CRD root with a remote base cut was not built: %v", out)
 	}
 }

@@ -42,6 +42,9 @@ type Tree struct {
 	// build that takes them (slimFiles).
 	slim     map[string][]byte
 	slimOnce sync.Once
+	// crdOnly are the files of slim that hold CRDs and nothing else
+	// (buildsOnlyCRDs).
+	crdOnly map[string]bool
 	// wholeLater are the stamped files of CRDs whose copy with the CRDs
 	// whole is made only when a build that reaches them takes them so
 	// (stagedWhole): built holds them as read. Encoding megabytes of schema that
