@@ -76,15 +76,7 @@ func (l *locator) emptyValue(i, start, end int) (render.Location, bool) {
 	if strings.Trim(string(l.text[start:next.at]), " \t") != "" {
 		return render.Location{}, false // more than blanks before the action
 	}
-	if l.y == nil {
-		l.y = render.ParseYAML(l.text)
-	}
-	_, steps, _ := l.y.PathAt(start)
-	if len(steps) == 0 {
-		return render.Location{}, false
-	}
-	leaf := steps[len(steps)-1].Value
-	if leaf.Kind != yaml.ScalarNode || leaf.Tag != "!!null" || leaf.Value != "" || l.y.Pos(leaf) != start {
+	if _, _, leaf, ok := l.scalarAt(start); !ok || leaf.Tag != "!!null" || leaf.Value != "" {
 		return render.Location{}, false
 	}
 	v, ok := l.valuesLocation(m, next.at, start, end)
@@ -92,6 +84,24 @@ func (l *locator) emptyValue(i, start, end int) (render.Location, bool) {
 		v.Related = append(v.Related, l.actionLine(m))
 	}
 	return v, ok
+}
+
+// scalarAt returns the path to the scalar of the rendered text that
+// starts at off, the steps to it and the scalar (the text is parsed on
+// first use), or false when no scalar starts there.
+func (l *locator) scalarAt(off int) (manifest.Path, []render.Step, *yaml.Node, bool) {
+	if l.y == nil {
+		l.y = render.ParseYAML(l.text)
+	}
+	path, steps, _ := l.y.PathAt(off)
+	if len(steps) == 0 {
+		return nil, nil, nil, false
+	}
+	leaf := steps[len(steps)-1].Value
+	if leaf.Kind != yaml.ScalarNode || l.y.Pos(leaf) != off {
+		return nil, nil, nil, false
+	}
+	return path, steps, leaf, true
 }
 
 // sourceOf returns the file a mark's template is on disk (marks hold it).
@@ -148,15 +158,8 @@ func (l *locator) valuesLocation(m mark, actionAt, start, end int) (render.Locat
 	if !ref.known || ref.root {
 		return render.Location{}, false
 	}
-	if l.y == nil {
-		l.y = render.ParseYAML(l.text)
-	}
-	path, steps, _ := l.y.PathAt(start)
-	if len(steps) == 0 {
-		return render.Location{}, false
-	}
-	leaf := steps[len(steps)-1].Value
-	if leaf.Kind != yaml.ScalarNode || l.y.Pos(leaf) != start {
+	path, steps, leaf, ok := l.scalarAt(start)
+	if !ok {
 		return render.Location{}, false // not a value the action wrote
 	}
 	// The first step whose node starts in the action's output is the
