@@ -625,12 +625,23 @@ func (t *Tree) cutRemote(k *kustomization, doc *yaml.Node) bool {
 				name = n.Value
 			}
 			t.Problems = append(t.Problems, render.Problem{Rule: render.RuleIncomplete, Path: t.path(k.file), Line: item.Line, Col: item.Column,
-				Message: fmt.Sprintf("Helm chart %q is not inflated (kustomize inflates helmCharts only with --enable-helm, by running the helm program, which scalelint does not run); the kustomization is built without it", name)})
+				Message: fmt.Sprintf("Helm chart %q is not inflated (kustomize inflates helmCharts only with --enable-helm, by running the helm program, which scalelint does not run); the kustomization is built without it%s", name, localChart(item))})
 		}
 		dropKeys(doc, "helmCharts", "helmGlobals")
 		changed = true
 	}
 	return changed
+}
+
+// localChart is what a helmCharts entry of a chart in the repository (no
+// repo) adds to the message that it is not inflated: such a chart, when
+// among the paths checked, renders on its own with the entry's values
+// (lint's kustomizeReleases).
+func localChart(item *yaml.Node) string {
+	if _, repo := render.Lookup(item, manifest.Path{manifest.Key("repo")}); repo != nil && repo.Value != "" {
+		return ""
+	}
+	return "; the chart, when the paths checked hold it at its chartHome, renders on its own with this entry's values, name and namespace"
 }
 
 // IsRemoteRef reports whether kustomize fetches a reference instead of

@@ -43,7 +43,9 @@ type release struct {
 // workspace of the run's files is built, like DeployTogether.
 //
 // helmfiles are the paths on disk of the run's helmfile.yaml files, whose
-// releases of local charts render alike (helmfile.go).
+// releases of local charts render alike (helmfile.go), as do the
+// helmCharts entries of local charts of the plan's kustomizations
+// (kustomizecharts.go).
 func (r *Result) RenderReleases(ctx context.Context, ws *workspace.Workspace, helmfiles []string) {
 	charts := map[string]string{} // by absolute directory: the units' Dir
 	for _, u := range r.Units {
@@ -76,6 +78,14 @@ func (r *Result) RenderReleases(ctx context.Context, ws *workspace.Workspace, he
 				f := root.Object.File()
 				r.sources[filepath.Clean(f.Path)] = bytes.Clone(f.Text())
 			}
+		}
+	}
+	for _, kf := range r.kustomizations {
+		rs, problems, data := kustomizeReleases(kf, charts, r.opts.config().For(kf).RenderLimits.WithDefaults().MaxInput)
+		rels = append(rels, rs...)
+		r.Problems = append(r.Problems, problems...)
+		if len(problems) > 0 {
+			r.sources[filepath.Clean(kf)] = data
 		}
 	}
 	for _, hf := range helmfiles {
