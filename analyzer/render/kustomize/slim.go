@@ -94,15 +94,18 @@ func (t *Tree) noteOnlyCRDs(rel string, only bool) {
 // reads (its own and its bases' and components', as far as reach goes) is
 // a file of CRDs and nothing else (slimmed, so over slimThreshold), and
 // nothing was cut from it (a remote base or a Helm chart could bring
-// workloads). Such a build gives CRDs, and the ConfigMaps and Secrets of
+// workloads), and none lists generators (a HelmChartInflationGenerator
+// configuration could too). Such a build gives CRDs, and the ConfigMaps and Secrets of
 // generators: nothing a rule reads. It is not built (Build): a root that
 // patches the CRDs' schemas builds them whole, seconds for megabytes of
 // schema (elastic/cloud-on-k8s' config/crds: 4.6 s of a 5.2 s run).
 func (t *Tree) buildsOnlyCRDs(k *kustomization) bool {
 	only, some := true, false
 	t.reach([]*kustomization{k}, func(k *kustomization) {
-		if k.cut || k.unread {
+		if k.cut || k.unread || k.doc == nil {
 			only = false
+		} else if _, gen := render.Lookup(k.doc, manifest.Path{manifest.Key("generators")}); gen != nil {
+			only = false // a generator configuration may inflate a chart
 		}
 		for _, inc := range k.includes {
 			if _, sub := t.kusts[inc]; sub {

@@ -199,7 +199,8 @@ func TestSlimBuildPatchedCRD(t *testing.T) {
 // output could hold nothing a rule reads. The Build answers at once with
 // an empty output and no problem. A root with a Deployment beside the
 // same CRD is built, and so is a CRD root with a remote base cut from it
-// (the base could bring workloads).
+// (the base could bring workloads) or with generators (a
+// HelmChartInflationGenerator configuration could).
 func TestOnlyCRDsNotBuilt(t *testing.T) {
 	jsonPatch := "patches:\n- target: {kind: CustomResourceDefinition, name: widgets.example.com}\n  patch: |\n    - op: add\n      path: /spec/versions/0/schema/openAPIV3Schema/description\n      value: patched widget\n"
 	tree := readTree(rendertest.WriteTree(t, "", map[string]string{
@@ -209,6 +210,8 @@ func TestOnlyCRDsNotBuilt(t *testing.T) {
 		"app/kustomization.yaml":    "resources:\n- ../base\n- deploy.yaml\n" + jsonPatch,
 		"app/deploy.yaml":           widgetDeploy,
 		"remote/kustomization.yaml": "resources:\n- ../base\n- https://github.com/example/operator//config/manager?ref=v1\n",
+		"gen/kustomization.yaml":    "resources:\n- ../base\ngenerators:\n- cm-gen.yaml\n",
+		"gen/cm-gen.yaml":           "apiVersion: builtin\nkind: ConfigMapGenerator\nmetadata:\n  name: generated\nliterals: [a=b]\n",
 	}), render.Limits{})
 	out, problems := tree.Build(t.Context(), "crds")
 	if out == nil || len(out.Files) != 0 || len(problems) != 0 {
@@ -217,7 +220,9 @@ func TestOnlyCRDsNotBuilt(t *testing.T) {
 	if app := build(t, tree, "app"); !bytes.Contains(app.Text, []byte("description: patched widget")) || !bytes.Contains(app.Text, []byte("name: widget-controller")) {
 		t.Errorf("the root with a Deployment was not built in full:\n%s", app.Text)
 	}
-	if out, _ := tree.Build(t.Context(), "remote"); out == nil || len(out.Files) == 0 {
-		t.Errorf("the CRD root with a remote base cut was not built: %v", out)
+	for _, root := range []string{"remote", "gen"} {
+		if out, _ := tree.Build(t.Context(), root); out == nil || len(out.Files) == 0 {
+			t.Errorf("the CRD root %s (a remote base cut, or generators) was not built: %v", root, out)
+		}
 	}
 }
