@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -141,11 +142,20 @@ func (s *Snapshot) renders() []*renderGroup {
 		// the values of a release of it (renderGroup.units,
 		// lint.Result.RenderReleases): they are every chart group's inputs
 		// too.
-		var gitops []string
+		// So do kustomizations with helmCharts entries, which may release
+		// a local chart (lint's kustomizeReleases).
+		var gitops, releasers []string
 		if len(plan.Charts) > 0 {
 			for _, p := range paths {
-				if !plan.InChart(p) && (s.holdsGitOps(p) || lint.IsHelmfileName(p)) {
+				if plan.InChart(p) {
+					continue
+				}
+				switch {
+				case s.holdsGitOps(p) || lint.IsHelmfileName(p):
 					gitops = append(gitops, p)
+				case workspace.IsKustomizationName(p) && s.mentions(p, "helmCharts"):
+					gitops = append(gitops, p)
+					releasers = append(releasers, p)
 				}
 			}
 		}
@@ -160,7 +170,7 @@ func (s *Snapshot) renders() []*renderGroup {
 				kind += "\x00" + d
 				files = append(files, under(paths, d)...)
 			}
-			s.groups = append(s.groups, s.renderCache.get(key(kind, files), lint.Plan{Charts: []string{dir}, Sources: plan.Sources}))
+			s.groups = append(s.groups, s.renderCache.get(key(kind, files), lint.Plan{Charts: []string{dir}, Sources: plan.Sources, Releasers: releasers}))
 		}
 		if len(plan.Kustomizations) > 0 {
 			// A kustomization reads only below its directory (load
@@ -366,6 +376,17 @@ func (s *Snapshot) answersAs(m *depsMemo, isSource func(string) bool) bool {
 		}
 	}
 	return true
+}
+
+// mentions reports whether a file of the snapshot holds a string (its
+// text read again when it was dropped).
+func (s *Snapshot) mentions(path, what string) bool {
+	h := s.files.get(path)
+	if h == nil {
+		return false
+	}
+	text, ok := h.text()
+	return ok && bytes.Contains(text, []byte(what))
 }
 
 // holdsGitOps says whether a file of the snapshot holds a GitOps object.

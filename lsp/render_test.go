@@ -531,6 +531,11 @@ func TestHelmfileReleaseValues(t *testing.T) {
 	if msg, _ := p.Diagnostics[0].Message.(protocol.String); !strings.HasSuffix(string(msg), `[values: `+filepath.ToSlash(filepath.Join(dir, "helmfile.yaml"))+` release "web"]`) {
 		t.Errorf("message %q, want the release's value set named", msg)
 	}
+	// The helmfile is read from the editor's text: an unsaved edit that
+	// drops the values file clears the release's finding.
+	hf := c.open("helmfile.yaml", "")
+	c.edit(hf, "values: [web/values-prod.yaml]", "values: []")
+	c.waitFor(vals, "the trap cleared by the unsaved helmfile edit", func(p publication) bool { return !p.has("tolerance-trap") })
 
 	// A values file outside the chart is not among the workspace's files
 	// (no manifest): the finding is at the chart's first line, saying so,
@@ -547,4 +552,32 @@ func TestHelmfileReleaseValues(t *testing.T) {
 	if msg, _ := p.Diagnostics[0].Message.(protocol.String); !strings.Contains(string(msg), "prod.yaml is not read") {
 		t.Errorf("message %q, want it to say where the value is", msg)
 	}
+}
+
+// TestKustomizeHelmChartRelease: a kustomization's helmCharts entry of a
+// chart of the workspace renders it with the entry's values (lint's
+// kustomizeReleases), in the editor as on the command line: the inline
+// target of 95% makes the tolerance trap (g = 1/0.95 = 1.0526 ≤ 1.1, the
+// webChart's limit equals its request), found at the template line that
+// writes it and named by the entry. An unsaved edit of the entry to 70%
+// (g = 1.43) clears it: the kustomization is read from the editor's
+// text, and it is an input of the chart's render.
+func TestKustomizeHelmChartRelease(t *testing.T) {
+	files := map[string]string{
+		"deploy/kustomization.yaml": "helmGlobals: {chartHome: ..}\nhelmCharts:\n- name: web\n  releaseName: shop\n  valuesInline:\n    autoscaling: {targetCPUUtilizationPercentage: 95}\n",
+	}
+	for k, v := range webChart {
+		files[k] = v
+	}
+	dir := writeTree(t, t.TempDir(), files)
+	c := newClient(t, Options{})
+	c.initialize(dir, "")
+	hpa := uri.File(filepath.Join(dir, "web/templates/hpa.yaml"))
+	p := c.waitFor(hpa, "the entry's tolerance trap", func(p publication) bool { return p.has("tolerance-trap") })
+	if msg, _ := p.Diagnostics[0].Message.(protocol.String); !strings.Contains(string(msg), `helmCharts[0] "web"]`) {
+		t.Errorf("message %q, want the entry's value set named", msg)
+	}
+	k := c.open("deploy/kustomization.yaml", "")
+	c.edit(k, "targetCPUUtilizationPercentage: 95", "targetCPUUtilizationPercentage: 70")
+	c.waitFor(hpa, "the trap cleared by the unsaved edit", func(p publication) bool { return !p.has("tolerance-trap") })
 }

@@ -20,6 +20,11 @@ type Plan struct {
 	// chart's dependencies not vendored may be taken from
 	// (chart.LoadOptions.Charts).
 	Sources []string
+	// Releasers are kustomization files whose helmCharts entries of
+	// local charts give the plan's charts value sets of their own
+	// (Result.RenderReleases); they are read for that only, not built.
+	// Discover sets them to Kustomizations.
+	Releasers []string
 }
 
 // Discover finds the charts and kustomizations among walked file paths,
@@ -37,6 +42,7 @@ func Discover(paths []string) Plan {
 	}
 	sort.Strings(p.Kustomizations)
 	sort.Strings(p.Sources)
+	p.Releasers = p.Kustomizations
 	return p
 }
 

@@ -34,8 +34,8 @@ func IsHelmfileName(p string) bool {
 // and a render-incomplete problem says why at its entry. It returns the
 // helmfile's bytes, where the problems are placed. A helmfile that is not
 // YAML (one written as a template) is not read.
-func helmfileReleases(hf string, charts map[string]string, limit int) ([]release, []render.Problem, []byte) {
-	data, err := render.ReadFile(hf, limit)
+func helmfileReleases(hf string, charts map[string]string, read func(string) ([]byte, error)) ([]release, []render.Problem, []byte) {
+	data, err := read(hf)
 	if err != nil {
 		return nil, nil, nil
 	}

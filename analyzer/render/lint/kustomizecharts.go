@@ -38,8 +38,8 @@ import (
 // the entry. kustomize's transformers (namePrefix, labels, patches) do
 // not apply to what the release renders. It returns the file's bytes,
 // where the problems are placed.
-func kustomizeReleases(kf string, charts map[string]string, limit int) ([]release, []render.Problem, []byte) {
-	data, err := render.ReadFile(kf, limit)
+func kustomizeReleases(kf string, charts map[string]string, read func(string) ([]byte, error)) ([]release, []render.Problem, []byte) {
+	data, err := read(kf)
 	if err != nil {
 		return nil, nil, nil
 	}

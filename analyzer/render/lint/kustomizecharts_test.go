@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/scalelint/scalelint/analyzer/render"
 	"github.com/scalelint/scalelint/analyzer/render/internal/rendertest"
 )
 
@@ -34,7 +35,7 @@ helmCharts:
 	})
 	web, _ := filepath.Abs(filepath.Join(root, "charts", "web"))
 	kf := filepath.Join(root, "k", "kustomization.yaml")
-	rels, problems, _ := kustomizeReleases(kf, map[string]string{web: "charts/web"}, 1<<20)
+	rels, problems, _ := kustomizeReleases(kf, map[string]string{web: "charts/web"}, func(p string) ([]byte, error) { return render.ReadFile(p, 1<<20) })
 	type got struct {
 		name, ns string
 		files    []string

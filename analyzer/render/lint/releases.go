@@ -80,8 +80,8 @@ func (r *Result) RenderReleases(ctx context.Context, ws *workspace.Workspace, he
 			}
 		}
 	}
-	for _, kf := range r.kustomizations {
-		rs, problems, data := kustomizeReleases(kf, charts, r.opts.config().For(kf).RenderLimits.WithDefaults().MaxInput)
+	for _, kf := range r.releasers {
+		rs, problems, data := kustomizeReleases(kf, charts, r.readOverlaid)
 		rels = append(rels, rs...)
 		r.Problems = append(r.Problems, problems...)
 		if len(problems) > 0 {
@@ -89,7 +89,7 @@ func (r *Result) RenderReleases(ctx context.Context, ws *workspace.Workspace, he
 		}
 	}
 	for _, hf := range helmfiles {
-		rs, problems, data := helmfileReleases(hf, charts, r.opts.config().For(hf).RenderLimits.WithDefaults().MaxInput)
+		rs, problems, data := helmfileReleases(hf, charts, r.readOverlaid)
 		rels = append(rels, rs...)
 		r.Problems = append(r.Problems, problems...)
 		if len(problems) > 0 {
@@ -134,6 +134,16 @@ func (r *Result) RenderReleases(ctx context.Context, ws *workspace.Workspace, he
 		}
 		r.add(units, problems, files, workspace.RenderedChart)
 	}
+}
+
+// readOverlaid reads a file that names releases (a helmfile, a
+// kustomization), the editor's unsaved text first (Options.Overlay),
+// within the input limit of the configuration that governs it.
+func (r *Result) readOverlaid(p string) ([]byte, error) {
+	if data, ok := r.opts.Overlay[filepath.Clean(p)]; ok {
+		return data, nil
+	}
+	return render.ReadFile(p, r.opts.config().For(p).RenderLimits.WithDefaults().MaxInput)
 }
 
 // releasesOf returns the releases an object makes of the chart at the

@@ -146,9 +146,9 @@ type Result struct {
 	inputs    map[string]bool   // files the renders read that no finding names (chart.MayBeNamed)
 	positions Positions         // set by Diagnostics, for Place
 	isSource  func(string) bool // the plan's chart sources (Plan.IsSource), for RenderReleases
-	// kustomizations are the plan's kustomization files, whose helmCharts
-	// of local charts RenderReleases renders.
-	kustomizations []string
+	// releasers are the plan's kustomization files whose helmCharts of
+	// local charts RenderReleases renders (Plan.Releasers).
+	releasers []string
 
 	unitsOnce sync.Once
 	unitOf    map[*manifest.File]*Unit // by rendered file (PlaceOf)
@@ -204,7 +204,7 @@ func Render(ctx context.Context, plan Plan, opts Options) *Result {
 	var jobs []func()
 	sources := plan.IsSource()
 	r.isSource = sources
-	r.kustomizations = plan.Kustomizations
+	r.releasers = plan.Releasers
 	for _, dir := range plan.Charts {
 		jobs = append(jobs, func() {
 			units, problems, files, variants := renderChart(ctx, dir, sources, opts)
