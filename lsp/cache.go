@@ -233,7 +233,10 @@ func (c *parseCache) newHandle(path string, u uri.URI, version int32, open bool,
 func (c *parseCache) diskHandle(path string, content []byte) *fileHandle {
 	// No URI: uriOf makes it when the file is published (most never are).
 	h := &fileHandle{path: path, content: content, size: len(content)}
-	drop := !isConfigPath(path) && asciiLF(content)
+	// A kustomization's text is kept: a chart's render groups ask each
+	// whether it names helmCharts (Snapshot.mentions) whenever they are
+	// made again, which would read every dropped one from disk.
+	drop := !isConfigPath(path) && !workspace.IsKustomizationName(path) && asciiLF(content)
 	h.chunks = c.chunks(path, content, true, drop)
 	if drop && len(content) > 0 {
 		h.sum = maphash.Bytes(textSeed, content)

@@ -77,6 +77,13 @@ spec:
 `,
 }
 
+// withWebChart returns files with webChart's added (files win).
+func withWebChart(files map[string]string) map[string]string {
+	out := maps.Clone(webChart)
+	maps.Copy(out, files)
+	return out
+}
+
 // TestChartValuesEditRaisesAndClears: editing a chart's values.yaml
 // renders the chart again and publishes the finding at the values line
 // (the template line as related information), then clears it when the
@@ -225,10 +232,7 @@ spec:
 // again (the helper writes the HPA's CPU target: 80 -> 95, the tolerance
 // trap with limit = request, rules/laws/README.md §1.4).
 func TestChartHelperChangedOnDisk(t *testing.T) {
-	files := map[string]string{}
-	for k, v := range webChart {
-		files[k] = v
-	}
+	files := withWebChart(nil)
 	files["web/templates/_helpers.tpl"] = `{{- define "web.target" -}}80{{- end -}}`
 	files["web/templates/hpa.yaml"] = strings.Replace(webChart["web/templates/hpa.yaml"],
 		"{{ .Values.autoscaling.targetCPUUtilizationPercentage }}", `{{ include "web.target" . }}`, 1)
@@ -489,10 +493,7 @@ spec:
       valueFiles: [values-prod.yaml]
 `,
 	}
-	for k, v := range webChart {
-		files[k] = v
-	}
-	dir := writeTree(t, t.TempDir(), files)
+	dir := writeTree(t, t.TempDir(), withWebChart(files))
 	must(t, os.MkdirAll(filepath.Join(dir, ".git"), 0o755)) // the repository root GitOps paths are relative to
 	c := newClient(t, Options{})
 	c.initialize(dir, "")
@@ -520,10 +521,7 @@ func TestHelmfileReleaseValues(t *testing.T) {
 		"web/values-prod.yaml": "autoscaling:\n  targetCPUUtilizationPercentage: 95\n",
 		"helmfile.yaml":        "releases:\n- name: web\n  namespace: prod\n  chart: ./web\n  values: [web/values-prod.yaml]\n",
 	}
-	for k, v := range webChart {
-		files[k] = v
-	}
-	dir := writeTree(t, t.TempDir(), files)
+	dir := writeTree(t, t.TempDir(), withWebChart(files))
 	c := newClient(t, Options{})
 	c.initialize(dir, "")
 	vals := uri.File(filepath.Join(dir, "web/values-prod.yaml"))
@@ -566,10 +564,7 @@ func TestKustomizeHelmChartRelease(t *testing.T) {
 	files := map[string]string{
 		"deploy/kustomization.yaml": "helmGlobals: {chartHome: ..}\nhelmCharts:\n- name: web\n  releaseName: shop\n  valuesInline:\n    autoscaling: {targetCPUUtilizationPercentage: 95}\n",
 	}
-	for k, v := range webChart {
-		files[k] = v
-	}
-	dir := writeTree(t, t.TempDir(), files)
+	dir := writeTree(t, t.TempDir(), withWebChart(files))
 	c := newClient(t, Options{})
 	c.initialize(dir, "")
 	hpa := uri.File(filepath.Join(dir, "web/templates/hpa.yaml"))

@@ -73,8 +73,10 @@ func (l *locator) emptyValue(i, start, end int) (render.Location, bool) {
 	if !m.action || m.tpl == nil || m.tpl.source != l.sourceOf(m) || next.at < start || next.at > len(l.text) {
 		return render.Location{}, false
 	}
-	if strings.Trim(string(l.text[start:next.at]), " \t") != "" {
-		return render.Location{}, false // more than blanks before the action
+	for _, c := range l.text[start:next.at] {
+		if c != ' ' && c != '\t' {
+			return render.Location{}, false // more than blanks before the action
+		}
 	}
 	if _, _, leaf, ok := l.scalarAt(start); !ok || leaf.Tag != "!!null" || leaf.Value != "" {
 		return render.Location{}, false

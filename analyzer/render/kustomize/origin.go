@@ -145,18 +145,15 @@ func stamp(data []byte, rel string) []byte {
 // them in the same pass (slimCRDs): slim says the text is the slim copy,
 // false when the file held no CRD after all (the text is stamp's).
 func stampSlim(data []byte, rel string) (text []byte, slim, onlyCRDs bool) {
-	crds, docs := 0, 0
+	var n crdCount
 	text = rewriteDocs(data, func(d *yaml.Node) bool {
 		if !stampDoc(d, rel) {
 			return false
 		}
-		docs++
-		if slimDoc(d) {
-			crds++
-		}
+		n.slim(d)
 		return true
 	})
-	return text, text != nil && crds > 0, text != nil && crds == docs
+	return text, text != nil && n.crds > 0, text != nil && n.only()
 }
 
 // stampDoc stamps a document's object, or a List's items each.

@@ -62,22 +62,34 @@ func slimCRDs(data []byte) (slim []byte, onlyCRDs bool) {
 	if len(data) < slimThreshold || !bytes.Contains(data, []byte("CustomResourceDefinition")) {
 		return nil, false
 	}
-	crds, docs := 0, 0
+	var n crdCount
 	out := rewriteDocs(data, func(d *yaml.Node) bool {
 		if d.Kind != yaml.MappingNode {
 			return false
 		}
-		docs++
-		if slimDoc(d) {
-			crds++
-		}
-		return true // another object: kept whole
+		n.slim(d) // another object: kept whole
+		return true
 	})
-	if crds == 0 || out == nil {
+	if n.crds == 0 || out == nil {
 		return nil, false
 	}
-	return out, crds == docs
+	return out, n.only()
 }
+
+// crdCount counts the documents of a file slimmed, and the CRDs among
+// them.
+type crdCount struct{ docs, crds int }
+
+// slim slims a document (slimDoc) and counts it.
+func (n *crdCount) slim(d *yaml.Node) {
+	n.docs++
+	if slimDoc(d) {
+		n.crds++
+	}
+}
+
+// only reports whether every document counted was a CRD.
+func (n crdCount) only() bool { return n.docs > 0 && n.crds == n.docs }
 
 // noteOnlyCRDs records a slimmed file that holds CRDs and nothing else.
 func (t *Tree) noteOnlyCRDs(rel string, only bool) {
@@ -95,8 +107,9 @@ func (t *Tree) noteOnlyCRDs(rel string, only bool) {
 // a file of CRDs and nothing else (slimmed, so over slimThreshold), and
 // nothing was cut from it (a remote base or a Helm chart could bring
 // workloads), and none lists generators (a HelmChartInflationGenerator
-// configuration could too). Such a build gives CRDs, and the ConfigMaps and Secrets of
-// generators: nothing a rule reads. It is not built (Build): a root that
+// configuration could too). Such a build gives CRDs, and the ConfigMaps
+// and Secrets of configMapGenerator and secretGenerator: nothing a rule
+// reads. It is not built (Build): a root that
 // patches the CRDs' schemas builds them whole, seconds for megabytes of
 // schema (elastic/cloud-on-k8s' config/crds: 4.6 s of a 5.2 s run).
 func (t *Tree) buildsOnlyCRDs(k *kustomization) bool {

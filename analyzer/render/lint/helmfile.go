@@ -55,17 +55,32 @@ func helmfileReleases(hf string, charts map[string]string, read func(string) ([]
 		if list == nil || list.Kind != yaml.SequenceNode {
 			continue
 		}
-		for _, e := range list.Content {
-			rel, why, at, ok := helmfileRelease(hf, dir, e, charts)
-			if ok {
-				rels = append(rels, rel)
-			} else if why != "" {
-				problems = append(problems, render.Problem{Rule: render.RuleIncomplete, Path: hf, Line: at.Line, Col: at.Column,
-					Message: why + ": the chart is not rendered with this release's values"})
-			}
-		}
+		rs, ps := entryReleases(hf, list.Content, "release", func(_ int, e *yaml.Node) (release, string, *yaml.Node, bool) {
+			return helmfileRelease(hf, dir, e, charts)
+		})
+		rels, problems = append(rels, rs...), append(problems, ps...)
 	}
 	return rels, problems, data
+}
+
+// entryReleases reads the entries of a file that lists releases (a
+// helmfile's releases, a kustomization's helmCharts) with one, which
+// returns false with the reason and its node for an entry it does not
+// render and should say so (a render-incomplete problem at the node,
+// "whose" naming the entry), false with no reason for one it passes over.
+func entryReleases(file string, entries []*yaml.Node, whose string, one func(i int, e *yaml.Node) (release, string, *yaml.Node, bool)) ([]release, []render.Problem) {
+	var rels []release
+	var problems []render.Problem
+	for i, e := range entries {
+		rel, why, at, ok := one(i, e)
+		if ok {
+			rels = append(rels, rel)
+		} else if why != "" {
+			problems = append(problems, render.Problem{Rule: render.RuleIncomplete, Path: file, Line: at.Line, Col: at.Column,
+				Message: why + ": the chart is not rendered with this " + whose + "'s values"})
+		}
+	}
+	return rels, problems
 }
 
 // helmfileRelease reads one entry of releases. It returns false with the

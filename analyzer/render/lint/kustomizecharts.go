@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -40,8 +41,8 @@ import (
 // where the problems are placed.
 func kustomizeReleases(kf string, charts map[string]string, read func(string) ([]byte, error)) ([]release, []render.Problem, []byte) {
 	data, err := read(kf)
-	if err != nil {
-		return nil, nil, nil
+	if err != nil || !bytes.Contains(data, []byte("helmCharts")) {
+		return nil, nil, nil // most kustomizations have none: not parsed
 	}
 	var doc yaml.Node
 	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
@@ -58,17 +59,9 @@ func kustomizeReleases(kf string, charts map[string]string, read func(string) ([
 		home = h
 	}
 	namespace, _ := scalarAt(k, "namespace")
-	var rels []release
-	var problems []render.Problem
-	for i, e := range list.Content {
-		rel, why, at, ok := kustomizeRelease(kf, dir, home, namespace, i, e, charts)
-		if ok {
-			rels = append(rels, rel)
-		} else if why != "" {
-			problems = append(problems, render.Problem{Rule: render.RuleIncomplete, Path: kf, Line: at.Line, Col: at.Column,
-				Message: why + ": the chart is not rendered with this entry's values"})
-		}
-	}
+	rels, problems := entryReleases(kf, list.Content, "entry", func(i int, e *yaml.Node) (release, string, *yaml.Node, bool) {
+		return kustomizeRelease(kf, dir, home, namespace, i, e, charts)
+	})
 	return rels, problems, data
 }
 

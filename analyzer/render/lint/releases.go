@@ -80,20 +80,19 @@ func (r *Result) RenderReleases(ctx context.Context, ws *workspace.Workspace, he
 			}
 		}
 	}
-	for _, kf := range r.releasers {
-		rs, problems, data := kustomizeReleases(kf, charts, r.readOverlaid)
-		rels = append(rels, rs...)
-		r.Problems = append(r.Problems, problems...)
-		if len(problems) > 0 {
-			r.sources[filepath.Clean(kf)] = data
-		}
-	}
-	for _, hf := range helmfiles {
-		rs, problems, data := helmfileReleases(hf, charts, r.readOverlaid)
-		rels = append(rels, rs...)
-		r.Problems = append(r.Problems, problems...)
-		if len(problems) > 0 {
-			r.sources[filepath.Clean(hf)] = data
+	// The files that list releases: the problems are placed in them.
+	type lister func(string, map[string]string, func(string) ([]byte, error)) ([]release, []render.Problem, []byte)
+	for _, files := range []struct {
+		paths []string
+		read  lister
+	}{{r.releasers, kustomizeReleases}, {helmfiles, helmfileReleases}} {
+		for _, p := range files.paths {
+			rs, problems, data := files.read(p, charts, r.readOverlaid)
+			rels = append(rels, rs...)
+			r.Problems = append(r.Problems, problems...)
+			if len(problems) > 0 {
+				r.sources[filepath.Clean(p)] = data
+			}
 		}
 	}
 	byDir := map[string][]release{}
