@@ -194,7 +194,7 @@ func annotationDirectives(ws *workspace.Workspace) []*directive {
 			}
 			d := &directive{kind: "annotation", object: o, file: o.File(),
 				rules: []string{strings.TrimPrefix(an.Key, IgnoreAnnotationPrefix)},
-				pos:   an.At.KeyPos, end: an.At.End,
+				pos:   an.At.KeyPos(), end: an.At.End,
 				reason: strings.TrimSpace(an.Value)}
 			out = append(out, d)
 		}

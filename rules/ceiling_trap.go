@@ -69,7 +69,7 @@ func ceilingRange(a *scaling.Autoscaler) analyzer.Span {
 	f := a.Max.At
 	if !a.Max.Set {
 		if spec, ok := a.Object.FieldAt(manifest.ParsePath("spec")); ok {
-			f = manifest.Field{Pos: spec.KeyPos, End: spec.KeyEnd}
+			f = manifest.Field{Pos: spec.KeyPos(), End: spec.KeyEnd()}
 		}
 	}
 	return analyzer.FieldSpan(a.Object, f)

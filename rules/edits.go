@@ -23,9 +23,9 @@ func deleteLine(f *manifest.File, pos token.Pos) (analyzer.TextEdit, bool) {
 func replaceScalar(f manifest.Field, value string) analyzer.TextEdit {
 	text := value
 	switch {
-	case f.Style&yaml.DoubleQuotedStyle != 0:
+	case f.Style()&yaml.DoubleQuotedStyle != 0:
 		text = `"` + value + `"`
-	case f.Style&yaml.SingleQuotedStyle != 0:
+	case f.Style()&yaml.SingleQuotedStyle != 0:
 		text = `'` + value + `'`
 	}
 	return analyzer.TextEdit{Pos: f.Pos, End: f.End, NewText: text}

@@ -162,7 +162,8 @@ func replaceAPIVersion(o *manifest.Object, replacement string, safe bool) (analy
 	if n == nil || n.Kind != yaml.ScalarNode {
 		return analyzer.SuggestedFix{}, false
 	}
-	f := manifest.Field{Pos: o.Pos(n), End: o.End(n), Style: n.Style}
+	f := manifest.Field{Pos: o.Pos(n), End: o.End(n)}
+	f.SetNode(n.Style, n.Kind, n.ShortTag())
 	return analyzer.SuggestedFix{
 		Message: "Change apiVersion to " + replacement,
 		Edits:   []analyzer.TextEdit{replaceScalar(f, replacement)},
@@ -251,7 +252,8 @@ func targetRefDiagnostic(a *scaling.Autoscaler, r removal, kv analyzer.Kubernete
 	if n == nil || n.Kind != yaml.ScalarNode {
 		return analyzer.Diagnostic{}, false
 	}
-	f := manifest.Field{Pos: o.Pos(n), End: o.End(n), Style: n.Style}
+	f := manifest.Field{Pos: o.Pos(n), End: o.End(n)}
+	f.SetNode(n.Style, n.Kind, n.ShortTag())
 	d := analyzer.Diagnostic{
 		Pos: f.Pos, End: f.End, Object: o, Field: "spec.scaleTargetRef.apiVersion",
 		Message: fmt.Sprintf("scaleTargetRef names %s %s, not served since Kubernetes 1.%d (kubernetes-version %s): the controller cannot find the scale target and never scales; use %s",

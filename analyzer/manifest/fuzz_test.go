@@ -63,7 +63,7 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("object ends before it starts")
 			}
 			for _, a := range o.Annotations {
-				inFile("annotation", a.At.KeyPos)
+				inFile("annotation", a.At.KeyPos())
 				inFile("annotation end", a.At.End)
 			}
 		}

@@ -277,7 +277,7 @@ func ReadAnnotations(o *manifest.Object, origin Origin) (map[string]Input, []man
 					fix = Prefix + s // renaming onto an existing key would duplicate it
 				}
 			}
-			problems = append(problems, manifest.Problem{Rule: "invalid-annotation", Pos: a.At.KeyPos, End: a.At.KeyEnd,
+			problems = append(problems, manifest.Problem{Rule: "invalid-annotation", Pos: a.At.KeyPos(), End: a.At.KeyEnd(),
 				Message: msg, Object: o, Suggestion: fix})
 			continue
 		}

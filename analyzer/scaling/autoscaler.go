@@ -45,7 +45,7 @@ type Num struct {
 	Set bool // false: the default applies
 	// Invalid is set when the field is written but is not a number
 	// (invalid-field reports it; rules leave the value alone). Beside
-	// Set: the two flags share a word (88 bytes, not 96, in every
+	// Set: the two flags share a word (64 bytes, not 72, in every
 	// autoscaler, metric and container a run keeps).
 	Invalid bool
 }
@@ -207,7 +207,7 @@ func unnamed(o *manifest.Object) (manifest.Problem, bool) {
 		at = f
 	} else if f, ok := o.FieldAt(pathOf("metadata")); ok {
 		at = f
-		at.Pos, at.End = f.KeyPos, f.KeyEnd // the key: the mapping may be long
+		at.Pos, at.End = f.KeyPos(), f.KeyEnd() // the key: the mapping may be long
 		if !at.Pos.IsValid() {
 			at = f
 		}
@@ -232,7 +232,7 @@ func (a *Autoscaler) num(path string, v float64, set bool) Num {
 		if !ok {
 			var err error
 			q, err = ParseQuantity(f.Value)
-			ok = err == nil && f.Kind == yaml.ScalarNode
+			ok = err == nil && f.Kind() == yaml.ScalarNode
 		}
 		if !ok || (q != v && math.Abs(q) > math.MaxInt32) {
 			return Num{V: v, Set: true, At: f, Invalid: true}
@@ -540,7 +540,8 @@ func (a *Autoscaler) compositeMetric(adv *manifest.AdvancedConfig) {
 func (a *Autoscaler) locateMetric(m *Metric, base string) {
 	p := pathOf(base)
 	if f, ok := a.Object.FieldAt(p); ok {
-		m.At = manifest.Field{Pos: f.Pos, End: f.End, Style: f.Style, Kind: f.Kind}
+		m.At = manifest.Field{Pos: f.Pos, End: f.End}
+		m.At.SetNode(f.Style(), f.Kind(), "")
 	}
 	if f, ok := a.Object.FieldAt(p.Append(manifest.Key("type"))); ok {
 		m.TypeAt = f

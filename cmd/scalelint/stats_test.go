@@ -28,9 +28,10 @@ func TestCheckStats(t *testing.T) {
 		t.Errorf("--stats rows %q, want %q first:\n%s", rows, want, errOut.String())
 	}
 	// The header names the CPU time and the cores it kept busy, the heap
-	// in use, the live heap and the RSS: the figures the benchmark (testdata/bench/run.sh) reports per phase.
+	// in use, the live heap, its fragmentation and the RSS with its
+	// anonymous part: the figures the benchmark (testdata/bench/run.sh) reports per phase.
 	header := strings.Fields(strings.SplitN(errOut.String(), "\n", 2)[0])
-	if got, want := strings.Join(header, " "), "phase wall_ms cpu_ms cores busy_ms heap_MiB live_MiB gcs rss_MiB"; got != want {
+	if got, want := strings.Join(header, " "), "phase wall_ms cpu_ms cores busy_ms heap_MiB live_MiB frag_MiB gcs rss_MiB anon_MiB"; got != want {
 		t.Errorf("--stats header %q, want %q", got, want)
 	}
 }
