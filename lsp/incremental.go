@@ -8,6 +8,7 @@ import (
 	"github.com/scalelint/scalelint/analyzer/infer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/workspace"
+	"github.com/scalelint/scalelint/rules"
 )
 
 // An edit changes one file; linting the workspace again costs the
@@ -69,7 +70,8 @@ func (s *Snapshot) deriveWorkspace(b *Snapshot) {
 // base's: the changed ones; those of every autoscaler the change reaches
 // (it is in a changed file, or its target is, before or after, or its
 // target changed, or its target's inferred inputs read a changed traffic
-// object: infer.Readers) and of its targets before and after; and those of
+// object: infer.Readers, or a disruption budget selects its target and a
+// changed workload: rules.BudgetPeers) and of its targets before and after; and those of
 // every other autoscaler of those targets, before and after (a conflict
 // names both autoscalers, and replicas-managed-by-autoscaler the first).
 // The second result is false when everything must be linted again: a
@@ -159,6 +161,12 @@ func (s *Snapshot) relintPaths(b *Snapshot) (map[string]bool, bool) {
 	}
 	for _, ws := range []*workspace.Workspace{oldWS, newWS} {
 		for _, w := range infer.Readers(ws, s.cfg.Infer, objs) {
+			targets[w] = true
+		}
+		// The workloads a disruption budget selects with a changed one:
+		// a budget's finding on an autoscaler asks that it select that
+		// autoscaler's target alone.
+		for _, w := range rules.BudgetPeers(ws, objs) {
 			targets[w] = true
 		}
 	}

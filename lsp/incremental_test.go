@@ -63,8 +63,11 @@ func (g wsGen) doc() string {
 			s += "  replicas: 3\n"
 		}
 		s += "  template:\n"
-		if g.r.Intn(2) == 0 { // labels a Service selects (traffic inference)
+		switch g.r.Intn(4) { // labels a Service or a disruption budget selects
+		case 0:
 			s += "    metadata: {labels: {app: " + g.name() + "}}\n"
+		case 1:
+			s += "    metadata: {labels: {app: " + g.name() + ", team: t}}\n"
 		}
 		s += "    spec:\n      containers:\n      - name: app\n        image: x\n"
 		if g.r.Intn(3) == 0 {
@@ -96,8 +99,18 @@ func (g wsGen) doc() string {
 		s += fmt.Sprintf("  maxReplicaCount: %d\n  triggers:\n  - type: kafka\n    metadata:\n      topic: t\n      lagThreshold: \"%d\"\n", 2+g.r.Intn(40), g.pick2(5, 5000))
 		return s
 	case 7:
-		if g.r.Intn(3) == 0 {
+		switch g.r.Intn(4) {
+		case 0:
 			return "apiVersion: v1\nkind: LimitRange\n" + g.meta("defaults") + "spec:\n  limits:\n  - type: Container\n    defaultRequest: {cpu: 100m}\n"
+		case 1:
+			// A budget on the pods of one workload, or of every one
+			// labelled team: t (pdb-blocks-eviction, rules.BudgetPeers).
+			sel := "{app: " + g.name() + "}"
+			if g.r.Intn(3) == 0 {
+				sel = "{team: t}"
+			}
+			return "apiVersion: policy/v1\nkind: PodDisruptionBudget\n" + g.meta(g.name()) + "spec:\n  minAvailable: " + g.pick("1", "2", `"60%"`) +
+				"\n  selector:\n    matchLabels: " + sel + "\n"
 		}
 		return "apiVersion: v1\nkind: Service\n" + g.meta(g.name()) + "spec:\n  selector: {app: " + g.name() + "}\n  ports: [{port: 80}]\n"
 	case 8:

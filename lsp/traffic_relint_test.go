@@ -2,11 +2,8 @@ package lsp
 
 import (
 	"context"
-	"io"
 	"strings"
 	"testing"
-
-	"go.lsp.dev/uri"
 )
 
 // TestTrafficEditRelintsAutoscalers: an edit to a traffic object (here an
@@ -60,13 +57,7 @@ spec:
 `
 	}
 	files := map[string]string{"/ws/app/deploy.yaml": deploy, "/ws/app/hpa.yaml": hpa, "/ws/app/vs.yaml": vs("1")}
-	s := NewServer(Options{Debounce: -1, Log: io.Discard})
-	for p, text := range files {
-		s.setDiskLocked(p, s.cache.newHandle(p, uri.File(p), 0, false, []byte(text)))
-	}
-	s.mu.Lock()
-	prev := s.newSnapshotLocked()
-	s.mu.Unlock()
+	s, prev := snapshotOfFiles(files)
 	before := fileDiagnosticsOf(t, prev)
 	s.runLint(context.Background(), prev)
 	if strings.Contains(protocolJSON(t, before["/ws/app/hpa.yaml"]), "retry-trap") {
@@ -74,21 +65,12 @@ spec:
 	}
 
 	files["/ws/app/vs.yaml"] = vs("3")
-	s.setDiskLocked("/ws/app/vs.yaml", s.cache.newHandle("/ws/app/vs.yaml", uri.File("/ws/app/vs.yaml"), 0, false, []byte(files["/ws/app/vs.yaml"])))
-	s.mu.Lock()
-	snap := s.newSnapshotLocked()
-	s.mu.Unlock()
+	snap := setDiskFile(s, "/ws/app/vs.yaml", files["/ws/app/vs.yaml"])
 	got := fileDiagnosticsOf(t, snap)
 	if !snap.incremental {
 		t.Fatal("the snapshot was not derived from the previous one: the test tests nothing")
 	}
-	fresh := NewServer(Options{Debounce: -1, Log: io.Discard})
-	for p, text := range files {
-		fresh.setDiskLocked(p, fresh.cache.newHandle(p, uri.File(p), 0, false, []byte(text)))
-	}
-	fresh.mu.Lock()
-	full := fresh.newSnapshotLocked()
-	fresh.mu.Unlock()
+	_, full := snapshotOfFiles(files)
 	want := fileDiagnosticsOf(t, full)
 	if w := protocolJSON(t, want["/ws/app/hpa.yaml"]); !strings.Contains(w, "retry-trap") {
 		t.Fatalf("a full lint finds no retry-trap after the edit: %s", w)

@@ -66,13 +66,19 @@ func maxPath(a *scaling.Autoscaler) manifest.Path {
 // ceilingRange is where a ceiling finding goes: the maxReplicas value, or
 // the spec key when KEDA's default applies.
 func ceilingRange(a *scaling.Autoscaler) analyzer.Span {
-	f := a.Max.At
-	if !a.Max.Set {
+	return analyzer.FieldSpan(a.Object, boundField(a, a.Max))
+}
+
+// boundField is the field of a replica bound (a.Min or a.Max): its value
+// when written, else the spec key, where the default applies.
+func boundField(a *scaling.Autoscaler, n scaling.Num) manifest.Field {
+	f := n.At
+	if !n.Set {
 		if spec, ok := a.Object.FieldAt(manifest.ParsePath("spec")); ok {
 			f = manifest.Field{Pos: spec.KeyPos(), End: spec.KeyEnd()}
 		}
 	}
-	return analyzer.FieldSpan(a.Object, f)
+	return f
 }
 
 // mStar is M* for a message: the number, or "M*" when only a lower bound

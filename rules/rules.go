@@ -25,6 +25,7 @@ func All() []*analyzer.Analyzer {
 		MissingCPURequest,
 		ReplicasManagedByAutoscaler,
 		ReplicaBounds,
+		PDBBlocksEviction,
 		ToleranceTrap,
 		ScaleUpRounds,
 		LatencyFloor,

@@ -35,9 +35,9 @@ func TestFieldKeyAndNode(t *testing.T) {
 	}
 	for _, c := range []struct {
 		path, key, value string // key and value as written, to find them
-		style                   yaml.Style
-		kind                    yaml.Kind
-		tag                     string
+		style            yaml.Style
+		kind             yaml.Kind
+		tag              string
 	}{
 		{"metadata.name", "name", `"cm"`, yaml.DoubleQuotedStyle, yaml.ScalarNode, "!!str"},
 		{"data.explicit", "explicit", "'quoted'", yaml.SingleQuotedStyle, yaml.ScalarNode, "!!str"},
@@ -122,8 +122,9 @@ func TestTagIndex(t *testing.T) {
 			t.Errorf("tag %q read back as %q", tag, got)
 		}
 	}
-	if tagIndex("!Ref") != tagIndex("!Ref") {
-		t.Error("one custom tag got two indexes")
+	first := tagIndex("!Ref")
+	if again := tagIndex("!Ref"); again != first {
+		t.Errorf("one custom tag got two indexes, %d and %d", first, again)
 	}
 	// Past the table's capacity a custom tag reads as otherTag, and
 	// YAML's own tags keep their places.

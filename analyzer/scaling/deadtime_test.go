@@ -79,6 +79,17 @@ func TestDeadTimeFloor(t *testing.T) {
 		if !w.HasLabels(map[string]string{"app": "api"}) || w.HasLabels(map[string]string{"app": "ap"}) || w.HasLabels(map[string]string{"app": "api", "x": "y"}) || w.HasLabels(nil) {
 			t.Errorf("HasLabels is not selector matching over %v", w.Labels())
 		}
+		if v, ok := w.Label("tier"); !ok || v != "web" {
+			t.Errorf("Label(tier) = %q, %v; want web", v, ok)
+		}
+		if v, ok := w.Label("ap"); ok {
+			t.Errorf("Label(ap) = %q: a prefix of a key is no key", v)
+		}
+		each := map[string]string{}
+		w.EachLabel(func(k, v string) { each[k] = v })
+		if len(each) != 2 || each["app"] != "api" || each["tier"] != "web" {
+			t.Errorf("EachLabel gave %v", each)
+		}
 	}
 	// No probe: the dead time is still at least 0.
 	w := parseWorkload(t, "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: a}\nspec:\n  template:\n    spec:\n      containers: [{name: a}]\n")

@@ -212,6 +212,30 @@ func readLabels(o *manifest.Object, template manifest.Path) string {
 	return b.String()
 }
 
+// Label returns the value of a pod template label, and whether the
+// template carries it.
+func (w *Workload) Label(key string) (string, bool) {
+	if w.podLabels == "" || strings.ContainsAny(key, "\x00\x01") {
+		return "", false
+	}
+	i := strings.Index(w.podLabels, "\x00"+key+"\x01")
+	if i < 0 {
+		return "", false
+	}
+	rest := w.podLabels[i+len(key)+2:]
+	return rest[:strings.IndexByte(rest, 0)], true
+}
+
+// EachLabel calls fn with each pod template label, in the template's
+// order.
+func (w *Workload) EachLabel(fn func(key, value string)) {
+	for p := range strings.SplitSeq(strings.Trim(w.podLabels, "\x00"), "\x00") {
+		if k, v, ok := strings.Cut(p, "\x01"); ok {
+			fn(k, v)
+		}
+	}
+}
+
 // HasLabels reports whether the pod template carries every label of a
 // selector (a Service's spec.selector); an empty selector selects nothing
 // here, as a Service without one selects no pods by label.

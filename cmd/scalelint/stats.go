@@ -42,7 +42,7 @@ type phaseRow struct {
 	// cache, whose count depends on how the kernel cached the file (one
 	// build measured 38 MiB and the next 47 MiB, same code).
 	anon float64
-	gcs             uint64  // collections completed by the phase's end
+	gcs  uint64 // collections completed by the phase's end
 }
 
 // startStats turns the timings of loading and parsing on and starts the
