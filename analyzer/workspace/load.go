@@ -198,6 +198,7 @@ func Prepare(f *manifest.File, release bool) {
 			scaling.FromObject(o)
 			scaling.WorkloadFromObject(o)
 			traffic.FromObject(o)
+			scaling.BudgetFromObject(o)
 		}
 	}
 	if release {

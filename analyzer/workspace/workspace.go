@@ -329,6 +329,9 @@ func (ws *Workspace) add(o *manifest.Object) {
 	if traffic.Is(o) {
 		traffic.FromObject(o) // while its tree is at hand
 	}
+	if scaling.IsBudget(o) {
+		scaling.BudgetFromObject(o) // while its tree is at hand
+	}
 }
 
 // parseKind parses the skipped documents of a kind and indexes their
