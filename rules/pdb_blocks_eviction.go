@@ -3,6 +3,9 @@ package rules
 import (
 	"fmt"
 	"math"
+	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
@@ -129,19 +132,34 @@ func idleBelow(a *scaling.Autoscaler) bool {
 // budgets are a workspace's PodDisruptionBudgets that scalelint can
 // evaluate, indexed for the two questions the rule asks at every
 // autoscaler (which budgets select this pod template, and what else each
-// selects), derived once per workspace: a pass over every pair of
-// autoscaler and budget took 2 s at 10,000 services and 3,000 budgets.
+// selects), derived once per workspace from the workspace's own indexes
+// (Budgets, WithPodLabel): a pass over every pair of autoscaler and budget
+// took 2 s at 10,000 services and 3,000 budgets, and one over every
+// object 20 ms of every edit in a language server.
 type budgets struct {
-	list []*scaling.Budget
-	// byLabel lists each budget under one label of its matchLabels, the
-	// one the fewest workloads carry; unlabelled lists those with
-	// matchExpressions only, which every pod template is asked about.
-	byLabel    map[label][]*scaling.Budget
-	unlabelled []*scaling.Budget
-	// selected are, per budget, the workload objects whose pod templates
-	// its selector selects, deployed with it or not (selectsOnly asks).
-	selected map[*scaling.Budget][]*manifest.Object
+	*filing
+
+	mu       sync.Mutex
+	selected map[*scaling.Budget][]*manifest.Object // selectedBy's answers
 }
+
+// filing is the budgets of a list of budget objects, each filed under a
+// label of its selector (byLabel): of its matchLabels the one the fewest
+// workloads carry (every pod it selects carries them all, so any is
+// right; the rarest is the fastest), or each value of its In requirement.
+// It depends on the list alone: consecutive workspaces of a language
+// server whose edits left every budget alone share it (lastFiling).
+type filing struct {
+	objs    []*manifest.Object // the list it was made from (kept: see lastFiling)
+	list    []*scaling.Budget
+	byLabel map[label][]*scaling.Budget
+}
+
+// lastFiling is the filing of the last list of budget objects filed. A
+// workspace's list (Workspace.Budgets) is copied whenever it changes, so
+// a list with the same first element's address and length is the same
+// list; the filing keeps the list, so that memory is not another's.
+var lastFiling atomic.Pointer[filing]
 
 // label is one key and value of a selector or a pod template.
 type label struct{ key, value string }
@@ -152,71 +170,75 @@ type budgetsKey struct{}
 // whatever the rule's passes).
 func budgetsOf(ws *workspace.Workspace) *budgets {
 	return ws.Derive(budgetsKey{}, func() any {
-		out := &budgets{}
-		// The driver parsed the kind (Kinds) before the rules ran, and
-		// the index built the views.
-		used := map[label]bool{} // the labels the budgets select by
-		for _, o := range ws.AllObjects().All() {
-			if o.Kind != "PodDisruptionBudget" {
-				continue
-			}
-			if b := scaling.BudgetFromObject(o); b != nil {
-				out.list = append(out.list, b)
-				for k, v := range b.MatchLabels {
-					used[label{k, v}] = true
-				}
-			}
+		objs := ws.Budgets()
+		f := lastFiling.Load()
+		if f == nil || len(f.objs) != len(objs) || (len(objs) > 0 && &f.objs[0] != &objs[0]) {
+			f = fileBudgets(ws, objs)
+			lastFiling.Store(f)
 		}
-		if len(out.list) == 0 {
-			return out
-		}
-		// The workloads by each label of their pod templates that a
-		// budget selects by.
-		byLabel := map[label][]*manifest.Object{}
-		var labelled []*manifest.Object
-		for _, o := range ws.AllObjects().All() {
-			w, _ := ws.PodsOf(o)
-			if w == nil {
-				continue
-			}
-			has := false
-			w.EachLabel(func(k, v string) {
-				has = true
-				if l := (label{k, v}); used[l] {
-					byLabel[l] = append(byLabel[l], o)
-				}
-			})
-			if has {
-				labelled = append(labelled, o)
-			}
-		}
-		out.byLabel = map[label][]*scaling.Budget{}
-		out.selected = map[*scaling.Budget][]*manifest.Object{}
-		for _, b := range out.list {
-			cands, key, keyed := labelled, label{}, false
-			for k, v := range b.MatchLabels {
-				if c := byLabel[label{k, v}]; !keyed || len(c) < len(cands) {
-					cands, key, keyed = c, label{k, v}, true
-				}
-			}
-			var sel []*manifest.Object
-			for _, o := range cands {
-				if w, _ := ws.PodsOf(o); b.Selects(w) {
-					sel = append(sel, o)
-				}
-			}
-			if len(sel) == 0 {
-				continue // selects no pod template among the inputs
-			}
-			out.selected[b] = sel
-			if keyed {
-				out.byLabel[key] = append(out.byLabel[key], b)
-			} else {
-				out.unlabelled = append(out.unlabelled, b)
-			}
-		}
-		return out
+		return &budgets{filing: f, selected: map[*scaling.Budget][]*manifest.Object{}}
 	}).(*budgets)
+}
+
+// fileBudgets files the budgets of a workspace's budget objects.
+func fileBudgets(ws *workspace.Workspace, objs []*manifest.Object) *filing {
+	out := &filing{objs: objs, byLabel: map[label][]*scaling.Budget{}}
+	for _, o := range objs {
+		b := scaling.BudgetFromObject(o)
+		if b == nil {
+			continue
+		}
+		every, ls := b.SelectorLabels()
+		if len(ls) == 0 {
+			continue // selects by NotIn, Exists or DoesNotExist only: not judged
+		}
+		out.list = append(out.list, b)
+		if !every {
+			for _, l := range ls {
+				out.byLabel[label{l[0], l[1]}] = append(out.byLabel[label{l[0], l[1]}], b)
+			}
+			continue
+		}
+		best, n := ls[0], -1
+		for _, l := range ls {
+			if c := len(ws.WithPodLabel(l[0], l[1])); n < 0 || c < n {
+				best, n = l, c
+			}
+		}
+		out.byLabel[label{best[0], best[1]}] = append(out.byLabel[label{best[0], best[1]}], b)
+	}
+	return out
+}
+
+// selectedBy returns the workload objects whose own pod templates a
+// budget selects, deployed with it or not.
+func (bs *budgets) selectedBy(ws *workspace.Workspace, b *scaling.Budget) []*manifest.Object {
+	bs.mu.Lock()
+	defer bs.mu.Unlock()
+	if sel, ok := bs.selected[b]; ok {
+		return sel
+	}
+	every, ls := b.SelectorLabels()
+	var cands []*manifest.Object
+	for _, l := range ls {
+		c := ws.WithPodLabel(l[0], l[1])
+		if every && cands != nil && len(c) >= len(cands) {
+			continue // the least of the lists holds every selected pod
+		}
+		if every {
+			cands = c
+		} else {
+			cands = append(cands, c...)
+		}
+	}
+	var sel []*manifest.Object
+	for _, o := range cands {
+		if w := ws.Workload(o); w != nil && b.Selects(w) && !slices.Contains(sel, o) {
+			sel = append(sel, o)
+		}
+	}
+	bs.selected[b] = sel
+	return sel
 }
 
 // of returns the budgets whose selectors select a pod template.
@@ -224,16 +246,11 @@ func (bs *budgets) of(w *scaling.Workload) []*scaling.Budget {
 	var out []*scaling.Budget
 	w.EachLabel(func(k, v string) {
 		for _, b := range bs.byLabel[label{k, v}] {
-			if b.Selects(w) {
+			if !slices.Contains(out, b) && b.Selects(w) {
 				out = append(out, b)
 			}
 		}
 	})
-	for _, b := range bs.unlabelled {
-		if b.Selects(w) {
-			out = append(out, b)
-		}
-	}
 	return out
 }
 
@@ -245,7 +262,7 @@ func (bs *budgets) selectsOnly(ws *workspace.Workspace, b *scaling.Budget, targe
 		return false
 	}
 	found := false
-	for _, o := range bs.selected[b] {
+	for _, o := range bs.selectedBy(ws, b) {
 		if !ws.Linkable(b.Object, o) {
 			continue
 		}
@@ -280,7 +297,7 @@ func BudgetPeers(ws *workspace.Workspace, objs []*manifest.Object) []*manifest.O
 			if !ws.Linkable(b.Object, o) {
 				continue
 			}
-			for _, p := range bs.selected[b] {
+			for _, p := range bs.selectedBy(ws, b) {
 				if !seen[p] && ws.Linkable(b.Object, p) {
 					seen[p] = true
 					out = append(out, p)

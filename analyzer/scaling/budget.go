@@ -53,6 +53,28 @@ type selectorRequirement struct {
 	values  []string
 }
 
+// SelectorLabels returns labels the pods the budget selects carry: with
+// every true, each of them (its matchLabels); else one of them at least
+// (the values of its first In requirement); none when it writes neither,
+// and only a pass over every workload could say what it selects.
+func (b *Budget) SelectorLabels() (every bool, labels [][2]string) {
+	if len(b.MatchLabels) > 0 {
+		for k, v := range b.MatchLabels {
+			labels = append(labels, [2]string{k, v})
+		}
+		return true, labels
+	}
+	for _, r := range b.expressions {
+		if r.op == "In" {
+			for _, v := range r.values {
+				labels = append(labels, [2]string{r.key, v})
+			}
+			return false, labels
+		}
+	}
+	return false, nil
+}
+
 // Required returns how many healthy pods the budget asks for at a scale
 // of pods, and how the budget says it, for the message.
 func (b *Budget) Required(pods int) (int, string) {

@@ -29,6 +29,7 @@ func (ws *Workspace) Focus(paths []string) *Workspace {
 		Fset: ws.Fset, opts: ws.opts, scopes: ws.scopes, kustomized: ws.kustomized,
 		byName: ws.byName, byBase: ws.byBase, objects: ws.objects, workloads: ws.workloads,
 		resolved: ws.resolved, byTarget: ws.byTarget, lazyKinds: ws.lazyKinds, kinds: ws.kinds, focused: true, shared: true, derived: ws.derived,
+		labels: ws.labels, budgets: ws.budgets,
 	}
 	in := map[*manifest.File]bool{}
 	var files []*manifest.File

@@ -77,6 +77,8 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 	nw := &Workspace{
 		Fset: ws.Fset, files: files, opts: ws.opts, scopes: ws.scopes, kustomized: ws.kustomized,
 		routing:       ws.routing,
+		labels:        ws.labels.derive(),
+		budgets:       ws.budgets,
 		byName:        ws.byName.derive(),
 		workloads:     ws.workloads.derive(),
 		resolved:      ws.resolved.derive(),
@@ -145,6 +147,12 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 			nw.byName.delete(k)
 		}
 		nw.workloads.delete(o)
+		if nw.labels.built {
+			nw.labels.remove(o)
+		}
+		if scaling.IsBudget(o) {
+			nw.budgets = slices.DeleteFunc(slices.Clone(nw.budgets), func(x *manifest.Object) bool { return x == o })
+		}
 	}
 	// Autoscalers are sorted by path: the changed paths' are found by
 	// binary search, not by a pass over the workspace.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 
@@ -47,6 +48,20 @@ func describeWS(ws *Workspace) string {
 	// Kept apart by With (counted, and the files by base layered over the
 	// base's): what New finds by a pass over everything.
 	fmt.Fprintf(&b, "routes to services %v\n", ws.routesToServices())
+	// As sets: With appends what a change adds, New lists in file order
+	// (no reader depends on the order).
+	set := func(objs []*manifest.Object) []string {
+		var out []string
+		for _, o := range objs {
+			out = append(out, fmt.Sprintf("%p", o))
+		}
+		slices.Sort(out)
+		return out
+	}
+	fmt.Fprintf(&b, "budgets %v\n", set(ws.Budgets()))
+	for _, l := range [][2]string{{"app", "web"}, {"app", "api"}, {"team", "t"}} {
+		fmt.Fprintf(&b, "pod label %s=%s: %v\n", l[0], l[1], set(ws.WithPodLabel(l[0], l[1])))
+	}
 	for _, f := range ws.Unreadable() {
 		fmt.Fprintf(&b, "unreadable %s %p\n", f.Path, f)
 	}
@@ -71,6 +86,10 @@ var withDocs = []string{
 	// HPA: an edit of web resolves the HPA again (byTemplateRef).
 	"apiVersion: argoproj.io/v1alpha1\nkind: Rollout\nmetadata:\n  name: ro\nspec:\n  workloadRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n",
 	"apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: ro\nspec:\n  scaleTargetRef: {apiVersion: argoproj.io/v1alpha1, kind: Rollout, name: ro}\n",
+	// Pod labels and a disruption budget (WithPodLabel, Budgets).
+	"apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  template:\n    metadata: {labels: {app: web, team: t}}\n",
+	"apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: api\nspec:\n  template:\n    metadata: {labels: {app: api, team: t}}\n",
+	"apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: pdb\nspec:\n  minAvailable: 1\n  selector: {matchLabels: {team: t}}\n",
 	// A Flux Kustomization deploys a/ together, in namespace flux.
 	"apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n  name: apps\nspec:\n  path: ./a\n  targetNamespace: flux\n",
 }

@@ -130,6 +130,8 @@ type Workspace struct {
 	byBase      byBase                               // every file, by token.File base (FileOf)
 	objects     chunked.List[*manifest.Object]       // every indexed object, in file order
 	routing     int                                  // of objects, those that may route to Services (routesToServices)
+	labels      *labelIndex                          // workloads by pod label, built on first use (WithPodLabel)
+	budgets     []*manifest.Object                   // the PodDisruptionBudgets (Budgets); copied before it changes
 	autoscalers chunked.List[*scaling.Autoscaler]    // in file order
 	// adding are the objects and autoscalers add indexed that are not in
 	// objects and autoscalers yet (commit): a list in chunks is
@@ -215,6 +217,7 @@ func New(fset *token.FileSet, files []*manifest.File, opts Options) *Workspace {
 		workloads: newLayered[*manifest.Object, *scaling.Workload](docs / 2),
 		lazyKinds: map[string][]*manifest.Document{},
 		kinds:     map[string]bool{},
+		labels:    &labelIndex{},
 	}
 	if !opts.Generated {
 		// Rendered output is what the kustomizations deploy: a file of it
@@ -331,7 +334,9 @@ func (ws *Workspace) add(o *manifest.Object) {
 	}
 	if scaling.IsBudget(o) {
 		scaling.BudgetFromObject(o) // while its tree is at hand
+		ws.budgets = append(slices.Clip(ws.budgets), o)
 	}
+	ws.labels.indexAdded(o)
 }
 
 // parseKind parses the skipped documents of a kind and indexes their
