@@ -41,7 +41,7 @@ func (ws *Workspace) WithPodLabel(key, value string) []*manifest.Object {
 	if !ix.built {
 		ix.m = newLayered[podLabel, []*manifest.Object](0)
 		for _, o := range ws.objects.All() {
-			ix.add(o)
+			ix.add(o, false)
 		}
 		ix.built = true
 	}
@@ -49,15 +49,23 @@ func (ws *Workspace) WithPodLabel(key, value string) []*manifest.Object {
 	return objs
 }
 
-// add indexes a workload object under its pod template's labels.
-func (ix *labelIndex) add(o *manifest.Object) {
+// add indexes a workload object under its pod template's labels. Once the
+// index is read (readers hold its lists, and workspaces With derives
+// share them), a list is copied before it grows: shared, their spare
+// capacity would be written by two workspaces. While it is built it is
+// not: a label thousands of workloads carry was copied for each of
+// them (at 10,000 services, hundreds of megabytes and a second).
+func (ix *labelIndex) add(o *manifest.Object, shared bool) {
 	if !scaling.IsWorkload(o) {
 		return
 	}
 	scaling.WorkloadFromObject(o).EachLabel(func(k, v string) {
 		l := podLabel{k, v}
 		objs, _ := ix.m.get(l)
-		ix.m.set(l, append(slices.Clip(objs), o))
+		if shared {
+			objs = slices.Clip(objs)
+		}
+		ix.m.set(l, append(objs, o))
 	})
 }
 
@@ -82,7 +90,7 @@ func (ix *labelIndex) indexAdded(o *manifest.Object) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	if ix.built {
-		ix.add(o)
+		ix.add(o, true)
 	}
 }
 

@@ -78,7 +78,7 @@ func (ws *Workspace) With(replace map[string][]*manifest.File) (*Workspace, bool
 		Fset: ws.Fset, files: files, opts: ws.opts, scopes: ws.scopes, kustomized: ws.kustomized,
 		routing:       ws.routing,
 		labels:        ws.labels.derive(),
-		budgets:       ws.budgets,
+		budgets:       slices.Clip(ws.budgets),
 		byName:        ws.byName.derive(),
 		workloads:     ws.workloads.derive(),
 		resolved:      ws.resolved.derive(),

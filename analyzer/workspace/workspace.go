@@ -131,7 +131,7 @@ type Workspace struct {
 	objects     chunked.List[*manifest.Object]       // every indexed object, in file order
 	routing     int                                  // of objects, those that may route to Services (routesToServices)
 	labels      *labelIndex                          // workloads by pod label, built on first use (WithPodLabel)
-	budgets     []*manifest.Object                   // the PodDisruptionBudgets (Budgets); copied before it changes
+	budgets     []*manifest.Object                   // the PodDisruptionBudgets (Budgets); With clips its copy
 	autoscalers chunked.List[*scaling.Autoscaler]    // in file order
 	// adding are the objects and autoscalers add indexed that are not in
 	// objects and autoscalers yet (commit): a list in chunks is
@@ -334,7 +334,9 @@ func (ws *Workspace) add(o *manifest.Object) {
 	}
 	if scaling.IsBudget(o) {
 		scaling.BudgetFromObject(o) // while its tree is at hand
-		ws.budgets = append(slices.Clip(ws.budgets), o)
+		// Appended in place: a workspace With makes gets the list
+		// clipped, so that its appends copy it.
+		ws.budgets = append(ws.budgets, o)
 	}
 	ws.labels.indexAdded(o)
 }
