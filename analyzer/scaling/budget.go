@@ -2,12 +2,13 @@ package scaling
 
 import (
 	"fmt"
-	"math"
-	"slices"
 	"strconv"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/scalelint/scalelint/analyzer/manifest"
 )
@@ -41,16 +42,14 @@ func BudgetFromObject(o *manifest.Object) *Budget {
 type Budget struct {
 	Object       *manifest.Object
 	MinAvailable manifest.Field
-	Count        int // minAvailable as a number of pods
-	Percent      int // minAvailable as a percentage; -1 when a count
+	// minAvailable as the API reads it (a count, or a percentage of the
+	// controllers' scale).
+	minAvailable intstr.IntOrString
 	MatchLabels  map[string]string
-	expressions  []selectorRequirement
-}
-
-// selectorRequirement is one matchExpressions entry.
-type selectorRequirement struct {
-	key, op string
-	values  []string
+	expressions  []metav1.LabelSelectorRequirement
+	// selector is the budget's selector as the API server evaluates it
+	// (metav1.LabelSelectorAsSelector).
+	selector labels.Selector
 }
 
 // SelectorLabels returns labels the pods the budget selects carry: with
@@ -65,9 +64,9 @@ func (b *Budget) SelectorLabels() (every bool, labels [][2]string) {
 		return true, labels
 	}
 	for _, r := range b.expressions {
-		if r.op == "In" {
-			for _, v := range r.values {
-				labels = append(labels, [2]string{r.key, v})
+		if r.Operator == metav1.LabelSelectorOpIn {
+			for _, v := range r.Values {
+				labels = append(labels, [2]string{r.Key, v})
 			}
 			return false, labels
 		}
@@ -76,52 +75,31 @@ func (b *Budget) SelectorLabels() (every bool, labels [][2]string) {
 }
 
 // Required returns how many healthy pods the budget asks for at a scale
-// of pods, and how the budget says it, for the message.
+// of pods, as the disruption controller counts (a percentage rounded up:
+// intstr.GetScaledValueFromIntOrPercent with roundUp), and how the budget
+// says it, for the message.
 func (b *Budget) Required(pods int) (int, string) {
-	if b.Percent < 0 {
-		return b.Count, fmt.Sprintf("minAvailable %d", b.Count)
+	n, _ := intstr.GetScaledValueFromIntOrPercent(&b.minAvailable, pods, true) // readBudget kept only what it reads
+	if b.minAvailable.Type == intstr.Int {
+		return n, fmt.Sprintf("minAvailable %d", n)
 	}
-	n := int(math.Ceil(float64(b.Percent) * float64(pods) / 100))
 	unit := "pods"
 	if pods == 1 {
 		unit = "pod"
 	}
-	return n, fmt.Sprintf("minAvailable %d%% of %d %s, which rounds up to %d", b.Percent, pods, unit, n)
+	return n, fmt.Sprintf("minAvailable %s of %d %s, which rounds up to %d", b.minAvailable.StrVal, pods, unit, n)
 }
 
 // Selects reports whether the budget's selector selects a pod template's
-// labels (metav1.LabelSelector: every matchLabels pair and every
-// requirement).
-func (b *Budget) Selects(w *Workload) bool {
-	for k, v := range b.MatchLabels {
-		if got, ok := w.Label(k); !ok || got != v {
-			return false
-		}
-	}
-	for _, r := range b.expressions {
-		v, has := w.Label(r.key)
-		in := has && slices.Contains(r.values, v)
-		switch r.op {
-		case "In":
-			if !in {
-				return false
-			}
-		case "NotIn":
-			if in {
-				return false
-			}
-		case "Exists":
-			if !has {
-				return false
-			}
-		case "DoesNotExist":
-			if has {
-				return false
-			}
-		}
-	}
-	return true
-}
+// labels.
+func (b *Budget) Selects(w *Workload) bool { return b.selector.Matches(podLabelSet{w}) }
+
+// podLabelSet is a pod template's labels as labels.Labels.
+type podLabelSet struct{ w *Workload }
+
+func (p podLabelSet) Has(key string) bool              { _, ok := p.w.Label(key); return ok }
+func (p podLabelSet) Get(key string) string            { v, _ := p.w.Label(key); return v }
+func (p podLabelSet) Lookup(key string) (string, bool) { return p.w.Label(key) }
 
 // readBudget reads a policy PodDisruptionBudget written with minAvailable
 // and a non-empty selector of known operators; nil for any other.
@@ -137,21 +115,19 @@ func readBudget(o *manifest.Object) *Budget {
 	if v == nil || v.Kind != yaml.ScalarNode {
 		return nil
 	}
-	b := &Budget{Object: o, MinAvailable: o.FieldOf(k, v), Percent: -1}
+	b := &Budget{Object: o, MinAvailable: o.FieldOf(k, v)}
 	switch v.ShortTag() {
 	case "!!int":
-		n, err := strconv.Atoi(v.Value)
+		n, err := strconv.ParseInt(v.Value, 10, 32)
 		if err != nil || n < 0 {
 			return nil
 		}
-		b.Count = n
+		b.minAvailable = intstr.FromInt32(int32(n))
 	case "!!str":
-		p, ok := strings.CutSuffix(v.Value, "%")
-		n, err := strconv.Atoi(p)
-		if !ok || err != nil || n < 0 || n > 100 {
-			return nil // not an IntOrString the controller reads
+		b.minAvailable = intstr.FromString(strings.Clone(v.Value))
+		if p, err := intstr.GetScaledValueFromIntOrPercent(&b.minAvailable, 100, true); err != nil || p < 0 || p > 100 {
+			return nil // not a percentage the controller reads
 		}
-		b.Percent = n
 	default:
 		return nil
 	}
@@ -187,13 +163,19 @@ func readBudget(o *manifest.Object) *Budget {
 	if len(b.MatchLabels) == 0 && len(b.expressions) == 0 {
 		return nil // an empty selector: every pod of the namespace, or none (policy/v1beta1)
 	}
+	selector, err := metav1.LabelSelectorAsSelector(&metav1.LabelSelector{MatchLabels: b.MatchLabels, MatchExpressions: b.expressions})
+	if err != nil {
+		return nil // an operator, key or value the API server refuses
+	}
+	b.selector = selector
 	return b
 }
 
-// readRequirement reads a matchExpressions entry; ok is false for one
-// the API server would refuse or an operator it does not know.
-func readRequirement(n *yaml.Node) (selectorRequirement, bool) {
-	var r selectorRequirement
+// readRequirement reads a matchExpressions entry's scalars; ok is false
+// for an entry that is not a mapping of them (LabelSelectorAsSelector
+// judges the operator and the values).
+func readRequirement(n *yaml.Node) (metav1.LabelSelectorRequirement, bool) {
+	var r metav1.LabelSelectorRequirement
 	if n.Kind != yaml.MappingNode {
 		return r, false
 	}
@@ -202,18 +184,15 @@ func readRequirement(n *yaml.Node) (selectorRequirement, bool) {
 		if v == nil || v.Kind != yaml.ScalarNode {
 			return "", false
 		}
-		return v.Value, true
+		return strings.Clone(v.Value), true
 	}
-	var ok bool
-	if r.key, ok = scalar("key"); !ok {
+	key, ok := scalar("key")
+	op, ok2 := scalar("operator")
+	if !ok || !ok2 {
 		return r, false
 	}
-	r.key = strings.Clone(r.key)
-	if r.op, ok = scalar("operator"); !ok {
-		return r, false
-	}
-	_, vs := manifest.Lookup(n, manifest.ParsePath("values"))
-	if vs != nil {
+	r.Key, r.Operator = key, metav1.LabelSelectorOperator(op)
+	if _, vs := manifest.Lookup(n, manifest.ParsePath("values")); vs != nil {
 		if vs.Kind != yaml.SequenceNode {
 			return r, false
 		}
@@ -221,14 +200,8 @@ func readRequirement(n *yaml.Node) (selectorRequirement, bool) {
 			if v.Kind != yaml.ScalarNode {
 				return r, false
 			}
-			r.values = append(r.values, strings.Clone(v.Value))
+			r.Values = append(r.Values, strings.Clone(v.Value))
 		}
 	}
-	switch r.op {
-	case "In", "NotIn":
-		return r, len(r.values) > 0
-	case "Exists", "DoesNotExist":
-		return r, len(r.values) == 0
-	}
-	return r, false
+	return r, true
 }
