@@ -15,6 +15,8 @@ import (
 	"testing"
 
 	"golang.org/x/tools/txtar"
+
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/initgc"
 )
 
 // The CLI scripts in testdata/cli run the built binary. Each archive has:
@@ -40,6 +42,9 @@ var binary string
 const buildTags = "kustomize_disable_go_plugin_support"
 
 func TestMain(m *testing.M) {
+	// As main does: the tests call run in this process, with the
+	// collector back on.
+	initgc.Restore()
 	flag.Parse()
 	dir, err := os.MkdirTemp("", "scalelint-cli")
 	if err != nil {

@@ -29,6 +29,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/scalelint/scalelint/cmd/scalelint/internal/initgc"
 	"github.com/scalelint/scalelint/cmd/scalelint/internal/term"
 )
 
@@ -111,6 +112,7 @@ func withStatus(f func(args []string, stdin io.Reader, stdout, stderr io.Writer)
 }
 
 func main() {
+	initgc.Restore()
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
