@@ -82,3 +82,24 @@ func TestVersionLdflags(t *testing.T) {
 		t.Errorf("built with %s, version printed %q, want %q", ldflags, out, want)
 	}
 }
+
+// TestNoCollectionAtStart runs `scalelint version` with the collector's
+// trace on and finds no collection: the packages' initialisations
+// allocate past the collector's first 4 MB goal (two collections before
+// main without internal/initgc), so a collection here means initgc no
+// longer runs before the costly initialisations, or no longer holds the
+// collector off.
+func TestNoCollectionAtStart(t *testing.T) {
+	cmd := exec.Command(binary, "version")
+	cmd.Env = append(os.Environ(), "GODEBUG=gctrace=1", "GOGC=", "GOMEMLIMIT=")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("scalelint version: %v\n%s", err, stderr.String())
+	}
+	for _, l := range strings.Split(stderr.String(), "\n") {
+		if strings.HasPrefix(l, "gc ") {
+			t.Errorf("a collection ran during `scalelint version`: %s", l)
+		}
+	}
+}
