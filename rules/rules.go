@@ -23,6 +23,7 @@ func All() []*analyzer.Analyzer {
 		UnresolvedScaleTarget,
 		ConflictingAutoscalers,
 		MissingCPURequest,
+		MissingMemoryRequest,
 		ReplicasManagedByAutoscaler,
 		ReplicaBounds,
 		PDBBlocksEviction,

@@ -47,12 +47,16 @@ type PodCPU struct {
 	Resources *CPU
 }
 
-// ContainerCPU is a container's name, restart policy and CPU.
+// ContainerCPU is a container's name, restart policy and CPU, and
+// whether it has a memory request.
 type ContainerCPU struct {
 	Name string
 	// RestartAlways is a restartPolicy of Always: on an init container,
 	// a sidecar.
 	RestartAlways bool
+	// MemoryRequest is a memory request written, or a memory limit, to
+	// which Kubernetes defaults a missing request.
+	MemoryRequest bool
 	CPU
 }
 
@@ -86,7 +90,9 @@ func podCPU(p PodSubset) PodCPU {
 func containersCPU(cs []ContainerSubset) []ContainerCPU {
 	var out []ContainerCPU
 	for _, ctr := range cs {
-		out = append(out, ContainerCPU{Name: ctr.Name, CPU: cpuOf(ctr.Resources),
+		_, memRequest := ctr.Resources.Requests[corev1.ResourceMemory]
+		_, memLimit := ctr.Resources.Limits[corev1.ResourceMemory]
+		out = append(out, ContainerCPU{Name: ctr.Name, CPU: cpuOf(ctr.Resources), MemoryRequest: memRequest || memLimit,
 			RestartAlways: ctr.RestartPolicy != nil && *ctr.RestartPolicy == corev1.ContainerRestartPolicyAlways})
 	}
 	return out

@@ -9,15 +9,22 @@ import (
 	"github.com/scalelint/scalelint/analyzer/manifest"
 )
 
-// Container is a container whose CPU the HPA counts.
+// Container is a container whose requests the HPA counts for a resource
+// metric: its CPU, and whether it requests memory.
 type Container struct {
-	Name       string
-	At         manifest.Field // the container's mapping (the pod-level resources)
-	NameAt     manifest.Field // its name value, or At
-	Sidecar    bool           // a restartable init container
-	PodLevel   bool           // the pod-level resources stand for every container
-	CPURequest Num            // cores
-	CPULimit   Num            // cores
+	Name     string
+	At       manifest.Field // the container's mapping (the pod-level resources)
+	NameAt   manifest.Field // its name value, or At
+	Sidecar  bool           // a restartable init container
+	PodLevel bool           // the pod-level resources stand for every container
+	// MemoryRequest is a memory request written, or a memory limit
+	// (Kubernetes defaults the request to it); false for PodLevel.
+	MemoryRequest bool
+	// Index is the container's place in its list (initContainers for a
+	// sidecar, containers otherwise); -1 for PodLevel.
+	Index      int32
+	CPURequest Num // cores
+	CPULimit   Num // cores
 }
 
 // Workload is a scale target as the laws see it.
@@ -35,6 +42,9 @@ type Workload struct {
 		OK         bool
 	}
 	HasTemplate bool // false for a Rollout with a workloadRef
+	// PodResources is set when the pod template writes pod-level
+	// resources (PodLevelResources), whatever they set.
+	PodResources bool
 	// TemplateRef is an Argo Rollout's workloadRef, which names the
 	// object whose pod template it runs (workspace.Resolution.Pods).
 	TemplateRef *manifest.TemplateRef
@@ -96,8 +106,9 @@ func workloadFromObject(o *manifest.Object) *Workload {
 	w.readDeadTimeFloor(o, spec)
 	w.podLabels = readLabels(o, t.TemplatePath)
 	if r := t.Pod.Resources; r != nil {
+		w.PodResources = true
 		if r.HasRequest {
-			c := Container{Name: "(pod)", PodLevel: true}
+			c := Container{Name: "(pod)", PodLevel: true, Index: -1}
 			c.At, _ = o.FieldAt(spec.Append(manifest.Key("resources")))
 			c.NameAt = c.At
 			readCPU(o, &c, spec.Append(manifest.Key("resources")), *r)
@@ -108,7 +119,7 @@ func workloadFromObject(o *manifest.Object) *Workload {
 	add := func(list string, i int, ctr manifest.ContainerCPU, sidecar bool) {
 		var pb, nb, rb [pathRoom]manifest.PathElem
 		p := with(pb[:], spec, manifest.Key(list), manifest.Index(i))
-		c := Container{Name: ctr.Name, Sidecar: sidecar}
+		c := Container{Name: ctr.Name, Sidecar: sidecar, MemoryRequest: ctr.MemoryRequest, Index: int32(i)}
 		c.At, _ = o.FieldAt(p)
 		var ok bool
 		if c.NameAt, ok = o.FieldAt(with(nb[:], p, manifest.Key("name"))); !ok {

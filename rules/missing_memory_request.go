@@ -1,0 +1,99 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/scalelint/scalelint/analyzer"
+	"github.com/scalelint/scalelint/analyzer/manifest"
+	"github.com/scalelint/scalelint/analyzer/scaling"
+	"github.com/scalelint/scalelint/analyzer/workspace"
+)
+
+// MissingMemoryRequest reports memory utilization targets on pods without
+// memory requests.
+//
+// The HPA divides a Resource metric's usage by the counted containers'
+// requests (replica_calculator.go, calculateRequests), for memory as for
+// CPU: with a request missing the metric cannot be computed. Unlike a
+// missing CPU request (missing-cpu-request), the consequence depends on
+// the other metrics: an HPA whose every metric fails never scales, and one
+// with any metric failing never scales down (computeReplicasForMetrics
+// refuses a scale-down while a metric is invalid), which is what the
+// message says, as it holds whatever the other metrics do.
+var MissingMemoryRequest = &analyzer.Analyzer{
+	Name:     "missing-memory-request",
+	Severity: analyzer.Error,
+	Kinds:    []string{"LimitRange"},
+	Doc:      doc("missing-memory-request"),
+	URL:      analyzer.RulesReferenceURL + "#missing-memory-request",
+	Run: func(pass *analyzer.Pass) error {
+		ws := pass.Workspace
+		for _, a := range ws.Autoscalers().All() {
+			r := ws.Target(a)
+			for _, m := range a.Metrics {
+				if !memoryUtilization(m) {
+					continue
+				}
+				for _, c := range uncomputable(ws, r, m) {
+					reportMissingMemory(pass, a, m, r, c)
+				}
+			}
+		}
+		return nil
+	},
+}
+
+func reportMissingMemory(pass *analyzer.Pass, a *scaling.Autoscaler, m *scaling.Metric, r *workspace.Resolution, c scaling.Container) {
+	pods := r.PodsObject
+	at := memoryRequestField(pods, c)
+	rng := analyzer.FieldSpan(pods, at)
+	rel := analyzer.FieldSpan(a.Object, metricField(a, m))
+	what := "a memory utilization target"
+	if m.Utilization.Set {
+		what = percentPhrase(m.Utilization.V) + " memory utilization target"
+	}
+	hpa := "the HPA"
+	if a.Kind != scaling.HPA {
+		hpa = "the HPA KEDA makes"
+	}
+	effect := "while it fails, " + hpa + " never scales down (it refuses to while any metric is invalid)"
+	failing := 0
+	for _, other := range a.Metrics {
+		if len(uncomputable(pass.Workspace, r, other)) > 0 {
+			failing++
+		}
+	}
+	switch {
+	case len(a.Metrics) == 1:
+		effect = "it is the only metric, so " + hpa + " never scales"
+	case failing == len(a.Metrics):
+		effect = "none of its metrics can be computed, so " + hpa + " never scales"
+	}
+	pass.Report(analyzer.Diagnostic{
+		Pos: rng.Pos(), End: rng.End(), Object: pods, Field: "containers." + c.Name + ".resources.requests.memory",
+		Message: fmt.Sprintf("container %q has no memory request, so %s %q cannot compute %s: %s",
+			c.Name, a.Object.Kind, a.Object.Name, what, effect),
+		Related: []analyzer.Related{{Pos: rel.Pos(), End: rel.End(), Message: fmt.Sprintf("%s %q sets %s here", a.Object.Kind, a.Object.Name, what)}},
+	})
+}
+
+// memoryRequestField is where a container's memory request would be
+// written: the nearest field of resources.requests.memory written, or the
+// container's name when nothing of its resources is.
+func memoryRequestField(pods *manifest.Object, c scaling.Container) manifest.Field {
+	t, ok := pods.Typed().(*manifest.Workload)
+	if !ok || c.Index < 0 {
+		return c.NameAt
+	}
+	list := "containers"
+	if c.Sidecar {
+		list = "initContainers"
+	}
+	p := t.TemplatePath.Append(manifest.Key("spec"), manifest.Key(list), manifest.Index(int(c.Index)),
+		manifest.Key("resources"), manifest.Key("requests"), manifest.Key("memory"))
+	at := pods.NearestField(p)
+	if !at.IsValid() || (at.Pos == c.At.Pos && at.End == c.At.End) {
+		return c.NameAt
+	}
+	return at
+}
