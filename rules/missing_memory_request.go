@@ -29,6 +29,9 @@ var MissingMemoryRequest = &analyzer.Analyzer{
 	Run: func(pass *analyzer.Pass) error {
 		ws := pass.Workspace
 		for _, a := range ws.Autoscalers().All() {
+			if a.Kind == scaling.ScaledJob {
+				continue // no HPA: KEDA runs jobs, it divides no usage by requests
+			}
 			r := ws.Target(a)
 			for _, m := range a.Metrics {
 				if !memoryUtilization(m) {
