@@ -12,7 +12,7 @@ import (
 var MissingCPURequest = &analyzer.Analyzer{
 	Name:     "missing-cpu-request",
 	Severity: analyzer.Error,
-	Kinds:    []string{"LimitRange"},
+	Kinds:    []string{"LimitRange", "VerticalPodAutoscaler"},
 	Doc:      doc("missing-cpu-request"),
 	URL:      analyzer.RulesReferenceURL + "#missing-cpu-request",
 	Run: func(pass *analyzer.Pass) error {

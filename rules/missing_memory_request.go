@@ -23,7 +23,7 @@ import (
 var MissingMemoryRequest = &analyzer.Analyzer{
 	Name:     "missing-memory-request",
 	Severity: analyzer.Error,
-	Kinds:    []string{"LimitRange"},
+	Kinds:    []string{"LimitRange", "VerticalPodAutoscaler"},
 	Doc:      doc("missing-memory-request"),
 	URL:      analyzer.RulesReferenceURL + "#missing-memory-request",
 	Run: func(pass *analyzer.Pass) error {

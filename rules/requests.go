@@ -26,6 +26,9 @@ func uncomputable(ws *workspace.Workspace, r *workspace.Resolution, m *scaling.M
 	if r.Pods == nil || !r.Pods.HasTemplate || !strings.EqualFold(m.TargetType, "Utilization") {
 		return nil
 	}
+	if vpaSetsRequests(ws, r, m.Resource) {
+		return nil
+	}
 	var out []scaling.Container
 	switch m.Resource {
 	case "cpu":
@@ -45,6 +48,73 @@ func uncomputable(ws *workspace.Workspace, r *workspace.Resolution, m *scaling.M
 		}
 	}
 	return out
+}
+
+// vpaSetsRequests reports whether a VerticalPodAutoscaler among the
+// inputs, in a namespace the pods can be deployed in, targets the pods'
+// workload (or the scale target, an Argo Rollout's) in a mode that applies
+// its recommendations (updateMode other than Off; the API's default is
+// Recreate, Auto in older releases), with resource among those it controls (controlledResources; cpu
+// and memory when a container policy leaves it out, or when there is no
+// policy). Its admission controller then writes the requests into every
+// pod it admits, whether the template writes them or not, so a
+// Utilization metric may well be computed: the rules say nothing. A
+// policy whose mode is Off for some containers is still counted as
+// setting them: a missed finding rather than a false one.
+// (kubernetes/autoscaler, vertical-pod-autoscaler: the v1 API's
+// PodUpdatePolicy and ContainerResourcePolicy.)
+func vpaSetsRequests(ws *workspace.Workspace, r *workspace.Resolution, resource string) bool {
+	for _, vpa := range ws.ObjectsOfKind("VerticalPodAutoscaler") {
+		if vpa.Group != "autoscaling.k8s.io" || !targets(ws, vpa, r) {
+			continue
+		}
+		if mode := scalarAt(vpa, "spec.updatePolicy.updateMode"); mode == "Off" {
+			continue
+		}
+		policies := vpa.Get(manifest.ParsePath("spec.resourcePolicy.containerPolicies"))
+		if policies == nil || policies.Kind != yaml.SequenceNode || len(policies.Content) == 0 {
+			return true
+		}
+		for _, p := range policies.Content {
+			_, list := manifest.Lookup(p, manifest.Path{manifest.Key("controlledResources")})
+			if list == nil || list.Kind != yaml.SequenceNode {
+				return true // the default: cpu and memory
+			}
+			for _, item := range list.Content {
+				if item.Value == resource {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// targets reports whether a VPA's targetRef names r's pods' workload or
+// its scale target, in a namespace both can be deployed in.
+func targets(ws *workspace.Workspace, vpa *manifest.Object, r *workspace.Resolution) bool {
+	kind, name := scalarAt(vpa, "spec.targetRef.kind"), scalarAt(vpa, "spec.targetRef.name")
+	for _, o := range []*manifest.Object{r.PodsObject, r.Object} {
+		if o == nil || o.Kind != kind || o.Name != name {
+			continue
+		}
+		for _, a := range ws.Namespaces(vpa) {
+			for _, b := range ws.Namespaces(o) {
+				if a == b {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// scalarAt returns the scalar value at a path of o, or "".
+func scalarAt(o *manifest.Object, path string) string {
+	if n := o.Get(manifest.ParsePath(path)); n != nil && n.Kind == yaml.ScalarNode {
+		return n.Value
+	}
+	return ""
 }
 
 // memoryUtilization reports whether m is a memory Utilization target: an
