@@ -52,15 +52,15 @@ func uncomputable(ws *workspace.Workspace, r *workspace.Resolution, m *scaling.M
 
 // vpaSetsRequests reports whether a VerticalPodAutoscaler among the
 // inputs, in a namespace the pods can be deployed in, targets the pods'
-// workload (or the scale target, an Argo Rollout's) in a mode that applies
-// its recommendations (updateMode other than Off; the API's default is
-// Recreate, Auto in older releases), with resource among those it controls (controlledResources; cpu
-// and memory when a container policy leaves it out, or when there is no
-// policy). Its admission controller then writes the requests into every
-// pod it admits, whether the template writes them or not, so a
-// Utilization metric may well be computed: the rules say nothing. A
-// policy whose mode is Off for some containers is still counted as
-// setting them: a missed finding rather than a false one.
+// workload (or the scale target, an Argo Rollout's) in a mode that
+// applies its recommendations (updateMode other than Off; the API's
+// default is Recreate, Auto in older releases), with resource among those
+// it controls (controlledResources: cpu and memory when a container
+// policy leaves it out, or when there is no policy). Its admission
+// controller then writes the requests into every pod it admits, whether
+// the template writes them or not, so the Utilization metric may well be
+// computed and the rules say nothing. A policy whose mode is Off for some
+// containers still counts: a missed finding rather than a false one.
 // (kubernetes/autoscaler, vertical-pod-autoscaler: the v1 API's
 // PodUpdatePolicy and ContainerResourcePolicy.)
 func vpaSetsRequests(ws *workspace.Workspace, r *workspace.Resolution, resource string) bool {
