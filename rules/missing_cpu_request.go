@@ -17,13 +17,14 @@ var MissingCPURequest = &analyzer.Analyzer{
 	URL:      analyzer.RulesReferenceURL + "#missing-cpu-request",
 	Run: func(pass *analyzer.Pass) error {
 		ws := pass.Workspace
+		q := newRequests(ws)
 		for _, a := range ws.Autoscalers().All() {
 			r := ws.Target(a)
 			for _, m := range a.Metrics {
 				if m.Signal != scaling.SignalCPU {
 					continue
 				}
-				for _, c := range uncomputable(ws, r, m) {
+				for _, c := range q.uncomputable(r, m) {
 					at := c.CPURequest.At
 					if !at.IsValid() || (at.Pos == c.At.Pos && at.End == c.At.End) {
 						at = c.NameAt // nothing of resources is written: the container's name

@@ -28,6 +28,7 @@ var MissingMemoryRequest = &analyzer.Analyzer{
 	URL:      analyzer.RulesReferenceURL + "#missing-memory-request",
 	Run: func(pass *analyzer.Pass) error {
 		ws := pass.Workspace
+		q := newRequests(ws)
 		for _, a := range ws.Autoscalers().All() {
 			if a.Kind == scaling.ScaledJob {
 				continue // no HPA: KEDA runs jobs, it divides no usage by requests
@@ -37,8 +38,8 @@ var MissingMemoryRequest = &analyzer.Analyzer{
 				if !memoryUtilization(m) {
 					continue
 				}
-				for _, c := range uncomputable(ws, r, m) {
-					reportMissingMemory(pass, a, m, r, c)
+				for _, c := range q.uncomputable(r, m) {
+					reportMissingMemory(pass, q, a, m, r, c)
 				}
 			}
 		}
@@ -46,7 +47,7 @@ var MissingMemoryRequest = &analyzer.Analyzer{
 	},
 }
 
-func reportMissingMemory(pass *analyzer.Pass, a *scaling.Autoscaler, m *scaling.Metric, r *workspace.Resolution, c scaling.Container) {
+func reportMissingMemory(pass *analyzer.Pass, q *requests, a *scaling.Autoscaler, m *scaling.Metric, r *workspace.Resolution, c scaling.Container) {
 	pods := r.PodsObject
 	at := memoryRequestField(pods, c)
 	rng := analyzer.FieldSpan(pods, at)
@@ -62,7 +63,7 @@ func reportMissingMemory(pass *analyzer.Pass, a *scaling.Autoscaler, m *scaling.
 	effect := "while it fails, " + hpa + " never scales down (it refuses to while any metric is invalid)"
 	failing := 0
 	for _, other := range a.Metrics {
-		if len(uncomputable(pass.Workspace, r, other)) > 0 {
+		if len(q.uncomputable(r, other)) > 0 {
 			failing++
 		}
 	}

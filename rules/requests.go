@@ -15,25 +15,46 @@ import (
 // resource Utilization metric can be computed from the pods' requests,
 // and how their messages name a target.
 
+// requests tells, for one run of a rule, whether resource Utilization
+// metrics can be computed from the pods' requests. The workspace's
+// VerticalPodAutoscalers and LimitRanges are listed once, and only when a
+// container lacks a request: listing a kind walks every object, which per
+// metric was most of a 10,000-service run's rules phase (634 ms instead
+// of 185).
+type requests struct {
+	ws                *workspace.Workspace
+	listed            bool
+	vpas, limitRanges []*manifest.Object
+}
+
+func newRequests(ws *workspace.Workspace) *requests { return &requests{ws: ws} }
+
+func (q *requests) list() {
+	if !q.listed {
+		q.listed = true
+		q.vpas = q.ws.ObjectsOfKind("VerticalPodAutoscaler")
+		q.limitRanges = q.ws.ObjectsOfKind("LimitRange")
+	}
+}
+
 // uncomputable returns the counted containers of r's pods that lack the
 // request a CPU or memory Utilization metric m divides by: while there is
 // one, the HPA cannot compute m (replica_calculator.go, calculateRequests:
-// "missing request for"). It returns none for other metrics and when the
-// pods are not known. A pod-level CPU request stands for the containers'
+// "missing request for"). It returns none for other metrics, when the
+// pods are not known, and when a LimitRange among the inputs defaults the
+// request (limitRangeDefaults) or a VerticalPodAutoscaler writes it
+// (vpaSetsRequests). A pod-level CPU request stands for the containers'
 // (the view's PodLevel container); for memory, any pod-level resources
 // make the answer uncertain (PodLevelResources), so none is returned.
-func uncomputable(ws *workspace.Workspace, r *workspace.Resolution, m *scaling.Metric) []scaling.Container {
+func (q *requests) uncomputable(r *workspace.Resolution, m *scaling.Metric) []scaling.Container {
 	if r.Pods == nil || !r.Pods.HasTemplate || !strings.EqualFold(m.TargetType, "Utilization") {
-		return nil
-	}
-	if vpaSetsRequests(ws, r, m.Resource) {
 		return nil
 	}
 	var out []scaling.Container
 	switch m.Resource {
 	case "cpu":
 		for _, c := range r.Pods.Counted(m.Container) {
-			if !c.CPURequest.Set && !limitRangeDefaults(ws, r.PodsObject, "cpu") {
+			if !c.CPURequest.Set {
 				out = append(out, c)
 			}
 		}
@@ -42,16 +63,22 @@ func uncomputable(ws *workspace.Workspace, r *workspace.Resolution, m *scaling.M
 			return nil
 		}
 		for _, c := range r.Pods.Counted(m.Container) {
-			if !c.MemoryRequest && !limitRangeDefaults(ws, r.PodsObject, "memory") {
+			if !c.MemoryRequest {
 				out = append(out, c)
 			}
 		}
 	}
+	if len(out) == 0 {
+		return nil
+	}
+	q.list()
+	if limitRangeDefaults(q.ws, q.limitRanges, r.PodsObject, m.Resource) || vpaSetsRequests(q.ws, q.vpas, r, m.Resource) {
+		return nil
+	}
 	return out
 }
 
-// vpaSetsRequests reports whether a VerticalPodAutoscaler among the
-// inputs, in a namespace the pods can be deployed in, targets the pods'
+// vpaSetsRequests reports whether a VerticalPodAutoscaler of vpas, in a namespace the pods can be deployed in, targets the pods'
 // workload (or the scale target, an Argo Rollout's) in a mode that
 // applies its recommendations (updateMode other than Off; the API's
 // default is Recreate, Auto in older releases), with resource among those
@@ -63,8 +90,8 @@ func uncomputable(ws *workspace.Workspace, r *workspace.Resolution, m *scaling.M
 // containers still counts: a missed finding rather than a false one.
 // (kubernetes/autoscaler, vertical-pod-autoscaler: the v1 API's
 // PodUpdatePolicy and ContainerResourcePolicy.)
-func vpaSetsRequests(ws *workspace.Workspace, r *workspace.Resolution, resource string) bool {
-	for _, vpa := range ws.ObjectsOfKind("VerticalPodAutoscaler") {
+func vpaSetsRequests(ws *workspace.Workspace, vpas []*manifest.Object, r *workspace.Resolution, resource string) bool {
+	for _, vpa := range vpas {
 		if vpa.Group != "autoscaling.k8s.io" || !targets(ws, vpa, r) {
 			continue
 		}
@@ -136,12 +163,12 @@ func metricField(a *scaling.Autoscaler, m *scaling.Metric) manifest.Field {
 	return a.Object.KindAt
 }
 
-// limitRangeDefaults reports whether a LimitRange among the inputs, in a
+// limitRangeDefaults reports whether a LimitRange of limitRanges, in a
 // namespace the workload can be deployed in, gives containers a default
 // request of resource (cpu or memory): defaultRequest, or default, which
 // sets the limit and so the request.
-func limitRangeDefaults(ws *workspace.Workspace, w *manifest.Object, resource string) bool {
-	for _, lr := range ws.ObjectsOfKind("LimitRange") {
+func limitRangeDefaults(ws *workspace.Workspace, limitRanges []*manifest.Object, w *manifest.Object, resource string) bool {
+	for _, lr := range limitRanges {
 		compatible := false
 		for _, a := range ws.Namespaces(lr) {
 			for _, b := range ws.Namespaces(w) {
