@@ -14,12 +14,10 @@ import (
 //
 // The HPA divides a Resource metric's usage by the counted containers'
 // requests (replica_calculator.go, calculateRequests), for memory as for
-// CPU: with a request missing the metric cannot be computed. Unlike a
-// missing CPU request (missing-cpu-request), the consequence depends on
-// the other metrics: an HPA whose every metric fails never scales, and one
-// with any metric failing never scales down (computeReplicasForMetrics
-// refuses a scale-down while a metric is invalid), which is what the
-// message says, as it holds whatever the other metrics do.
+// CPU: with a request missing the metric cannot be computed. What follows
+// depends on the other metrics (computeReplicasForMetrics): an HPA whose
+// every metric fails never scales, and one with any metric failing never
+// scales down; the message says which.
 var MissingMemoryRequest = &analyzer.Analyzer{
 	Name:     "missing-memory-request",
 	Severity: analyzer.Error,
@@ -86,7 +84,7 @@ func reportMissingMemory(pass *analyzer.Pass, q *requests, a *scaling.Autoscaler
 // container's name when nothing of its resources is.
 func memoryRequestField(pods *manifest.Object, c scaling.Container) manifest.Field {
 	t, ok := pods.Typed().(*manifest.Workload)
-	if !ok || c.Index < 0 {
+	if !ok || t == nil || c.Index < 0 { // nil: a released file that no longer decodes
 		return c.NameAt
 	}
 	list := "containers"

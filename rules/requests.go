@@ -78,16 +78,19 @@ func (q *requests) uncomputable(r *workspace.Resolution, m *scaling.Metric) []sc
 	return out
 }
 
-// vpaSetsRequests reports whether a VerticalPodAutoscaler of vpas, in a namespace the pods can be deployed in, targets the pods'
-// workload (or the scale target, an Argo Rollout's) in a mode that
-// applies its recommendations (updateMode other than Off; the API's
-// default is Recreate, Auto in older releases), with resource among those
-// it controls (controlledResources: cpu and memory when a container
-// policy leaves it out, or when there is no policy). Its admission
-// controller then writes the requests into every pod it admits, whether
-// the template writes them or not, so the Utilization metric may well be
-// computed and the rules say nothing. A policy whose mode is Off for some
-// containers still counts: a missed finding rather than a false one.
+// vpaSetsRequests reports whether a VerticalPodAutoscaler of vpas, in a
+// namespace the pods can be deployed in, targets the pods' workload (or
+// the scale target, an Argo Rollout's) in a mode that applies its
+// recommendations (updateMode other than Off; the API's default is
+// Recreate, Auto in older releases), with resource among those it
+// controls (controlledResources: cpu and memory when a container policy
+// leaves it out, or when there is no policy). Its admission controller
+// then writes the requests into every pod it admits, whether the template
+// writes them or not, so the Utilization metric may well be computed and
+// the rules say nothing. A policy whose mode is Off for some containers
+// still counts: a missed finding rather than a false one. The VPA need
+// not be deployed with the workload (it acts on the cluster's object of
+// that name): silence is the sound side.
 // (kubernetes/autoscaler, vertical-pod-autoscaler: the v1 API's
 // PodUpdatePolicy and ContainerResourcePolicy.)
 func vpaSetsRequests(ws *workspace.Workspace, vpas []*manifest.Object, r *workspace.Resolution, resource string) bool {
@@ -122,15 +125,8 @@ func vpaSetsRequests(ws *workspace.Workspace, vpas []*manifest.Object, r *worksp
 func targets(ws *workspace.Workspace, vpa *manifest.Object, r *workspace.Resolution) bool {
 	kind, name := scalarAt(vpa, "spec.targetRef.kind"), scalarAt(vpa, "spec.targetRef.name")
 	for _, o := range []*manifest.Object{r.PodsObject, r.Object} {
-		if o == nil || o.Kind != kind || o.Name != name {
-			continue
-		}
-		for _, a := range ws.Namespaces(vpa) {
-			for _, b := range ws.Namespaces(o) {
-				if a == b {
-					return true
-				}
-			}
+		if o != nil && o.Kind == kind && o.Name == name && ws.NamespaceCompatible(vpa, o) {
+			return true
 		}
 	}
 	return false
@@ -169,13 +165,7 @@ func metricField(a *scaling.Autoscaler, m *scaling.Metric) manifest.Field {
 // sets the limit and so the request.
 func limitRangeDefaults(ws *workspace.Workspace, limitRanges []*manifest.Object, w *manifest.Object, resource string) bool {
 	for _, lr := range limitRanges {
-		compatible := false
-		for _, a := range ws.Namespaces(lr) {
-			for _, b := range ws.Namespaces(w) {
-				compatible = compatible || a == b
-			}
-		}
-		if !compatible {
+		if !ws.NamespaceCompatible(lr, w) {
 			continue
 		}
 		limits := lr.Get(manifest.ParsePath("spec.limits"))

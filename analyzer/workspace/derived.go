@@ -57,7 +57,7 @@ func (ws *Workspace) routesToServices() bool { return ws.routing > 0 }
 // (DeployedTogether, the one notion every link by name uses). Names do
 // not link objects across unrelated parts of a repository.
 func (ws *Workspace) Linkable(from, to *manifest.Object) bool {
-	return ws.namespaceCompatible(from, to) && ws.DeployedTogether(from, to)
+	return ws.NamespaceCompatible(from, to) && ws.DeployedTogether(from, to)
 }
 
 // Named returns the indexed objects of a kind (any group) and name.

@@ -76,11 +76,11 @@ func (ws *Workspace) resolve(a *scaling.Autoscaler) *Resolution {
 		}
 		together := ws.DeployedTogether(a.Object, o)
 		switch {
-		case together && ws.namespaceCompatible(a.Object, o):
+		case together && ws.NamespaceCompatible(a.Object, o):
 			cands = append(cands, o)
 		case together:
 			r.OtherNamespace = append(r.OtherNamespace, o)
-		case ws.namespaceCompatible(a.Object, o) && ws.nearApart(a.Object, o):
+		case ws.NamespaceCompatible(a.Object, o) && ws.nearApart(a.Object, o):
 			r.Apart = append(r.Apart, o)
 		}
 	}
@@ -160,7 +160,7 @@ func (ws *Workspace) templateOf(ro *manifest.Object, ref *manifest.TemplateRef) 
 	var best *manifest.Object
 	bestTogether, bestDepth := false, -1
 	for _, o := range objs {
-		if o.Group != "apps" || !ws.DeployedTogether(ro, o) || !ws.namespaceCompatible(ro, o) {
+		if o.Group != "apps" || !ws.DeployedTogether(ro, o) || !ws.NamespaceCompatible(ro, o) {
 			continue
 		}
 		together, depth := ws.sharesRoot(ro, o), manifest.CommonDirDepth(ro.Doc.File, o.Doc.File)
@@ -173,9 +173,9 @@ func (ws *Workspace) templateOf(ro *manifest.Object, ref *manifest.TemplateRef) 
 	return best
 }
 
-// namespaceCompatible reports whether two objects can be in the same
+// NamespaceCompatible reports whether two objects can be in the same
 // namespace in some deployment of them.
-func (ws *Workspace) namespaceCompatible(a, b *manifest.Object) bool {
+func (ws *Workspace) NamespaceCompatible(a, b *manifest.Object) bool {
 	if len(ws.scopes.roots) == 0 { // no kustomization places anything
 		return ws.ownNamespace(a) == ws.ownNamespace(b)
 	}
