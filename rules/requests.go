@@ -71,6 +71,11 @@ func (q *requests) uncomputable(r *workspace.Resolution, m *scaling.Metric) []sc
 	if len(out) == 0 {
 		return nil
 	}
+	// A render that left out a template which may define a LimitRange
+	// or a VerticalPodAutoscaler may lack the one that sets the request.
+	if q.ws.MayLack("LimitRange") || q.ws.MayLack("VerticalPodAutoscaler") {
+		return nil
+	}
 	q.list()
 	if limitRangeDefaults(q.ws, q.limitRanges, r.PodsObject, m.Resource) || vpaSetsRequests(q.ws, q.vpas, r, m.Resource) {
 		return nil

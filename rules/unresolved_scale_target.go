@@ -58,6 +58,8 @@ var UnresolvedScaleTarget = &analyzer.Analyzer{
 				d.Message = fmt.Sprintf("%s is not in this autoscaler's namespace %s: it is defined in namespace %s%s",
 					target, quoteList(ws.Namespaces(a.Object)), quoteList(ws.Namespaces(o)), skipped)
 				d.Related = append(d.Related, relatedObject(o, "the definition in another namespace"))
+			case ws.Generated() && ws.MayLack(t.Kind):
+				d.Message = target + " is not among the objects rendered with this autoscaler, and a template that may define it stopped the render and was left out (render-error or render-incomplete says why)" + skipped
 			case ws.Generated():
 				// One chart value set or one kustomization build: the
 				// objects it renders are all this workspace sees, so a

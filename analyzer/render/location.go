@@ -1,5 +1,7 @@
 package render
 
+import "github.com/scalelint/scalelint/analyzer/workspace"
+
 // Location is the place in a source file a rendered byte range came from.
 type Location struct {
 	// Path is the source file: a template, a values file, a resource or
@@ -43,6 +45,12 @@ type Output struct {
 	Set     string
 	Sources []string
 	Files   []*File
+	// LeftOut are the templates that stopped the render, left out of it
+	// so that the others render (workspace.LeftOut); Skipped are their
+	// names in the engine, for a render of a value set built on this one
+	// (chart.Options.Skip).
+	LeftOut []workspace.LeftOut
+	Skipped []string
 }
 
 // File is the rendered text of one source file (a chart template) or of a

@@ -1,6 +1,9 @@
 package render
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Rules of the problems rendering reports. A driver reports each through
 // the rule of that name.
@@ -30,9 +33,32 @@ type Problem struct {
 	// Set names the value set it happened with ("" when it is the
 	// chart's or the tree's, whatever the values).
 	Set string
+	// LeftOut names the templates that stopped a render here and were
+	// left out of it (the chart's other templates rendered). A driver
+	// that reports the problems of several value sets at one place lists
+	// them all (LeftOutNote).
+	LeftOut []string
+}
+
+// LeftOutNote ends the message of a problem that left templates out of a
+// render.
+func LeftOutNote(names []string) string {
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf("; %s is left out of the render and the chart's other templates are linted", names[0])
+	}
+	const shown = 3
+	list := strings.Join(names[:min(shown, len(names))], ", ")
+	if len(names) > shown {
+		list += fmt.Sprintf(" and %d more", len(names)-shown)
+	}
+	return fmt.Sprintf("; %d templates that stop here (%s) are left out of the render and the chart's other templates are linted", len(names), list)
 }
 
 func (p Problem) String() string {
+	p.Message += LeftOutNote(p.LeftOut)
 	switch {
 	case p.Line > 0 && p.Col > 0:
 		return fmt.Sprintf("%s:%d:%d: %s [%s]", p.Path, p.Line, p.Col, p.Message, p.Rule)

@@ -91,6 +91,9 @@ type Options struct {
 	// users edit, whose suppression comments the rendering driver applies
 	// to the findings mapped back to them, so the engine reads none here.
 	Generated bool
+	// LeftOut are the templates a render left out of a generated
+	// workspace (LeftOut): the objects they define are missing from it.
+	LeftOut []LeftOut
 }
 
 // Rendering says how the per-file reading treats a file that a chart or a

@@ -18,6 +18,7 @@ import (
 	"helm.sh/helm/v4/pkg/engine"
 
 	"github.com/scalelint/scalelint/analyzer/render"
+	"github.com/scalelint/scalelint/analyzer/workspace"
 )
 
 // DefaultKubeVersion is the Kubernetes version .Capabilities reports when
@@ -36,6 +37,11 @@ type Options struct {
 	KubeVersion string // default DefaultKubeVersion
 	APIVersions []string
 	Limits      render.Limits
+	// Skip names templates (the engine's names) left out from the start:
+	// those that stopped the render of the value set a variant is built
+	// on (render.Output.Skipped), which a variant that only turns an
+	// autoscaler on would stop at again, one render each.
+	Skip []string
 }
 
 func (o Options) withDefaults() Options {
@@ -101,16 +107,15 @@ func (c *Chart) Render(ctx context.Context, vs ValueSet, opts Options) (*render.
 		return fail(render.RuleError, err.Error())
 	}
 	r := &run{c: c, set: vs}
-	tpls := map[string]*template{}
-	originals := map[*common.File][]byte{}
-	c.walk(ch, nil, "", func(t *template, f *common.File) {
-		tpls[t.key] = t
-		originals[f] = f.Data
-		f.Data = []byte(c.instrument(t, f.Data))
-	})
+	skip := &stopped{}
+	for _, k := range opts.Skip {
+		skip.add(k, nil)
+	}
+	tpls, originals, leftOut := c.instrumentAll(ch, skip)
 	r.marks = c.markTable()
 
 	out, err := c.engineRender(ctx, ch, top, opts.Limits, r.marks)
+	var problems []render.Problem
 	if err != nil {
 		// The error again without markers, so its columns are the
 		// template's.
@@ -120,7 +125,22 @@ func (c *Chart) Render(ctx context.Context, vs ValueSet, opts Options) (*render.
 		if _, plain := c.engineRender(ctx, ch, top, opts.Limits, nil); plain != nil {
 			err = plain
 		}
-		return nil, []render.Problem{c.renderProblem(err, vs, tpls, chartFile)}
+		stopped, ok := c.stoppingTemplates(ctx, vs, opts, err, tpls, skip)
+		if !ok || !rendersAny(tpls, stopped) {
+			return nil, []render.Problem{c.renderProblem(err, vs, tpls, chartFile)}
+		}
+		problems = c.stoppedProblems(stopped, vs, tpls, chartFile)
+		// The render again, with markers, without the templates that
+		// stop it.
+		if ch, top, err = c.prepare(vs, opts); err != nil {
+			return fail(render.RuleError, err.Error())
+		}
+		skip = stopped
+		tpls, _, leftOut = c.instrumentAll(ch, skip)
+		r.marks = c.markTable()
+		if out, err = c.engineRender(ctx, ch, top, opts.Limits, r.marks); err != nil {
+			return nil, append(problems, c.renderProblem(err, vs, tpls, chartFile))
+		}
 	}
 	total := 0
 	for _, s := range out {
@@ -129,7 +149,7 @@ func (c *Chart) Render(ctx context.Context, vs ValueSet, opts Options) (*render.
 	if total > opts.Limits.MaxOutput {
 		return fail(render.RuleLimit, fmt.Sprintf("the chart renders %d bytes, over the output limit of %d; not linted", total, opts.Limits.MaxOutput))
 	}
-	o := &render.Output{Root: c.Dir, Set: vs.Name}
+	o := &render.Output{Root: c.Dir, Set: vs.Name, LeftOut: leftOut, Skipped: skip.keys}
 	for _, f := range vs.Files {
 		o.Sources = append(o.Sources, c.display(f))
 	}
@@ -149,7 +169,28 @@ func (c *Chart) Render(ctx context.Context, vs ValueSet, opts Options) (*render.
 		}
 		o.Files = append(o.Files, &render.File{Source: t.source, Text: text, Locator: &locator{r: r, t: t, text: text, spans: spans}})
 	}
-	return o, nil
+	return o, problems
+}
+
+// instrumentAll instruments every template of a loaded chart tree but
+// those of skip, which it empties (Helm renders an empty template to
+// nothing): it returns the templates by name, their texts before, and
+// what the skipped ones may define.
+func (c *Chart) instrumentAll(ch *chartv2.Chart, skip *stopped) (map[string]*template, map[*common.File][]byte, []workspace.LeftOut) {
+	tpls := map[string]*template{}
+	originals := map[*common.File][]byte{}
+	var leftOut []workspace.LeftOut
+	c.walk(ch, nil, "", func(t *template, f *common.File) {
+		tpls[t.key] = t
+		if skip.has(t.key) {
+			leftOut = append(leftOut, workspace.LeftOutOf(t.display(), f.Data))
+			f.Data = nil
+			return
+		}
+		originals[f] = f.Data
+		f.Data = []byte(c.instrument(t, f.Data))
+	})
+	return tpls, originals, leftOut
 }
 
 // instrument returns a template's text with its markers (instrument),

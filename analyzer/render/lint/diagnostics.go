@@ -167,6 +167,7 @@ func (r *Result) Diagnostics(ws *workspace.Workspace, pos Positions) []analyzer.
 		pos, end token.Pos
 	}
 	at := map[place]int{}
+	leftOut := map[int][]string{}
 	for _, p := range r.Problems {
 		d, ok := r.problem(p)
 		if !ok {
@@ -180,10 +181,20 @@ func (r *Result) Diagnostics(ws *workspace.Workspace, pos Positions) []analyzer.
 			if len(d.Message) < len(out[i].Message) {
 				out[i].Message = d.Message
 			}
+			for _, t := range p.LeftOut {
+				if !slices.Contains(leftOut[i], t) {
+					leftOut[i] = append(leftOut[i], t)
+				}
+			}
 			continue
 		}
 		at[k] = len(out)
 		out = append(out, d)
+		leftOut[len(out)-1] = slices.Clone(p.LeftOut)
+	}
+	// The templates each place left out, of every value set.
+	for i, names := range leftOut {
+		out[i].Message += render.LeftOutNote(names)
 	}
 	for i := range out {
 		out[i].Message += tag(out[i].Rendered)

@@ -132,6 +132,9 @@ type Unit struct {
 	// before the locators were released (Options.Release): what the
 	// report's counts and the sources read ask for.
 	placed map[[2]token.Pos]render.Location
+	// skipped names the templates the render left out (they stopped
+	// it): a variant built on this value set starts without them.
+	skipped []string
 }
 
 // Result is what a run rendered: its units and what could not be rendered.
@@ -370,10 +373,19 @@ func renderChart(ctx context.Context, dir string, sources func(string) bool, opt
 	var variants []string
 	if sets := c.AutoscalingVariants(); len(sets) > 0 {
 		if on, ok := variantBase(c, out); ok {
+			// A variant only turns autoscalers on: the templates that
+			// stopped its base's render would stop it again, one render
+			// each, so it starts without them.
+			vopts := base
+			for _, u := range out {
+				if u.Set == on.Name {
+					vopts.Skip = u.skipped
+				}
+			}
 			var vjobs []job
 			for _, v := range sets {
 				v = variantOn(v, on)
-				vjobs = append(vjobs, job{v, base, true})
+				vjobs = append(vjobs, job{v, vopts, true})
 				variants = append(variants, v.Name)
 			}
 			vout, vproblems := renderJobs(ctx, c, dir, vjobs, opts)
@@ -443,7 +455,9 @@ func ignoredTemplates(c *chart.Chart, files chartFiles) []string {
 func defaultsNeedValues(problems []render.Problem, out []*Unit) []render.Problem {
 	other := ""
 	for _, u := range out {
-		if u.Set != chart.DefaultsName && !u.Variant {
+		// A set that rendered whole: one that left templates out (they
+		// stopped it) does not show the chart's templates render.
+		if u.Set != chart.DefaultsName && !u.Variant && len(u.skipped) == 0 {
 			other = u.Set
 			break
 		}
@@ -457,8 +471,14 @@ func defaultsNeedValues(problems []render.Problem, out []*Unit) []render.Problem
 			continue
 		}
 		p.Rule = render.RuleIncomplete
-		p.Message = "value set does not render: its values leave out what a template reads (the chart renders with " + other + "): " +
-			strings.TrimPrefix(p.Message, head) + chart.OtherSetsLinted
+		if len(p.LeftOut) > 0 {
+			// The set rendered without the template.
+			p.Message = "template does not render with these values: they leave out what it reads (the chart renders it with " + other + "): " +
+				strings.TrimPrefix(p.Message, head)
+		} else {
+			p.Message = "value set does not render: its values leave out what a template reads (the chart renders with " + other + "): " +
+				strings.TrimPrefix(p.Message, head) + chart.OtherSetsLinted
+		}
 		problems[i] = p
 	}
 	return problems
@@ -637,7 +657,8 @@ func lintUnit(ctx context.Context, kind, root, set, anchor string, out *render.O
 	}
 	// One render is one deployment: a scale target is wherever its
 	// template or resource file is.
-	u.Workspace = workspace.New(fset, files, workspace.Options{DefaultNamespace: namespace, TargetDistance: -1, Generated: true, Kinds: opts.Kinds, Release: opts.Release})
+	u.Workspace = workspace.New(fset, files, workspace.Options{DefaultNamespace: namespace, TargetDistance: -1, Generated: true, Kinds: opts.Kinds, Release: opts.Release, LeftOut: out.LeftOut})
+	u.skipped = out.Skipped
 	u.Shared = analyzer.NewShared()
 	u.Diags = analyzer.RunWith(ctx, u.Workspace, opts.Analyzers, cfg, u.Shared)
 	u.located = make([]located, len(u.Diags))
