@@ -107,8 +107,8 @@ func Load(dir string, opts LoadOptions) (*Chart, []render.Problem) {
 }
 
 // readChart reads the files of a chart directory that Helm's loader reads
-// (.helmignore honoured), and, for the root, its ci/*-values.yaml value
-// sets, within what the input limits leave.
+// (.helmignore honoured), and, for the root, the files of its value sets
+// (isValueSetFile), within what the input limits leave.
 func (c *Chart) readChart(dir string, root bool, overlay map[string][]byte) ([]treeFile, []render.Problem) {
 	lim := c.lim
 	lim.MaxInput -= c.size
@@ -133,7 +133,7 @@ func (c *Chart) readChart(dir string, root bool, overlay map[string][]byte) ([]t
 		c.count++
 		data := bytes.TrimPrefix(f.Data, []byte("\xef\xbb\xbf"))
 		loads := helmLoads(rules, f.Rel)
-		if !loads && !(root && isCIValues(f.Rel)) {
+		if !loads && !(root && isValueSetFile(f.Rel)) {
 			continue
 		}
 		out = append(out, treeFile{rel: f.Rel, data: data, loads: loads})
@@ -157,7 +157,7 @@ func readDir(dir string, root bool, lim render.Limits) (*ignore.Rules, []render.
 		}
 	}
 	rules.AddDefaults()
-	keep := func(rel string) bool { return root && (rel == "ci/" || isCIValues(rel)) || helmLoads(rules, rel) }
+	keep := func(rel string) bool { return root && (rel == "ci/" || isValueSetFile(rel)) || helmLoads(rules, rel) }
 	// Confined to the chart's repository, not to its directory: Helm's
 	// loader follows a link to a sibling directory of the repository.
 	tree, problems := render.ReadTree(dir, render.RepositoryRoot(dir), lim, keep)
@@ -190,6 +190,23 @@ func (c *Chart) commit(files []treeFile, at string) {
 			}
 		}
 	}
+}
+
+// isValueSetFile reports whether a slash path below a chart names a file
+// of one of its own value sets (ValueSets): ci/*-values.yaml, or a values
+// file beside values.yaml.
+func isValueSetFile(rel string) bool { return isCIValues(rel) || isSiblingValues(rel) }
+
+// isSiblingValues reports whether a slash path below a chart names a
+// values file beside its values.yaml: values-prod.yaml, values.lint.yaml,
+// values_ha.yml (a name that starts with "values" and a separator).
+func isSiblingValues(rel string) bool {
+	ext := path.Ext(rel)
+	if strings.Contains(rel, "/") || ext != ".yaml" && ext != ".yml" {
+		return false
+	}
+	stem := strings.TrimSuffix(rel, ext)
+	return len(stem) > len("values.") && strings.HasPrefix(stem, "values") && strings.ContainsRune("-._", rune(stem[len("values")]))
 }
 
 // isCIValues reports whether a slash path below a chart names one of its

@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -30,25 +31,52 @@ type ValueSet struct {
 	Values []map[string]any
 	Set    []string
 	Enable []string
+	// Beside marks the value set of a values file beside values.yaml
+	// (values-prod.yaml): no one declared with what other files it is
+	// deployed, so what only such sets find is a warning at most.
+	Beside bool
 }
 
 // ValueSets returns the value sets a chart is rendered with: its defaults,
-// then each ci/*-values.yaml (the chart-testing convention), then extra
-// (configured or from the command line). The autoscaling variants are
-// made apart: see AutoscalingVariants.
+// then each ci/*-values.yaml (the chart-testing convention), then each
+// values file beside values.yaml (siblingValues), then extra (configured
+// or from the command line). The autoscaling variants are made apart:
+// see AutoscalingVariants.
 func (c *Chart) ValueSets(extra ...ValueSet) []ValueSet {
 	sets := []ValueSet{{Name: DefaultsName}}
-	var ci []string
-	for rel := range c.data {
-		if isCIValues(rel) {
+	var ci, siblings []string
+	for rel, data := range c.data {
+		switch {
+		case isCIValues(rel):
 			ci = append(ci, rel)
+		case isSiblingValues(rel) && siblingValues(data):
+			siblings = append(siblings, rel)
 		}
 	}
 	sort.Strings(ci)
+	sort.Strings(siblings)
 	for _, rel := range ci {
 		sets = append(sets, ValueSet{Name: rel, Files: []string{rel}})
 	}
+	for _, rel := range siblings {
+		sets = append(sets, ValueSet{Name: rel, Files: []string{rel}, Beside: true})
+	}
 	return append(sets, extra...)
+}
+
+// siblingValues reports whether a values file beside values.yaml
+// (values-prod.yaml, values.lint.yaml) is a value set: the values of an
+// environment or of the chart's own lint, which `helm install -f` layers
+// over the defaults, as scalelint does. Not when its text is a template
+// of values (values.tmpl.yaml, written with {{ }} or ${ } for a build
+// step or envsubst to fill) or no mapping of values at all: Helm could
+// not take it as it stands, and it says nothing about the chart.
+func siblingValues(data []byte) bool {
+	if bytes.Contains(data, []byte("{{")) || bytes.Contains(data, []byte("${")) {
+		return false
+	}
+	_, err := common.ReadValues(data)
+	return err == nil
 }
 
 // AutoscalingVariants returns the value sets that enable, one at a time,

@@ -112,6 +112,7 @@ func (r *Result) RenderReleases(ctx context.Context, ws *workspace.Workspace, he
 		}
 		base := renderOptions(cfg, r.opts)
 		var jobs []job
+		used := map[string]bool{} // the chart's own files the releases layer
 		for _, rel := range byDir[dir] {
 			o := base
 			o.ReleaseName, o.Namespace = rel.opts.ReleaseName, rel.opts.Namespace
@@ -120,7 +121,11 @@ func (r *Result) RenderReleases(ctx context.Context, ws *workspace.Workspace, he
 			set := valueSet(c, dir, rel.set.Files, rel.set.Set)
 			set.Name, set.Values = rel.set.Name, rel.set.Values
 			jobs = append(jobs, job{set: set, opts: o})
+			for _, f := range set.Files {
+				used[f] = true
+			}
 		}
+		r.dropBeside(dir, used)
 		units, problems := renderJobs(ctx, c, dir, jobs, r.opts)
 		c.Release()
 		// The bytes of the files a finding of these sets may name (a
@@ -133,6 +138,39 @@ func (r *Result) RenderReleases(ctx context.Context, ws *workspace.Workspace, he
 		}
 		r.add(units, problems, files, workspace.RenderedChart)
 	}
+}
+
+// dropBeside drops the value sets of the chart at dir whose values file
+// beside values.yaml a release layers (used, as the chart names its
+// files): the release says what it is deployed with, and that is linted.
+func (r *Result) dropBeside(dir string, used map[string]bool) {
+	dropped := map[string]bool{}
+	units := r.Units[:0]
+	for _, u := range r.Units {
+		if u.Kind == "helm" && u.Dir == dir && used[u.beside] {
+			dropped[u.Set] = true
+			continue
+		}
+		units = append(units, u)
+	}
+	r.Units = units
+	if len(dropped) == 0 {
+		return
+	}
+	problems := r.Problems[:0]
+	for _, p := range r.Problems {
+		if dropped[p.Set] && within(p.Path, dir) {
+			continue
+		}
+		problems = append(problems, p)
+	}
+	r.Problems = problems
+}
+
+// within reports whether path p is dir or below it.
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // readOverlaid reads a file that names releases (a helmfile, a

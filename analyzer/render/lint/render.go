@@ -135,6 +135,9 @@ type Unit struct {
 	// skipped names the templates the render left out (they stopped
 	// it): a variant built on this value set starts without them.
 	skipped []string
+	// beside is the values file of a value set beside values.yaml
+	// (chart.ValueSet.Beside), as the chart names it.
+	beside string
 }
 
 // Result is what a run rendered: its units and what could not be rendered.
@@ -142,8 +145,11 @@ type Result struct {
 	Units    []*Unit
 	Problems []render.Problem
 
-	opts      Options
-	variants  map[string]bool // the names of the autoscaling variants rendered
+	opts Options
+	// variants names the value sets no one declared: the autoscaling
+	// variants, and the values files beside a values.yaml (what only they
+	// find is a warning at most).
+	variants  map[string]bool
 	rendering map[string]workspace.Rendering
 	sources   map[string][]byte // the text of every file a finding may name
 	inputs    map[string]bool   // files the renders read that no finding names (chart.MayBeNamed)
@@ -266,7 +272,7 @@ func (u *Unit) order() string {
 	switch {
 	case u.Set == chart.DefaultsName:
 		return "0"
-	case strings.HasPrefix(u.Set, "ci/"):
+	case strings.HasPrefix(u.Set, "ci/") || u.beside != "":
 		return "1" + u.Set
 	case strings.HasPrefix(u.Set, chart.DefaultsName+" with "):
 		return "2"
@@ -357,8 +363,24 @@ func renderChart(ctx context.Context, dir string, sources func(string) bool, opt
 	if len(opts.Values) > 0 || len(opts.Set) > 0 {
 		extra = append(extra, job{valueSet(c, dir, opts.Values, opts.Set), base, false})
 	}
+	// A values file beside values.yaml is a value set of its own unless
+	// a configured set or the command line names it: they say what it
+	// is deployed with.
+	declared := map[string]bool{}
+	for _, j := range extra {
+		for _, f := range j.set.Files {
+			declared[f] = true
+		}
+	}
 	var jobs []job
+	var guessed []string
 	for _, vs := range c.ValueSets() {
+		if vs.Beside {
+			if declared[vs.Files[0]] {
+				continue
+			}
+			guessed = append(guessed, vs.Name)
+		}
 		jobs = append(jobs, job{vs, base, false})
 	}
 	jobs = append(jobs, extra...)
@@ -370,7 +392,7 @@ func renderChart(ctx context.Context, dir string, sources func(string) bool, opt
 	// bucket name its templates require, is rendered by its CI with one):
 	// without a base that renders, every variant would fail as the
 	// defaults did, and no autoscaler of the chart would be linted.
-	var variants []string
+	variants := guessed
 	if sets := c.AutoscalingVariants(); len(sets) > 0 {
 		if on, ok := variantBase(c, out); ok {
 			// A variant only turns autoscalers on: the templates that
@@ -486,15 +508,17 @@ func defaultsNeedValues(problems []render.Problem, out []*Unit) []render.Problem
 
 // variantBase returns the value set the autoscaling variants build on:
 // the defaults when they rendered (out holds a unit of them), else the
-// ci/ value set that rendered with the smallest file (the fewest values
-// over the defaults, tie by name); ok is false when neither rendered.
+// chart's own value set that rendered with the smallest file (a ci/ one,
+// or a values file beside values.yaml, such as langfuse's
+// values.lint.yaml, which its CI lints the chart with: the fewest values
+// over the defaults, tie by name); ok is false when none rendered.
 func variantBase(c *chart.Chart, out []*Unit) (chart.ValueSet, bool) {
 	best, size := "", -1
 	for _, u := range out {
 		switch {
 		case u.Set == chart.DefaultsName:
 			return chart.ValueSet{Name: chart.DefaultsName}, true
-		case strings.HasPrefix(u.Set, "ci/"):
+		case strings.HasPrefix(u.Set, "ci/") || u.beside != "":
 			data, ok := c.Data(u.Set)
 			if !ok {
 				continue
@@ -570,6 +594,9 @@ func renderJobs(ctx context.Context, c *chart.Chart, dir string, jobs []job, opt
 				}
 				units[i] = lintUnit(ctx, "helm", dir, j.set.Name, filepath.Join(dir, "Chart.yaml"), out, ns, opts)
 				units[i].Variant, units[i].Dir = j.variant, dir
+				if j.set.Beside {
+					units[i].beside = j.set.Files[0]
+				}
 			})
 		})
 	}
