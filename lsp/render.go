@@ -151,7 +151,7 @@ func (s *Snapshot) renders() []*renderGroup {
 					continue
 				}
 				switch {
-				case s.holdsGitOps(p) || lint.IsHelmfileName(p):
+				case s.holdsGitOps(p) || lint.ListsReleases(p):
 					gitops = append(gitops, p)
 				case workspace.IsKustomizationName(p) && s.mentions(p, "helmCharts"):
 					gitops = append(gitops, p)
@@ -306,7 +306,7 @@ func (g *renderGroup) units(s *Snapshot) []*lint.Unit {
 			paths, _ := s.files.paths()
 			var helmfiles []string
 			for _, p := range paths {
-				if lint.IsHelmfileName(p) {
+				if lint.ListsReleases(p) {
 					helmfiles = append(helmfiles, p)
 				}
 			}

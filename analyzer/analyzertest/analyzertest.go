@@ -445,7 +445,7 @@ func runRendered(t *testing.T, path string, ar *txtar.Archive, fset *token.FileS
 	res.DeployTogether(context.Background(), res.GitOpsGroups(ws))
 	var helmfiles []string
 	for _, n := range names {
-		if lint.IsHelmfileName(n) {
+		if lint.ListsReleases(n) {
 			helmfiles = append(helmfiles, n)
 		}
 	}

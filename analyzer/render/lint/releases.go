@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -42,11 +43,12 @@ type release struct {
 // render-incomplete problem says why, at the object. Call it once the
 // workspace of the run's files is built, like DeployTogether.
 //
-// helmfiles are the paths on disk of the run's helmfile.yaml files, whose
-// releases of local charts render alike (helmfile.go), as do the
-// helmCharts entries of local charts of the plan's kustomizations
-// (kustomizecharts.go).
-func (r *Result) RenderReleases(ctx context.Context, ws *workspace.Workspace, helmfiles []string) {
+// releaseFiles are the paths on disk of the run's helmfile.yaml files,
+// whose releases of local charts render alike (helmfile.go), and of its CI
+// files, whose helm commands of local charts with values do (ci.go;
+// ListsReleases names both), as do the helmCharts entries of local charts
+// of the plan's kustomizations (kustomizecharts.go).
+func (r *Result) RenderReleases(ctx context.Context, ws *workspace.Workspace, releaseFiles []string) {
 	charts := map[string]string{} // by absolute directory: the units' Dir
 	for _, u := range r.Units {
 		if u.Kind == "helm" && u.Dir != "" {
@@ -80,12 +82,20 @@ func (r *Result) RenderReleases(ctx context.Context, ws *workspace.Workspace, he
 			}
 		}
 	}
+	var helmfiles, ciFiles []string
+	for _, p := range releaseFiles {
+		if IsCIFileName(p) {
+			ciFiles = append(ciFiles, p)
+		} else {
+			helmfiles = append(helmfiles, p)
+		}
+	}
 	// The files that list releases: the problems are placed in them.
 	type lister func(string, map[string]string, func(string) ([]byte, error)) ([]release, []render.Problem, []byte)
 	for _, files := range []struct {
 		paths []string
 		read  lister
-	}{{r.releasers, kustomizeReleases}, {helmfiles, helmfileReleases}} {
+	}{{r.releasers, kustomizeReleases}, {helmfiles, helmfileReleases}, {ciFiles, ciReleases}} {
 		for _, p := range files.paths {
 			rs, problems, data := files.read(p, charts, r.readOverlaid)
 			rels = append(rels, rs...)
@@ -116,6 +126,10 @@ func (r *Result) RenderReleases(ctx context.Context, ws *workspace.Workspace, he
 		for _, rel := range byDir[dir] {
 			o := base
 			o.ReleaseName, o.Namespace = rel.opts.ReleaseName, rel.opts.Namespace
+			if rel.opts.KubeVersion != "" {
+				o.KubeVersion = rel.opts.KubeVersion
+			}
+			o.APIVersions = append(slices.Clone(o.APIVersions), rel.opts.APIVersions...)
 			// Values files below the chart are read, and findings
 			// point into them, as the chart's own (valueSet).
 			set := valueSet(c, dir, rel.set.Files, rel.set.Set)

@@ -152,7 +152,7 @@ func Read(paths []string, stdin io.Reader, o Options) (*Inputs, error) {
 	rendered := 0 // files read through the renders only
 	var files []*manifest.File
 	var diskPaths []string
-	var helmfiles []string // their releases of local charts render too (lint.Result.RenderReleases)
+	var helmfiles []string // helmfiles and CI files: their releases of local charts render too (lint.Result.RenderReleases)
 	for _, p := range paths {
 		if p != "-" {
 			diskPaths = append(diskPaths, p)
@@ -195,7 +195,7 @@ func Read(paths []string, stdin io.Reader, o Options) (*Inputs, error) {
 			in.Warnings = append(in.Warnings, fmt.Sprintf("no YAML or JSON file to read under %s (after the configuration's excludes)", strings.Join(diskPaths, ", ")))
 		}
 		for _, m := range manifests {
-			if lint.IsHelmfileName(m) {
+			if lint.ListsReleases(m) {
 				helmfiles = append(helmfiles, m)
 			}
 		}
