@@ -570,6 +570,32 @@ func TestHelmfileReleaseValues(t *testing.T) {
 	}
 }
 
+// TestCIReleaseValues: a CI workflow's helm command of a chart of the
+// workspace renders it with the command's values in the language server
+// too: --set of a 95% target over the webChart's limit equal to its
+// request is the tolerance trap (g = 100/95 = 1.0526 <= 1.1,
+// rules/laws/README.md §1.4), at the template line that writes it, named
+// after the command's file and line. The workflow is read from the
+// editor's text and is an input of the chart's render: an unsaved edit to
+// 70% (g = 1.43) clears it.
+func TestCIReleaseValues(t *testing.T) {
+	files := map[string]string{
+		".github/workflows/deploy.yml": "jobs:\n  deploy:\n    steps:\n    - run: helm upgrade --install web ./web --set autoscaling.targetCPUUtilizationPercentage=95\n",
+	}
+	dir := writeTree(t, t.TempDir(), withWebChart(files))
+	c := newClient(t, Options{})
+	c.initialize(dir, "")
+	hpa := uri.File(filepath.Join(dir, "web/templates/hpa.yaml"))
+	p := c.waitFor(hpa, "the command's tolerance trap", func(p publication) bool { return p.has("tolerance-trap") })
+	want := `[values: ` + filepath.ToSlash(filepath.Join(dir, ".github/workflows/deploy.yml")) + `:4 helm upgrade]`
+	if msg, _ := p.Diagnostics[0].Message.(protocol.String); !strings.HasSuffix(string(msg), want) {
+		t.Errorf("message %q, want the command's value set named %s", msg, want)
+	}
+	wf := c.open(".github/workflows/deploy.yml", "")
+	c.edit(wf, "targetCPUUtilizationPercentage=95", "targetCPUUtilizationPercentage=70")
+	c.waitFor(hpa, "the trap cleared by the unsaved workflow edit", func(p publication) bool { return !p.has("tolerance-trap") })
+}
+
 // TestKustomizeHelmChartRelease: a kustomization's helmCharts entry of a
 // chart of the workspace renders it with the entry's values (lint's
 // kustomizeReleases), in the editor as on the command line: the inline
