@@ -8,7 +8,10 @@ import (
 )
 
 // MissingCPURequest reports CPU utilization targets on pods without CPU
-// requests.
+// requests. The HPA divides the pods' CPU usage by the counted containers'
+// requests (replica_calculator.go, calculateRequests): with one missing
+// the metric cannot be computed, and what follows depends on the other
+// metrics (requests.effect).
 var MissingCPURequest = &analyzer.Analyzer{
 	Name:     "missing-cpu-request",
 	Severity: analyzer.Error,
@@ -37,8 +40,8 @@ var MissingCPURequest = &analyzer.Analyzer{
 					}
 					pass.Report(analyzer.Diagnostic{
 						Pos: rng.Pos(), End: rng.End(), Object: r.PodsObject, Field: "containers." + c.Name + ".resources.requests.cpu",
-						Message: fmt.Sprintf("container %q has no CPU request, so %s %q cannot compute %s: it never scales on CPU",
-							c.Name, a.Object.Kind, a.Object.Name, what),
+						Message: fmt.Sprintf("container %q has no CPU request, so %s %q cannot compute %s: %s",
+							c.Name, a.Object.Kind, a.Object.Name, what, q.effect(a, r)),
 						Related: []analyzer.Related{{Pos: rel.Pos(), End: rel.End(), Message: fmt.Sprintf("%s %q sets %s here", a.Object.Kind, a.Object.Name, what)}},
 					})
 				}

@@ -15,9 +15,7 @@ import (
 // The HPA divides a Resource metric's usage by the counted containers'
 // requests (replica_calculator.go, calculateRequests), for memory as for
 // CPU: with a request missing the metric cannot be computed. What follows
-// depends on the other metrics (computeReplicasForMetrics): an HPA whose
-// every metric fails never scales, and one with any metric failing never
-// scales down; the message says which.
+// depends on the other metrics (requests.effect).
 var MissingMemoryRequest = &analyzer.Analyzer{
 	Name:     "missing-memory-request",
 	Severity: analyzer.Error,
@@ -54,27 +52,10 @@ func reportMissingMemory(pass *analyzer.Pass, q *requests, a *scaling.Autoscaler
 	if m.Utilization.Set {
 		what = percentPhrase(m.Utilization.V) + " memory utilization target"
 	}
-	hpa := "the HPA"
-	if a.Kind != scaling.HPA {
-		hpa = "the HPA KEDA makes"
-	}
-	effect := "while it fails, " + hpa + " never scales down (it refuses to while any metric is invalid)"
-	failing := 0
-	for _, other := range a.Metrics {
-		if len(q.uncomputable(r, other)) > 0 {
-			failing++
-		}
-	}
-	switch {
-	case len(a.Metrics) == 1:
-		effect = "it is the only metric, so " + hpa + " never scales"
-	case failing == len(a.Metrics):
-		effect = "none of its metrics can be computed, so " + hpa + " never scales"
-	}
 	pass.Report(analyzer.Diagnostic{
 		Pos: rng.Pos(), End: rng.End(), Object: pods, Field: "containers." + c.Name + ".resources.requests.memory",
 		Message: fmt.Sprintf("container %q has no memory request, so %s %q cannot compute %s: %s",
-			c.Name, a.Object.Kind, a.Object.Name, what, effect),
+			c.Name, a.Object.Kind, a.Object.Name, what, q.effect(a, r)),
 		Related: []analyzer.Related{{Pos: rel.Pos(), End: rel.End(), Message: fmt.Sprintf("%s %q sets %s here", a.Object.Kind, a.Object.Name, what)}},
 	})
 }

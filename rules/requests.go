@@ -83,6 +83,33 @@ func (q *requests) uncomputable(r *workspace.Resolution, m *scaling.Metric) []sc
 	return out
 }
 
+// effect says what follows for autoscaler a when one of its resource
+// Utilization metrics cannot be computed, by what its other metrics are
+// (horizontal.go, computeReplicasForMetrics): an HPA whose every metric
+// fails never scales (it returns the error and keeps its count), and one
+// with any metric failing never scales down (it refuses to scale below the
+// current count while a metric is invalid), though the others may still
+// scale it up.
+func (q *requests) effect(a *scaling.Autoscaler, r *workspace.Resolution) string {
+	hpa := "the HPA"
+	if a.Kind != scaling.HPA {
+		hpa = "the HPA KEDA makes"
+	}
+	failing := 0
+	for _, other := range a.Metrics {
+		if len(q.uncomputable(r, other)) > 0 {
+			failing++
+		}
+	}
+	switch {
+	case len(a.Metrics) == 1:
+		return "it is the only metric, so " + hpa + " never scales"
+	case failing == len(a.Metrics):
+		return "none of its metrics can be computed, so " + hpa + " never scales"
+	}
+	return "while it fails, " + hpa + " never scales down (it refuses to while any metric is invalid)"
+}
+
 // vpaSetsRequests reports whether a VerticalPodAutoscaler of vpas, in a
 // namespace the pods can be deployed in, targets the pods' workload (or
 // the scale target, an Argo Rollout's) in a mode that applies its
