@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"maps"
 	"slices"
 
 	"go.lsp.dev/protocol"
@@ -71,9 +72,12 @@ func (s *Snapshot) deriveWorkspace(b *Snapshot) {
 // (it is in a changed file, or its target is, before or after, or its
 // target changed, or its target's inferred inputs read a changed traffic
 // object: infer.Readers, or a disruption budget selects its target and a
-// changed workload: rules.BudgetPeers) and of its targets before and after; and those of
+// changed workload: rules.BudgetPeers) and of its targets before and after; those of
 // every other autoscaler of those targets, before and after (a conflict
-// names both autoscalers, and replicas-managed-by-autoscaler the first).
+// names both autoscalers, and replicas-managed-by-autoscaler the first);
+// and those of the autoscalers named as a changed object or one of those
+// targets (a conflict proposes the workload of the autoscaler's own name:
+// rules.CopiedRefPeers).
 // The second result is false when everything must be linted again: a
 // changed file holds a kind rules read across the workspace.
 func (s *Snapshot) relintPaths(b *Snapshot) (map[string]bool, bool) {
@@ -173,6 +177,15 @@ func (s *Snapshot) relintPaths(b *Snapshot) (map[string]bool, bool) {
 	delete(targets, nil)
 	for t := range targets {
 		relint[t.Doc.File.Path] = true
+	}
+	// The autoscalers named as a changed object or a target the edit
+	// reaches: a conflict's finding proposes the workload of the
+	// autoscaler's own name while no autoscaler scales it.
+	peers := append(slices.Clone(objs), slices.Collect(maps.Keys(targets))...)
+	for _, ws := range []*workspace.Workspace{oldWS, newWS} {
+		for _, a := range rules.CopiedRefPeers(ws, peers) {
+			relint[a.Object.Doc.File.Path] = true
+		}
 	}
 	for _, ws := range []*workspace.Workspace{oldWS, newWS} {
 		for t := range targets {

@@ -3,9 +3,12 @@ package rules
 import (
 	"fmt"
 
+	yaml "go.yaml.in/yaml/v3"
+
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
+	"github.com/scalelint/scalelint/analyzer/workspace"
 )
 
 // ConflictingAutoscalers reports two autoscalers on one workload.
@@ -41,7 +44,7 @@ var ConflictingAutoscalers = &analyzer.Analyzer{
 					}
 					ra, rb := analyzer.FieldSpan(a.Object, a.Target.NameAt), analyzer.FieldSpan(b.Object, b.Object.NameAt)
 					rt := analyzer.FieldSpan(t, t.NameAt)
-					pass.Report(analyzer.Diagnostic{
+					d := analyzer.Diagnostic{
 						Pos: ra.Pos(), End: ra.End(), Object: a.Object, Field: "spec.scaleTargetRef",
 						Message: fmt.Sprintf("%s %q and %s %q both scale %s %q: their replica counts fight",
 							a.Object.Kind, a.Object.Name, b.Object.Kind, b.Object.Name, t.Kind, t.Name),
@@ -49,10 +52,65 @@ var ConflictingAutoscalers = &analyzer.Analyzer{
 							{Pos: rb.Pos(), End: rb.End(), Message: fmt.Sprintf("the other autoscaler, %s %q", b.Object.Kind, b.Object.Name)},
 							{Pos: rt.Pos(), End: rt.End(), Message: fmt.Sprintf("the workload, %s %q", t.Kind, t.Name)},
 						},
-					})
+					}
+					meantTarget(pass, &d, a, t)
+					pass.Report(d)
 				}
 			}
 		}
 		return nil
 	},
+}
+
+// meantTarget adds to a conflict the workload the autoscaler was most
+// likely written for: one of its own name (an HPA is named after its
+// workload by helm create, kubectl autoscale and most charts), of the
+// target's kind, deployed with it in its namespace, that no autoscaler
+// scales. A scaleTargetRef copied from a sibling autoscaler and not
+// renamed (stefanprodan/podinfo's deploy/webapp: the frontend HPA scales
+// the backend Deployment) leaves exactly that: two autoscalers on one
+// workload and none on the other. The fix renames the ref; it is not
+// marked safe (the workload to scale is the user's choice).
+func meantTarget(pass *analyzer.Pass, d *analyzer.Diagnostic, a *scaling.Autoscaler, t *manifest.Object) {
+	if a.Object.Name == t.Name || a.Object.Name == "" {
+		return
+	}
+	// AutoscalersOf, not the run's autoscalers: a language server's
+	// focused view lists only those near the edit (workspace.Focus).
+	c := pass.Workspace.TargetNamed(a, a.Object.Name)
+	if c == nil || c == t || len(pass.Workspace.AutoscalersOf(c)) > 0 {
+		return
+	}
+	d.Message += fmt.Sprintf("; %s %q, named as this autoscaler is, is scaled by none: did you mean scaleTargetRef.name %q?", c.Kind, c.Name, c.Name)
+	rc := analyzer.FieldSpan(c, c.NameAt)
+	d.Related = append(d.Related, analyzer.Related{Pos: rc.Pos(), End: rc.End(), Message: fmt.Sprintf("%s %q, which no autoscaler scales", c.Kind, c.Name)})
+	if at := a.Target.NameAt; at.IsValid() && at.Kind() == yaml.ScalarNode && at.Value == t.Name {
+		d.SuggestedFixes = []analyzer.SuggestedFix{{Message: fmt.Sprintf("Scale %s %q instead", c.Kind, c.Name), Edits: []analyzer.TextEdit{replaceScalar(at, c.Name)}}}
+	}
+}
+
+// CopiedRefPeers returns the autoscalers whose conflicting-autoscalers
+// finding may propose one of objs (meantTarget: a workload of the
+// autoscaler's own name that no autoscaler scales), or stop proposing it:
+// those named as an object among objs (the objects of an edited file, or
+// the targets an edit reaches, whose autoscalers change). A language
+// server relints their files with the edit, before and after it, as it
+// does BudgetPeers'.
+func CopiedRefPeers(ws *workspace.Workspace, objs []*manifest.Object) []*scaling.Autoscaler {
+	names := map[string]bool{}
+	for _, o := range objs {
+		if o != nil && o.Name != "" {
+			names[o.Name] = true
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	var out []*scaling.Autoscaler
+	for _, a := range ws.Autoscalers().All() {
+		if names[a.Object.Name] {
+			out = append(out, a)
+		}
+	}
+	return out
 }

@@ -57,6 +57,14 @@ func (ws *Workspace) Target(a *scaling.Autoscaler) *Resolution {
 	return &Resolution{}
 }
 
+// TargetNamed returns the object a's scaleTargetRef would resolve to if
+// it named name instead (nil when none): the target a rule may propose.
+func (ws *Workspace) TargetNamed(a *scaling.Autoscaler, name string) *manifest.Object {
+	b := *a
+	b.Target.Name = name
+	return ws.resolve(&b).Object
+}
+
 func (ws *Workspace) resolve(a *scaling.Autoscaler) *Resolution {
 	r := &Resolution{}
 	t := a.Target
