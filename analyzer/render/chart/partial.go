@@ -2,6 +2,7 @@ package chart
 
 import (
 	"context"
+	"fmt"
 	"path"
 	"slices"
 	"strings"
@@ -118,23 +119,27 @@ func stoppedAt(err error, tpls map[string]*template) string {
 	return ""
 }
 
-// stoppedProblems makes one problem for each place that stopped templates
-// (renderProblem's: the deepest position the error names), saying which
-// templates stopped there and were left out.
+// stoppedProblems makes one problem for each cause that stopped
+// templates, saying which templates it stopped and were left out: the
+// place the error names last (renderProblem's: the helper line many
+// templates include), or, when that is each template's own line, what
+// failed there (a helper of a dependency not vendored: backstage's
+// templates each include common.names.fullname, which bitnami's common
+// chart defines). The problem is placed where the first of them stopped.
 func (c *Chart) stoppedProblems(s *stopped, vs ValueSet, tpls map[string]*template, chartFile string) []render.Problem {
-	type at struct {
-		rule, path string
-		line, col  int
-	}
-	var order []at
-	first := map[at]render.Problem{}
-	left := map[at][]string{}
+	type cause struct{ rule, what string }
+	var order []cause
+	first := map[cause]render.Problem{}
+	left := map[cause][]string{}
 	for i, err := range s.errs {
 		if err == nil {
 			continue // skipped from the start: its base value set says why
 		}
 		p := c.renderProblem(err, vs, tpls, chartFile)
-		k := at{p.Rule, p.Path, p.Line, p.Col}
+		k := cause{p.Rule, fmt.Sprintf("%s:%d:%d", p.Path, p.Line, p.Col)}
+		if t := tpls[s.keys[i]]; t != nil && p.Path == t.source {
+			k.what = innermost(err.Error())
+		}
 		if _, ok := first[k]; !ok {
 			order = append(order, k)
 			first[k] = p
@@ -148,6 +153,18 @@ func (c *Chart) stoppedProblems(s *stopped, vs ValueSet, tpls map[string]*templa
 		out = append(out, p)
 	}
 	return out
+}
+
+// innermost is what a render error says failed last: the text after the
+// last include or tpl call it passed through, without its position.
+func innermost(msg string) string {
+	msg = strings.Join(strings.Fields(msg), " ")
+	for _, call := range []string{"error calling include: ", "error calling tpl: "} {
+		if i := strings.LastIndex(msg, call); i >= 0 {
+			msg = msg[i+len(call):]
+		}
+	}
+	return errPos.ReplaceAllString(msg, "")
 }
 
 // display names a template as a user finds it: its file, or for a

@@ -113,3 +113,25 @@ func TestRenderNotPartial(t *testing.T) {
 		})
 	}
 }
+
+// TestPartialRenderGroupsByCause: templates that each include a helper no
+// file defines (one a dependency not vendored would: bitnami's common
+// chart's common.names.fullname) stop at their own lines; they are one
+// problem, for the one cause, placed where the first stopped, listing
+// both.
+func TestPartialRenderGroupsByCause(t *testing.T) {
+	c := partialChart(t, map[string]string{
+		"templates/queue.yaml":  "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: {{ include \"common.names.fullname\" . }}}\n",
+		"templates/worker.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n  name: {{ include \"common.names.fullname\" . }}\n",
+	})
+	out, problems := c.Render(context.Background(), c.ValueSets()[0], Options{})
+	if out == nil || len(out.Files) != 1 {
+		t.Fatalf("rendered %v, want templates/api.yaml alone (problems %v)", out, problems)
+	}
+	if len(problems) != 1 || len(problems[0].LeftOut) != 2 {
+		t.Fatalf("problems %v; want one, leaving out queue.yaml and worker.yaml", problems)
+	}
+	if p := problems[0]; filepath.Base(p.Path) != "worker.yaml" || p.Line != 4 {
+		t.Errorf("problem at %s:%d, want worker.yaml:4, where the first of them stopped", p.Path, p.Line)
+	}
+}
