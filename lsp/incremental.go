@@ -75,9 +75,8 @@ func (s *Snapshot) deriveWorkspace(b *Snapshot) {
 // changed workload: rules.BudgetPeers) and of its targets before and after; those of
 // every other autoscaler of those targets, before and after (a conflict
 // names both autoscalers, and replicas-managed-by-autoscaler the first);
-// and those of the autoscalers named as a changed object or one of those
-// targets (a conflict proposes the workload of the autoscaler's own name:
-// rules.CopiedRefPeers).
+// and those of the autoscalers whose findings propose a workload their ref
+// meant (rules.ProposalPeers).
 // The second result is false when everything must be linted again: a
 // changed file holds a kind rules read across the workspace.
 func (s *Snapshot) relintPaths(b *Snapshot) (map[string]bool, bool) {
@@ -178,12 +177,12 @@ func (s *Snapshot) relintPaths(b *Snapshot) (map[string]bool, bool) {
 	for t := range targets {
 		relint[t.Doc.File.Path] = true
 	}
-	// The autoscalers named as a changed object or a target the edit
-	// reaches: a conflict's finding proposes the workload of the
-	// autoscaler's own name while no autoscaler scales it.
+	// The autoscalers whose findings propose a workload their ref meant:
+	// those named as a changed object or a target the edit reaches, and
+	// the unresolved ones of a changed object's kind.
 	peers := append(slices.Clone(objs), slices.Collect(maps.Keys(targets))...)
 	for _, ws := range []*workspace.Workspace{oldWS, newWS} {
-		for _, a := range rules.CopiedRefPeers(ws, peers) {
+		for _, a := range rules.ProposalPeers(ws, peers) {
 			relint[a.Object.Doc.File.Path] = true
 		}
 	}

@@ -364,38 +364,11 @@ func TestIncrementalWorkloadRef(t *testing.T) {
 			"      - name: web\n        image: web:1\n        resources: {requests: {cpu: 500m}, limits: {cpu: " + limit + "}}\n"
 	}
 	files := map[string]string{"/ws/a/rollout.yaml": rollout, "/ws/b/deploy.yaml": deploy("500m")}
-	s := NewServer(Options{Debounce: -1, Log: io.Discard})
-	s.client = &recorder{last: map[uri.URI][]protocol.Diagnostic{}}
-	set := func(srv *Server, p string) {
-		srv.setDiskLocked(p, srv.cache.newHandle(p, uri.File(p), 0, false, []byte(files[p])))
-	}
-	for p := range files {
-		set(s, p)
-	}
-	s.mu.Lock()
-	snap := s.newSnapshotLocked()
-	s.mu.Unlock()
-	s.runLint(context.Background(), snap)
+	s := diskServer(files)
 	hpa := "/ws/a/rollout.yaml"
 	for i, limit := range []string{"1", "500m"} {
 		files["/ws/b/deploy.yaml"] = deploy(limit)
-		set(s, "/ws/b/deploy.yaml")
-		s.mu.Lock()
-		snap = s.newSnapshotLocked()
-		s.mu.Unlock()
-		got := fileDiagnosticsOf(t, snap)
-		if !snap.incremental {
-			t.Fatalf("edit %d: the snapshot was not derived incrementally: the test tests nothing", i)
-		}
-		s.runLint(context.Background(), snap)
-		fresh := NewServer(Options{Debounce: -1, Log: io.Discard})
-		for p := range files {
-			set(fresh, p)
-		}
-		fresh.mu.Lock()
-		full := fresh.newSnapshotLocked()
-		fresh.mu.Unlock()
-		want := fileDiagnosticsOf(t, full)
+		got, want := relintStep(t, s, files, "/ws/b/deploy.yaml")
 		trapped := strings.Contains(protocolJSON(t, want[hpa]), "tolerance-trap")
 		if trapped != (limit == "500m") {
 			t.Fatalf("edit %d: a full lint finds the trap %v with limit %s", i, trapped, limit)
@@ -405,6 +378,98 @@ func TestIncrementalWorkloadRef(t *testing.T) {
 		}
 		if pub := protocolJSON(t, s.client.(*recorder).last[uri.File(hpa)]); pub != protocolJSON(t, want[hpa]) {
 			t.Errorf("edit %d (limit %s): the client holds for %s\n%s", i, limit, hpa, pub)
+		}
+	}
+}
+
+// diskServer is a language server over files held in memory as on disk,
+// linted once, for stepping through edits (relintStep).
+func diskServer(files map[string]string) *Server {
+	s := NewServer(Options{Debounce: -1, Log: io.Discard})
+	s.client = &recorder{last: map[uri.URI][]protocol.Diagnostic{}}
+	for p := range files {
+		setDisk(s, files, p)
+	}
+	s.mu.Lock()
+	snap := s.newSnapshotLocked()
+	s.mu.Unlock()
+	s.runLint(context.Background(), snap)
+	return s
+}
+
+func setDisk(s *Server, files map[string]string, p string) {
+	s.setDiskLocked(p, s.cache.newHandle(p, uri.File(p), 0, false, []byte(files[p])))
+}
+
+// relintStep sets path p's text to files[p] on s's disk, derives the next
+// snapshot from the last and lints it; it returns that snapshot's findings
+// and those of a server that lints the same texts from scratch. It fails
+// the test when the snapshot was not derived incrementally (a test that
+// tests nothing).
+func relintStep(t *testing.T, s *Server, files map[string]string, p string) (got, want map[string][]protocol.Diagnostic) {
+	t.Helper()
+	setDisk(s, files, p)
+	s.mu.Lock()
+	snap := s.newSnapshotLocked()
+	s.mu.Unlock()
+	got = fileDiagnosticsOf(t, snap)
+	if !snap.incremental {
+		t.Fatalf("the snapshot after the edit of %s was not derived incrementally: the test tests nothing", p)
+	}
+	s.runLint(context.Background(), snap)
+	fresh := NewServer(Options{Debounce: -1, Log: io.Discard})
+	for q := range files {
+		setDisk(fresh, files, q)
+	}
+	fresh.mu.Lock()
+	full := fresh.newSnapshotLocked()
+	fresh.mu.Unlock()
+	return got, fileDiagnosticsOf(t, full)
+}
+
+// TestIncrementalProposals: the proposals of a ref's meant workload follow
+// edits of other files (rules.ProposalPeers). Renaming a Deployment in
+// its own file to "backend" makes the unresolved "bakend" of an HPA in
+// another file a typo of it (did you mean), and renaming it away drops
+// the proposal; a Deployment named as an HPA in a conflict, scaled by
+// none, is proposed to that HPA the same way. Each step, derived
+// incrementally, publishes what a full lint of the same texts does.
+func TestIncrementalProposals(t *testing.T) {
+	hpa := func(name, target string) string {
+		return "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: " + name + "}\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: " + target + "}\n  maxReplicas: 3\n---\n"
+	}
+	deploy := func(name string) string {
+		return "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: " + name + "}\nspec:\n  template:\n    spec:\n      containers:\n      - {name: app, image: app:1, resources: {requests: {cpu: 100m}}}\n---\n"
+	}
+	files := map[string]string{
+		"/ws/a/hpas.yaml":   hpa("api", "bakend") + hpa("web", "shared") + hpa("worker", "shared"),
+		"/ws/a/shared.yaml": deploy("shared"),
+		"/ws/a/other.yaml":  deploy("other"),
+	}
+	s := diskServer(files)
+	hpas := "/ws/a/hpas.yaml"
+	steps := []struct {
+		other string
+		want  []string // in the HPAs' findings
+	}{
+		{"backend", []string{`did you mean Deployment \"backend\"?`}},
+		{"worker", []string{`did you mean scaleTargetRef.name \"worker\"?`}},
+		{"other", nil},
+	}
+	for i, step := range steps {
+		files["/ws/a/other.yaml"] = deploy(step.other)
+		got, want := relintStep(t, s, files, "/ws/a/other.yaml")
+		w := protocolJSON(t, want[hpas])
+		for _, s := range step.want {
+			if !strings.Contains(w, s) {
+				t.Fatalf("step %d (Deployment %s): a full lint does not propose %s: %s", i, step.other, s, w)
+			}
+		}
+		if step.want == nil && strings.Contains(w, "did you mean") {
+			t.Fatalf("step %d (Deployment %s): a full lint proposes a name: %s", i, step.other, w)
+		}
+		if g := protocolJSON(t, got[hpas]); g != w {
+			t.Errorf("step %d (Deployment %s):\nincremental: %s\nfull:        %s", i, step.other, g, w)
 		}
 	}
 }

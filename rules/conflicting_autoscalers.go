@@ -89,18 +89,21 @@ func meantTarget(pass *analyzer.Pass, d *analyzer.Diagnostic, a *scaling.Autosca
 	}
 }
 
-// CopiedRefPeers returns the autoscalers whose conflicting-autoscalers
-// finding may propose one of objs (meantTarget: a workload of the
-// autoscaler's own name that no autoscaler scales), or stop proposing it:
-// those named as an object among objs (the objects of an edited file, or
-// the targets an edit reaches, whose autoscalers change). A language
-// server relints their files with the edit, before and after it, as it
-// does BudgetPeers'.
-func CopiedRefPeers(ws *workspace.Workspace, objs []*manifest.Object) []*scaling.Autoscaler {
-	names := map[string]bool{}
+// ProposalPeers returns the autoscalers whose finding may propose one of
+// objs as the workload their scaleTargetRef meant, or stop proposing it
+// (objs: the objects of an edited file, and the targets an edit reaches):
+// conflicting-autoscalers' (meantTarget: a workload of the autoscaler's
+// own name that no autoscaler scales) for those named as one of objs, and
+// unresolved-scale-target's (meantNames: the own name, or the nearest
+// name, of an object of the target's kind) for those whose target is
+// unresolved and of the kind of one of objs. A language server relints
+// their files with the edit, before and after it, as it does
+// BudgetPeers'.
+func ProposalPeers(ws *workspace.Workspace, objs []*manifest.Object) []*scaling.Autoscaler {
+	names, kinds := map[string]bool{}, map[string]bool{}
 	for _, o := range objs {
-		if o != nil && o.Name != "" {
-			names[o.Name] = true
+		if o != nil {
+			names[o.Name], kinds[o.Kind] = true, true
 		}
 	}
 	if len(names) == 0 {
@@ -108,7 +111,7 @@ func CopiedRefPeers(ws *workspace.Workspace, objs []*manifest.Object) []*scaling
 	}
 	var out []*scaling.Autoscaler
 	for _, a := range ws.Autoscalers().All() {
-		if names[a.Object.Name] {
+		if names[a.Object.Name] || kinds[a.Target.Kind] && ws.Target(a).Object == nil {
 			out = append(out, a)
 		}
 	}

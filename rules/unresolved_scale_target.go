@@ -6,9 +6,12 @@ import (
 	"regexp"
 	"strings"
 
+	yaml "go.yaml.in/yaml/v3"
+
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
+	"github.com/scalelint/scalelint/analyzer/suggest"
 	"github.com/scalelint/scalelint/analyzer/workspace"
 )
 
@@ -26,6 +29,7 @@ var UnresolvedScaleTarget = &analyzer.Analyzer{
 		var unreadable []*manifest.File
 		unreadableOnce := false
 		reportedRef := map[*manifest.Object]bool{} // once per Rollout, however many autoscalers scale it
+		var meant meantNames
 		for _, a := range ws.Autoscalers().All() {
 			if a.Kind == scaling.ScaledJob {
 				continue
@@ -76,10 +80,61 @@ var UnresolvedScaleTarget = &analyzer.Analyzer{
 						target, f.Path, t.Kind, t.Name, why, skipped)
 				}
 			}
+			if len(res.Apart) == 0 && len(res.OtherNamespace) == 0 {
+				meant.propose(pass, &d, a)
+			}
 			pass.Report(d)
 		}
 		return nil
 	},
+}
+
+// meantNames proposes, for a scaleTargetRef whose name resolves to
+// nothing, the name it most likely meant: the autoscaler's own name (an
+// HPA is named after its workload by helm create, kubectl autoscale and
+// most charts), else the nearest name by edit distance (a typo:
+// suggest.Closest), of an object of the target's kind that the ref would
+// resolve to (workspace.TargetNamed: its group, namespace and deployment
+// with the autoscaler). The names of a kind are listed once per run.
+type meantNames struct {
+	ws     *workspace.Workspace
+	byKind map[string][]string
+}
+
+func (m *meantNames) propose(pass *analyzer.Pass, d *analyzer.Diagnostic, a *scaling.Autoscaler) {
+	t := a.Target
+	if m.byKind == nil {
+		m.ws, m.byKind = pass.Workspace, map[string][]string{}
+	}
+	names, ok := m.byKind[t.Kind]
+	if !ok {
+		seen := map[string]bool{}
+		for _, o := range m.ws.ObjectsOfKind(t.Kind) {
+			if o.Name != "" && !seen[o.Name] {
+				seen[o.Name] = true
+				names = append(names, o.Name)
+			}
+		}
+		m.byKind[t.Kind] = names
+	}
+	var c *manifest.Object
+	if a.Object.Name != t.Name {
+		c = m.ws.TargetNamed(a, a.Object.Name)
+	}
+	if c == nil {
+		if name := suggest.Closest(t.Name, names); name != "" && name != t.Name {
+			c = m.ws.TargetNamed(a, name)
+		}
+	}
+	if c == nil {
+		return
+	}
+	d.Message += fmt.Sprintf("; did you mean %s %q?", c.Kind, c.Name)
+	rc := analyzer.FieldSpan(c, c.NameAt)
+	d.Related = append(d.Related, analyzer.Related{Pos: rc.Pos(), End: rc.End(), Message: fmt.Sprintf("%s %q, which the ref may have meant", c.Kind, c.Name)})
+	if at := t.NameAt; at.IsValid() && at.Kind() == yaml.ScalarNode && at.Value == t.Name {
+		d.SuggestedFixes = []analyzer.SuggestedFix{{Message: fmt.Sprintf("Scale %s %q", c.Kind, c.Name), Edits: []analyzer.TextEdit{replaceScalar(at, c.Name)}}}
+	}
 }
 
 // unresolvedTemplate reports an Argo Rollout target whose workloadRef
