@@ -179,10 +179,12 @@ func (s *Snapshot) relintPaths(b *Snapshot) (map[string]bool, bool) {
 	}
 	// The autoscalers whose findings propose a workload their ref meant:
 	// those named as a changed object or a target the edit reaches, and
-	// the unresolved ones of a changed object's kind.
+	// the unresolved ones of the kind of an object that came, went or
+	// was renamed.
 	peers := append(slices.Clone(objs), slices.Collect(maps.Keys(targets))...)
+	moved := s.movedObjects(b)
 	for _, ws := range []*workspace.Workspace{oldWS, newWS} {
-		for _, a := range rules.ProposalPeers(ws, peers) {
+		for _, a := range rules.ProposalPeers(ws, peers, moved) {
 			relint[a.Object.Doc.File.Path] = true
 		}
 	}
@@ -194,6 +196,43 @@ func (s *Snapshot) relintPaths(b *Snapshot) (map[string]bool, bool) {
 		}
 	}
 	return relint, true
+}
+
+// movedObjects returns the objects of the changed files, before and after
+// the edit, whose kind, name and namespace are not among the other side's
+// (as many times): those that came, went or were renamed. An edit of a
+// field moves none.
+func (s *Snapshot) movedObjects(b *Snapshot) []*manifest.Object {
+	type id struct{ kind, name, namespace string }
+	count := map[id]int{}
+	var before, after []*manifest.Object
+	for p := range s.changed {
+		for side, snap := range []*Snapshot{b, s} {
+			for _, f := range snap.chunkFiles(p) {
+				for _, d := range f.Docs {
+					if !d.Parsed() {
+						continue
+					}
+					for _, o := range d.Objects() {
+						if side == 0 {
+							count[id{o.Kind, o.Name, o.Namespace}]++
+							before = append(before, o)
+						} else {
+							count[id{o.Kind, o.Name, o.Namespace}]--
+							after = append(after, o)
+						}
+					}
+				}
+			}
+		}
+	}
+	var moved []*manifest.Object
+	for _, o := range append(before, after...) {
+		if count[id{o.Kind, o.Name, o.Namespace}] != 0 {
+			moved = append(moved, o)
+		}
+	}
+	return moved
 }
 
 // protocol returns a file's findings in the protocol's form, converted

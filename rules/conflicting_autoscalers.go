@@ -89,30 +89,41 @@ func meantTarget(pass *analyzer.Pass, d *analyzer.Diagnostic, a *scaling.Autosca
 	}
 }
 
-// ProposalPeers returns the autoscalers whose finding may propose one of
-// objs as the workload their scaleTargetRef meant, or stop proposing it
-// (objs: the objects of an edited file, and the targets an edit reaches):
-// conflicting-autoscalers' (meantTarget: a workload of the autoscaler's
-// own name that no autoscaler scales) for those named as one of objs, and
-// unresolved-scale-target's (meantNames: the own name, or the nearest
-// name, of an object of the target's kind) for those whose target is
-// unresolved and of the kind of one of objs. A language server relints
-// their files with the edit, before and after it, as it does
-// BudgetPeers'.
-func ProposalPeers(ws *workspace.Workspace, objs []*manifest.Object) []*scaling.Autoscaler {
+// ProposalPeers returns the autoscalers whose finding may propose an
+// object as the workload their scaleTargetRef meant, or stop proposing it,
+// after an edit: conflicting-autoscalers' (meantTarget: a workload of the
+// autoscaler's own name that no autoscaler scales) for those named as one
+// of objs (the objects of the edited files, and the targets the edit
+// reaches, whose autoscalers change), and unresolved-scale-target's
+// (meantNames: an object of the target's kind, by the autoscaler's own
+// name or a near one) for the unresolved ones of the kind of one of moved
+// (the objects that came, went or changed name or namespace: an edit that
+// moves none proposes nothing new there). A language server relints their
+// files with the edit, before and after it, as it does BudgetPeers'.
+func ProposalPeers(ws *workspace.Workspace, objs, moved []*manifest.Object) []*scaling.Autoscaler {
 	names, kinds := map[string]bool{}, map[string]bool{}
 	for _, o := range objs {
 		if o != nil {
-			names[o.Name], kinds[o.Kind] = true, true
+			names[o.Name] = true
 		}
+	}
+	for _, o := range moved {
+		names[o.Name], kinds[o.Kind] = true, true
 	}
 	if len(names) == 0 {
 		return nil
 	}
 	var out []*scaling.Autoscaler
-	for _, a := range ws.Autoscalers().All() {
-		if names[a.Object.Name] || kinds[a.Target.Kind] && ws.Target(a).Object == nil {
-			out = append(out, a)
+	for name := range names {
+		out = append(out, ws.AutoscalersNamed(name)...)
+	}
+	if len(kinds) > 0 {
+		// An edit that moves an object is rare: a pass over every
+		// autoscaler then, not at each edit of a field.
+		for _, a := range ws.Autoscalers().All() {
+			if kinds[a.Target.Kind] && ws.Target(a).Object == nil {
+				out = append(out, a)
+			}
 		}
 	}
 	return out

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -11,7 +12,6 @@ import (
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
 	"github.com/scalelint/scalelint/analyzer/scaling"
-	"github.com/scalelint/scalelint/analyzer/suggest"
 	"github.com/scalelint/scalelint/analyzer/workspace"
 )
 
@@ -92,39 +92,25 @@ var UnresolvedScaleTarget = &analyzer.Analyzer{
 // meantNames proposes, for a scaleTargetRef whose name resolves to
 // nothing, the name it most likely meant: the autoscaler's own name (an
 // HPA is named after its workload by helm create, kubectl autoscale and
-// most charts), else the nearest name by edit distance (a typo:
-// suggest.Closest), of an object of the target's kind that the ref would
-// resolve to (workspace.TargetNamed: its group, namespace and deployment
-// with the autoscaler). The names of a kind are listed once per run.
-type meantNames struct {
-	ws     *workspace.Workspace
-	byKind map[string][]string
-}
+// most charts), else a name one typo away (oneEdit), of an object the ref
+// would resolve to (workspace.TargetNamed: its kind and group, namespace,
+// deployment with the autoscaler). Each is an index lookup: no pass over
+// the workspace's objects, which a language server would make at every
+// edit.
+type meantNames struct{}
 
-func (m *meantNames) propose(pass *analyzer.Pass, d *analyzer.Diagnostic, a *scaling.Autoscaler) {
+func (meantNames) propose(pass *analyzer.Pass, d *analyzer.Diagnostic, a *scaling.Autoscaler) {
 	t := a.Target
-	if m.byKind == nil {
-		m.ws, m.byKind = pass.Workspace, map[string][]string{}
-	}
-	names, ok := m.byKind[t.Kind]
-	if !ok {
-		seen := map[string]bool{}
-		for _, o := range m.ws.ObjectsOfKind(t.Kind) {
-			if o.Name != "" && !seen[o.Name] {
-				seen[o.Name] = true
-				names = append(names, o.Name)
-			}
-		}
-		m.byKind[t.Kind] = names
-	}
+	ws := pass.Workspace
 	var c *manifest.Object
 	if a.Object.Name != t.Name {
-		c = m.ws.TargetNamed(a, a.Object.Name)
+		c = ws.TargetNamed(a, a.Object.Name)
 	}
-	if c == nil {
-		if name := suggest.Closest(t.Name, names); name != "" && name != t.Name {
-			c = m.ws.TargetNamed(a, name)
+	for _, name := range oneEdit(t.Name) {
+		if c != nil {
+			break
 		}
+		c = ws.TargetNamed(a, name)
 	}
 	if c == nil {
 		return
@@ -240,4 +226,38 @@ func unparsedDefinition(unreadable []*manifest.File, t scaling.Ref) (*manifest.F
 		}
 	}
 	return nil, ""
+}
+
+// nameRunes are the characters of an object's name (a DNS subdomain:
+// lowercase letters, digits, '-' and '.').
+const nameRunes = "-.0123456789abcdefghijklmnopqrstuvwxyz"
+
+// oneEdit returns the names one typo away from name, in byte order: a
+// character left out, one added, one changed, or two neighbours swapped
+// (a Damerau-Levenshtein distance of one).
+func oneEdit(name string) []string {
+	seen := map[string]bool{name: true}
+	var out []string
+	add := func(s string) {
+		if s != "" && !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	for i := 0; i <= len(name); i++ {
+		for _, r := range nameRunes {
+			add(name[:i] + string(r) + name[i:])
+			if i < len(name) {
+				add(name[:i] + string(r) + name[i+1:])
+			}
+		}
+		if i < len(name) {
+			add(name[:i] + name[i+1:])
+		}
+		if i+1 < len(name) {
+			add(name[:i] + string(name[i+1]) + string(name[i]) + name[i+2:])
+		}
+	}
+	sort.Strings(out)
+	return out
 }

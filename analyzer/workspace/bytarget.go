@@ -21,6 +21,23 @@ func (ws *Workspace) AutoscalersOf(t *manifest.Object) []*scaling.Autoscaler {
 	return as
 }
 
+// AutoscalersNamed returns the autoscalers of any kind with this name,
+// through the index of names (no pass over every autoscaler).
+func (ws *Workspace) AutoscalersNamed(name string) []*scaling.Autoscaler {
+	var out []*scaling.Autoscaler
+	for _, kind := range []string{"HorizontalPodAutoscaler", "ScaledObject", "ScaledJob"} {
+		objs, _ := ws.byName.get(nameKey{kind, name})
+		for _, o := range objs {
+			for _, a := range ws.AutoscalersIn(o.Doc.File.Path) {
+				if a.Object == o && !slices.Contains(out, a) {
+					out = append(out, a)
+				}
+			}
+		}
+	}
+	return out
+}
+
 // AutoscalersIn returns the autoscalers of the files of a path, in file
 // order (of a view made by Focus, those it lists).
 func (ws *Workspace) AutoscalersIn(path string) []*scaling.Autoscaler {
