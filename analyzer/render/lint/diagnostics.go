@@ -220,7 +220,7 @@ func (r *Result) onlyVariants(rd *analyzer.Rendered) bool {
 		return false
 	}
 	for _, s := range rd.Sets {
-		if !r.variants[s] {
+		if !r.variants[setKey{rd.Root, s}] {
 			return false
 		}
 	}

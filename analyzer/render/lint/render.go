@@ -140,6 +140,11 @@ type Unit struct {
 	beside string
 }
 
+// setKey names a value set of the chart (or kustomization root) at a
+// directory: two charts may each have a set of one name, declared in one
+// and guessed in the other (values-prod.yaml).
+type setKey struct{ root, set string }
+
 // Result is what a run rendered: its units and what could not be rendered.
 type Result struct {
 	Units    []*Unit
@@ -149,7 +154,7 @@ type Result struct {
 	// variants names the value sets no one declared: the autoscaling
 	// variants, and the values files beside a values.yaml (what only they
 	// find is a warning at most).
-	variants  map[string]bool
+	variants  map[setKey]bool
 	rendering map[string]workspace.Rendering
 	sources   map[string][]byte // the text of every file a finding may name
 	inputs    map[string]bool   // files the renders read that no finding names (chart.MayBeNamed)
@@ -208,7 +213,7 @@ func Render(ctx context.Context, plan Plan, opts Options) *Result {
 		opts.Pass = NewPass()
 	}
 	opts.renders, opts.trees = opts.Pass.renders, opts.Pass.trees
-	r := &Result{opts: opts, variants: map[string]bool{}, rendering: map[string]workspace.Rendering{}, sources: map[string][]byte{}, inputs: map[string]bool{}}
+	r := &Result{opts: opts, variants: map[setKey]bool{}, rendering: map[string]workspace.Rendering{}, sources: map[string][]byte{}, inputs: map[string]bool{}}
 	var mu sync.Mutex
 	var jobs []func()
 	sources := plan.IsSource()
@@ -226,7 +231,7 @@ func Render(ctx context.Context, plan Plan, opts Options) *Result {
 				r.rendering[p] = workspace.RenderedChart
 			}
 			for _, v := range variants {
-				r.variants[v] = true
+				r.variants[setKey{dir, v}] = true
 			}
 		})
 	}
@@ -366,17 +371,24 @@ func renderChart(ctx context.Context, dir string, sources func(string) bool, opt
 	// A values file beside values.yaml is a value set of its own unless
 	// a configured set or the command line names it: they say what it
 	// is deployed with.
-	declared := map[string]bool{}
+	declared := map[string]bool{} // by absolute path: a set names a file of the chart by its path below it, another on disk
+	onDisk := func(f string) string {
+		if !filepath.IsAbs(f) {
+			f = c.Path(f)
+		}
+		a, _ := filepath.Abs(f)
+		return a
+	}
 	for _, j := range extra {
 		for _, f := range j.set.Files {
-			declared[f] = true
+			declared[onDisk(f)] = true
 		}
 	}
 	var jobs []job
 	var guessed []string
 	for _, vs := range c.ValueSets() {
 		if vs.Beside {
-			if declared[vs.Files[0]] {
+			if declared[onDisk(vs.Files[0])] {
 				continue
 			}
 			guessed = append(guessed, vs.Name)
