@@ -5,6 +5,7 @@ import (
 
 	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/scaling"
+	"github.com/scalelint/scalelint/analyzer/workspace"
 )
 
 // MissingCPURequest reports CPU utilization targets on pods without CPU
@@ -19,34 +20,26 @@ var MissingCPURequest = &analyzer.Analyzer{
 	Doc:      doc("missing-cpu-request"),
 	URL:      analyzer.RulesReferenceURL + "#missing-cpu-request",
 	Run: func(pass *analyzer.Pass) error {
-		ws := pass.Workspace
-		q := newRequests(ws)
-		for _, a := range ws.Autoscalers().All() {
-			r := ws.Target(a)
-			for _, m := range a.Metrics {
-				if m.Signal != scaling.SignalCPU {
-					continue
-				}
-				for _, c := range q.uncomputable(r, m) {
-					at := c.CPURequest.At
-					if !at.IsValid() || (at.Pos == c.At.Pos && at.End == c.At.End) {
-						at = c.NameAt // nothing of resources is written: the container's name
-					}
-					rng := analyzer.FieldSpan(r.PodsObject, at)
-					rel := analyzer.FieldSpan(a.Object, metricField(a, m))
-					what := percentPhrase(m.Utilization.V) + " CPU utilization target"
-					if m.Implicit {
-						what = fmt.Sprintf("the default %g%% CPU utilization target", m.Utilization.V)
-					}
-					pass.Report(analyzer.Diagnostic{
-						Pos: rng.Pos(), End: rng.End(), Object: r.PodsObject, Field: "containers." + c.Name + ".resources.requests.cpu",
-						Message: fmt.Sprintf("container %q has no CPU request, so %s %q cannot compute %s: %s",
-							c.Name, a.Object.Kind, a.Object.Name, what, q.effect(a, r)),
-						Related: []analyzer.Related{{Pos: rel.Pos(), End: rel.End(), Message: fmt.Sprintf("%s %q sets %s here", a.Object.Kind, a.Object.Name, what)}},
-					})
-				}
+		q := newRequests(pass.Workspace)
+		cpu := func(m *scaling.Metric) bool { return m.Signal == scaling.SignalCPU }
+		q.each(cpu, func(a *scaling.Autoscaler, m *scaling.Metric, r *workspace.Resolution, c scaling.Container) {
+			at := c.CPURequest.At
+			if !at.IsValid() || (at.Pos == c.At.Pos && at.End == c.At.End) {
+				at = c.NameAt // nothing of resources is written: the container's name
 			}
-		}
+			rng := analyzer.FieldSpan(r.PodsObject, at)
+			rel := analyzer.FieldSpan(a.Object, metricField(a, m))
+			what := percentPhrase(m.Utilization.V) + " CPU utilization target"
+			if m.Implicit {
+				what = fmt.Sprintf("the default %g%% CPU utilization target", m.Utilization.V)
+			}
+			pass.Report(analyzer.Diagnostic{
+				Pos: rng.Pos(), End: rng.End(), Object: r.PodsObject, Field: "containers." + c.Name + ".resources.requests.cpu",
+				Message: fmt.Sprintf("container %q has no CPU request, so %s %q cannot compute %s: %s",
+					c.Name, a.Object.Kind, a.Object.Name, what, q.effect(a, r)),
+				Related: []analyzer.Related{{Pos: rel.Pos(), End: rel.End(), Message: fmt.Sprintf("%s %q sets %s here", a.Object.Kind, a.Object.Name, what)}},
+			})
+		})
 		return nil
 	},
 }

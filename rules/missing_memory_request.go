@@ -23,22 +23,10 @@ var MissingMemoryRequest = &analyzer.Analyzer{
 	Doc:      doc("missing-memory-request"),
 	URL:      analyzer.RulesReferenceURL + "#missing-memory-request",
 	Run: func(pass *analyzer.Pass) error {
-		ws := pass.Workspace
-		q := newRequests(ws)
-		for _, a := range ws.Autoscalers().All() {
-			if a.Kind == scaling.ScaledJob {
-				continue // no HPA: KEDA runs jobs, it divides no usage by requests
-			}
-			r := ws.Target(a)
-			for _, m := range a.Metrics {
-				if !memoryUtilization(m) {
-					continue
-				}
-				for _, c := range q.uncomputable(r, m) {
-					reportMissingMemory(pass, q, a, m, r, c)
-				}
-			}
-		}
+		q := newRequests(pass.Workspace)
+		q.each(memoryUtilization, func(a *scaling.Autoscaler, m *scaling.Metric, r *workspace.Resolution, c scaling.Container) {
+			reportMissingMemory(pass, q, a, m, r, c)
+		})
 		return nil
 	},
 }

@@ -29,6 +29,27 @@ type requests struct {
 
 func newRequests(ws *workspace.Workspace) *requests { return &requests{ws: ws} }
 
+// each calls report for every counted container of an autoscaler's pods
+// that lacks the request a metric selected by which divides by
+// (uncomputable). ScaledJobs are skipped: KEDA makes no HPA for them, so
+// nothing divides usage by requests.
+func (q *requests) each(which func(*scaling.Metric) bool, report func(*scaling.Autoscaler, *scaling.Metric, *workspace.Resolution, scaling.Container)) {
+	for _, a := range q.ws.Autoscalers().All() {
+		if a.Kind == scaling.ScaledJob {
+			continue
+		}
+		r := q.ws.Target(a)
+		for _, m := range a.Metrics {
+			if !which(m) {
+				continue
+			}
+			for _, c := range q.uncomputable(r, m) {
+				report(a, m, r, c)
+			}
+		}
+	}
+}
+
 func (q *requests) list() {
 	if !q.listed {
 		q.listed = true

@@ -37,7 +37,7 @@ func ReadTree(root, confine string, lim Limits, keep func(rel string) bool) ([]T
 	}
 	realConfine := realRoot
 	if confine != "" {
-		if c, err := realPath(confine); err == nil && within(c, realRoot) {
+		if c, err := realPath(confine); err == nil && Within(c, realRoot) {
 			realConfine = c
 		}
 	}
@@ -114,7 +114,7 @@ func (r *treeReader) dir(dir, rel string) {
 			if err != nil {
 				continue // dangling: nothing to read
 			}
-			if !within(r.realConfine, target) {
+			if !Within(r.realConfine, target) {
 				// Incomplete, not an error: Helm's loader follows such a
 				// link, and kustomize refuses it only when a kustomization
 				// reads it (and then the build says so).
@@ -161,7 +161,7 @@ func (r *treeReader) confined() string {
 // shownPath is an absolute path as a message shows it: relative to the
 // working directory when it is below it.
 func shownPath(p string) string {
-	if wd, err := os.Getwd(); err == nil && within(wd, p) {
+	if wd, err := os.Getwd(); err == nil && Within(wd, p) {
 		if rel, err := filepath.Rel(wd, p); err == nil {
 			return rel
 		}
@@ -240,8 +240,8 @@ func WithOverlay(root string, files []TreeFile, overlay map[string][]byte) []Tre
 	return out
 }
 
-// within reports whether path p is root or below it (both cleaned, real).
-func within(root, p string) bool {
+// Within reports whether path p is root or below it (both cleaned).
+func Within(root, p string) bool {
 	if p == root {
 		return true
 	}

@@ -60,6 +60,11 @@ func (ws *Workspace) Target(a *scaling.Autoscaler) *Resolution {
 // TargetNamed returns the object a's scaleTargetRef would resolve to if
 // it named name instead (nil when none): the target a rule may propose.
 func (ws *Workspace) TargetNamed(a *scaling.Autoscaler, name string) *manifest.Object {
+	// Most names asked are of no object (a typo's neighbours): the index
+	// answers them without a resolution.
+	if objs, _ := ws.byName.get(nameKey{a.Target.Kind, name}); len(objs) == 0 {
+		return nil
+	}
 	b := *a
 	b.Target.Name = name
 	return ws.resolve(&b).Object

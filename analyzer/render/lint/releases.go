@@ -173,18 +173,12 @@ func (r *Result) dropBeside(dir string, used map[string]bool) {
 	}
 	problems := r.Problems[:0]
 	for _, p := range r.Problems {
-		if dropped[p.Set] && within(p.Path, dir) {
+		if dropped[p.Set] && render.Within(filepath.Clean(dir), filepath.Clean(p.Path)) {
 			continue
 		}
 		problems = append(problems, p)
 	}
 	r.Problems = problems
-}
-
-// within reports whether path p is dir or below it.
-func within(p, dir string) bool {
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // readOverlaid reads a file that names releases (a helmfile, a
