@@ -435,12 +435,8 @@ func relintStep(t *testing.T, s *Server, files map[string]string, p string) (got
 // none, is proposed to that HPA the same way. Each step, derived
 // incrementally, publishes what a full lint of the same texts does.
 func TestIncrementalProposals(t *testing.T) {
-	hpa := func(name, target string) string {
-		return "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: " + name + "}\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: " + target + "}\n  maxReplicas: 3\n---\n"
-	}
-	deploy := func(name string) string {
-		return "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: " + name + "}\nspec:\n  template:\n    spec:\n      containers:\n      - {name: app, image: app:1, resources: {requests: {cpu: 100m}}}\n---\n"
-	}
+	hpa := func(name, target string) string { return hpaText(name, target) + "---\n" }
+	deploy := func(name string) string { return deploymentText(name) + "---\n" }
 	files := map[string]string{
 		"/ws/a/hpas.yaml":   hpa("api", "bakend") + hpa("web", "shared") + hpa("worker", "shared"),
 		"/ws/a/shared.yaml": deploy("shared"),
@@ -472,4 +468,57 @@ func TestIncrementalProposals(t *testing.T) {
 			t.Errorf("step %d (Deployment %s):\nincremental: %s\nfull:        %s", i, step.other, g, w)
 		}
 	}
+}
+
+// TestIncrementalConflictSeverity: two HPAs in files side by side, on one
+// Deployment, conflict as a warning (nothing deploys both: they may be
+// alternatives), unless one of them was written for another workload,
+// one of its name that no autoscaler scales: then both findings are
+// errors, its partner's too. Renaming a Deployment in a third file to the
+// second HPA's name, and away again, changes the severity of the first
+// HPA's finding, in a file the edit does not touch; each step, derived
+// incrementally, publishes what a full lint of the same texts does.
+func TestIncrementalConflictSeverity(t *testing.T) {
+	hpa, deploy := hpaText, deploymentText
+	files := map[string]string{
+		"/ws/a/web-hpa.yaml":    hpa("web", "web"),
+		"/ws/a/worker-hpa.yaml": hpa("worker", "web"),
+		"/ws/a/web.yaml":        deploy("web"),
+		"/ws/a/other.yaml":      deploy("other"),
+	}
+	s := diskServer(files)
+	web := "/ws/a/web-hpa.yaml"
+	for i, step := range []struct {
+		other string
+		want  protocol.DiagnosticSeverity // of web's conflict finding
+	}{
+		{"worker", protocol.DiagnosticSeverityError},
+		{"other", protocol.DiagnosticSeverityWarning},
+		{"worker", protocol.DiagnosticSeverityError},
+	} {
+		files["/ws/a/other.yaml"] = deploy(step.other)
+		got, want := relintStep(t, s, files, "/ws/a/other.yaml")
+		var sev []protocol.DiagnosticSeverity
+		for _, d := range want[web] {
+			if d.Code == protocol.String("conflicting-autoscalers") {
+				sev = append(sev, d.Severity)
+			}
+		}
+		if len(sev) != 1 || sev[0] != step.want {
+			t.Fatalf("step %d (Deployment %s): a full lint gives web's conflict the severities %v, want [%v]", i, step.other, sev, step.want)
+		}
+		if g, w := protocolJSON(t, got[web]), protocolJSON(t, want[web]); g != w {
+			t.Errorf("step %d (Deployment %s):\nincremental: %s\nfull:        %s", i, step.other, g, w)
+		}
+	}
+}
+
+// hpaText is an HPA named name that scales Deployment target.
+func hpaText(name, target string) string {
+	return "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: " + name + "}\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: " + target + "}\n  maxReplicas: 3\n"
+}
+
+// deploymentText is a Deployment named name whose container requests CPU.
+func deploymentText(name string) string {
+	return "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: " + name + "}\nspec:\n  template:\n    spec:\n      containers:\n      - {name: app, image: app:1, resources: {requests: {cpu: 100m}}}\n"
 }

@@ -14,8 +14,9 @@
 //	target: 95 # want col=11 "g = 1.0" "another diagnostic on this line"
 //
 // Each quoted string is a regular expression a diagnostic's message must
-// match; col=N pins its start column (code points); NAME=VALUE pins a fact,
-// compared at the precision VALUE is written with. Every diagnostic of the
+// match; col=N pins its start column (code points); severity=S pins its
+// severity (error, warning or info, as the run resolved it); NAME=VALUE
+// pins a fact, compared at the precision VALUE is written with. Every diagnostic of the
 // rules under test must be expected, and every expectation met. A
 // malformed expectation (col=x, +0, a fact that is not a number) fails the
 // fixture at its file and line rather than matching more than it says.
@@ -65,7 +66,8 @@ type Result struct {
 type expectation struct {
 	file    string
 	line    int
-	col     int // 0: any
+	col     int               // 0: any
+	sev     analyzer.Severity // 0: any
 	rx      *regexp.Regexp
 	facts   map[string]string
 	matched bool
@@ -212,6 +214,7 @@ func parseExpectations(archive string, f *manifest.File) ([]*expectation, error)
 		rest := strings.TrimSpace(string(m[1]))
 		target := line
 		col := 0
+		var sev analyzer.Severity
 		facts := map[string]string{}
 		var rxs []string
 		for rest != "" {
@@ -240,6 +243,12 @@ func parseExpectations(archive string, f *manifest.File) ([]*expectation, error)
 						return nil, bad("bad want column %q: want col=N, N ≥ 1", tok)
 					}
 					col = n
+				case strings.HasPrefix(tok, "severity="):
+					v, ok := analyzer.ParseSeverity(tok[len("severity="):])
+					if !ok || strings.ToLower(tok[len("severity="):]) != v.String() {
+						return nil, bad("bad want severity %q: want severity=error, warning or info", tok)
+					}
+					sev = v
 				case strings.Contains(tok, "="):
 					k, v, _ := strings.Cut(tok, "=")
 					if _, err := strconv.ParseFloat(v, 64); err != nil || k == "" {
@@ -259,7 +268,7 @@ func parseExpectations(archive string, f *manifest.File) ([]*expectation, error)
 			if err != nil {
 				return nil, bad("%v", err)
 			}
-			out = append(out, &expectation{file: f.Path, line: target, col: col, rx: rx, facts: facts})
+			out = append(out, &expectation{file: f.Path, line: target, col: col, sev: sev, rx: rx, facts: facts})
 		}
 	}
 	return out, nil
@@ -267,7 +276,7 @@ func parseExpectations(archive string, f *manifest.File) ([]*expectation, error)
 
 func match(exps []*expectation, file string, line, col int, d analyzer.Diagnostic) bool {
 	for _, e := range exps {
-		if e.matched || e.file != file || e.line != line || (e.col != 0 && e.col != col) || !e.rx.MatchString(d.Message) {
+		if e.matched || e.file != file || e.line != line || (e.col != 0 && e.col != col) || (e.sev != 0 && e.sev != d.Severity) || !e.rx.MatchString(d.Message) {
 			continue
 		}
 		if !factsMatch(e.facts, d.Facts) {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/scalelint/scalelint/analyzer"
 	"github.com/scalelint/scalelint/analyzer/manifest"
 )
 
@@ -43,6 +44,8 @@ func TestExpectationErrors(t *testing.T) {
 		{"a: 1 # want g=high \"m\"\n", `rule.txtar: a.yaml:1: bad want fact "g=high"`},
 		{"a: 1 # want =1 \"m\"\n", `rule.txtar: a.yaml:1: bad want fact "=1"`},
 		{"a: 1 # want colx \"m\"\n", `rule.txtar: a.yaml:1: bad want token "colx"`},
+		{"a: 1 # want severity=warn \"m\"\n", `rule.txtar: a.yaml:1: bad want severity "severity=warn"`},
+		{"a: 1 # want severity=fatal \"m\"\n", `rule.txtar: a.yaml:1: bad want severity "severity=fatal"`},
 		{"a: 1 # want \"unterminated\n", `rule.txtar: a.yaml:1: bad want string`},
 		{"a: 1 # want \"(\"\n", `rule.txtar: a.yaml:1: error parsing regexp`},
 		{"a: 1 # want col=3\n", `rule.txtar: a.yaml:1: want without a quoted message`},
@@ -51,5 +54,26 @@ func TestExpectationErrors(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("%q: error %v, want %s…", c.text, err, c.want)
 		}
+	}
+}
+
+// TestExpectationSeverity: severity=S matches only a diagnostic of that
+// severity, so a fixture can pin a rule's choice of severity, not only
+// its message.
+func TestExpectationSeverity(t *testing.T) {
+	exps, err := parse(t, "a: 1 # want severity=warning \"fight\"\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if exps[0].sev != analyzer.Warning {
+		t.Fatalf("severity %v, want warning", exps[0].sev)
+	}
+	d := analyzer.Diagnostic{Message: "they fight", Severity: analyzer.Error}
+	if match(exps, "a.yaml", 1, 1, d) {
+		t.Error("an error matched severity=warning")
+	}
+	d.Severity = analyzer.Warning
+	if !match(exps, "a.yaml", 1, 1, d) {
+		t.Error("a warning did not match severity=warning")
 	}
 }

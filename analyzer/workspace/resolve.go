@@ -112,7 +112,7 @@ func (ws *Workspace) resolve(a *scaling.Autoscaler) *Resolution {
 	}
 	rs := make([]ranked, len(cands))
 	for i, o := range cands {
-		rs[i] = ranked{o, ws.sharesRoot(a.Object, o), manifest.CommonDirDepth(from, o.Doc.File)}
+		rs[i] = ranked{o, ws.SharesRoot(a.Object, o), manifest.CommonDirDepth(from, o.Doc.File)}
 	}
 	sort.SliceStable(rs, func(i, j int) bool {
 		if rs[i].together != rs[j].together {
@@ -176,7 +176,7 @@ func (ws *Workspace) templateOf(ro *manifest.Object, ref *manifest.TemplateRef) 
 		if o.Group != "apps" || !ws.DeployedTogether(ro, o) || !ws.NamespaceCompatible(ro, o) {
 			continue
 		}
-		together, depth := ws.sharesRoot(ro, o), manifest.CommonDirDepth(ro.Doc.File, o.Doc.File)
+		together, depth := ws.SharesRoot(ro, o), manifest.CommonDirDepth(ro.Doc.File, o.Doc.File)
 		switch {
 		case best == nil, together && !bestTogether, together == bestTogether && depth > bestDepth,
 			together == bestTogether && depth == bestDepth && objectBefore(o, best):

@@ -587,7 +587,7 @@ func (ws *Workspace) nearTree(a, b *manifest.File) bool {
 }
 
 // sharesRoot reports whether a root deploys both objects.
-func (ws *Workspace) sharesRoot(a, b *manifest.Object) bool {
+func (ws *Workspace) SharesRoot(a, b *manifest.Object) bool {
 	ra := ws.Roots(a)
 	if len(ra) == 0 {
 		return false
