@@ -346,6 +346,9 @@ func (c *Chart) engineRender(ctx context.Context, ch *chartv2.Chart, top common.
 	for k, f := range fakeCrypto() {
 		funcs[k] = f
 	}
+	for k, f := range fastDeepCopy() {
+		funcs[k] = f
+	}
 	funcs[markFunc] = func(id int, data any) string { return markText(marks, id, data) }
 	e := engine.Engine{CustomTemplateFuncs: funcs}
 	type result struct {
