@@ -291,8 +291,8 @@ func TestFastMustDeepCopy(t *testing.T) {
 // of the chart; deepCopy of nothing fails the render, as sprig's does.
 func TestDeepCopyInATemplate(t *testing.T) {
 	dir := rendertest.WriteTree(t, "", map[string]string{
-		"Chart.yaml":  "apiVersion: v2\nname: copies\nversion: 0.1.0\n",
-		"values.yaml": "image: {tag: \"1.0\"}\nlist: [a, b]\n",
+		"Chart.yaml":     "apiVersion: v2\nname: copies\nversion: 0.1.0\n",
+		"values.yaml":    "image: {tag: \"1.0\"}\nlist: [a, b]\n",
 		"files/note.txt": "kept",
 		"templates/cm.yaml": `{{- $v := set (deepCopy .Values) "image" (dict "tag" "2.0") }}
 {{- $all := mustDeepCopy $ }}
