@@ -56,6 +56,8 @@ type Chart struct {
 	instrumented map[string]instrumentedTemplate // by template key
 	marks        []mark                          // of every template instrumented; append only
 
+	base loadedChart // the chart as loaded once, copied for each render (clone.go)
+
 	released []string // the files whose bytes Release dropped
 	trees    *Trees   // the run's dependency directories read (LoadOptions.Trees)
 }
@@ -392,6 +394,7 @@ func (c *Chart) Release() {
 	c.instrumented = nil
 	c.instMu.Unlock()
 	c.files = nil
+	c.base.ch = nil
 	for rel := range c.data {
 		if !MayBeNamed(rel) {
 			delete(c.data, rel)

@@ -227,11 +227,10 @@ func (c *Chart) prepare(vs ValueSet, opts Options) (*chartv2.Chart, common.Value
 	if err != nil {
 		return nil, nil, fmt.Errorf("values do not read: %v; not rendered", err)
 	}
-	ch, err := loadFiles(c.files)
+	ch, err := c.loaded()
 	if err != nil {
 		return nil, nil, fmt.Errorf("chart does not load: %v; not rendered", err)
 	}
-	dropMissing(ch)
 	if err := chartutil.ProcessDependencies(ch, vals); err != nil {
 		return nil, nil, fmt.Errorf("dependencies do not resolve: %v; not rendered", err)
 	}
