@@ -595,7 +595,7 @@ func decodeJSON(n *yaml.Node, out any, lim Limits, strictUnknown bool, read fiel
 		if len(p) == 0 {
 			p = Path{Key(fe.FieldPath())} // an empty key: "" is its own name
 		}
-		key, _ := Lookup(n, p)
+		key, val := Lookup(n, p)
 		parent, _ := Nearest(n, p[:len(p)-1])
 		node := key
 		if node == nil {
@@ -604,6 +604,8 @@ func decodeJSON(n *yaml.Node, out any, lim Limits, strictUnknown bool, read fiel
 		msg := fmt.Sprintf("unknown field %q", p.String())
 		if s := suggestField(reflect.TypeOf(out), p); s != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", s)
+		} else {
+			msg += v2beta1Hint(reflect.TypeOf(out), p, val)
 		}
 		errs = append(errs, FieldError{Node: node, Key: key, Path: p, Message: msg})
 	}
