@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"fmt"
 	"maps"
 	"reflect"
 
@@ -45,21 +46,33 @@ func mustDeepCopy(v any) (any, error) {
 		// template's call fails with that panic, as with sprig.
 		return copystructure.Copy(v)
 	}
-	return copyValue(v, false)
+	return copyValue(v, 0)
 }
+
+// maxCopyDepth bounds the nesting copyValue follows. A template can make
+// a value that holds itself (set $d "self" $d): copystructure walks it
+// until the render's time limit, slowly enough; a direct copy would reach
+// Go's stack limit first, a fatal error no recover catches. Values read
+// from YAML nest far less (the parsers stop at 10,000 levels).
+const maxCopyDepth = 10000
+
+var errCopyDepth = fmt.Errorf("the value nests deeper than %d levels (does it hold itself?)", maxCopyDepth)
 
 var bytesType = reflect.TypeFor[[]byte]()
 
-// copyValue returns the copy copystructure makes of v, a value inside
-// another when nested.
-func copyValue(v any, nested bool) (any, error) {
+// copyValue returns the copy copystructure makes of v, found depth
+// levels inside the value copied (0: the value itself).
+func copyValue(v any, depth int) (any, error) {
+	if depth > maxCopyDepth {
+		return nil, errCopyDepth
+	}
 	switch x := v.(type) {
 	case nil, string, bool, float64, int, int64, int32, int16, int8, uint, uint64, uint32, uint16, uint8, float32:
 		return x, nil
 	case map[string]any:
-		return copyMap(x)
+		return copyMap(x, depth)
 	case common.Values:
-		m, err := copyMap(x)
+		m, err := copyMap(x, depth)
 		if err != nil {
 			return nil, err
 		}
@@ -70,7 +83,7 @@ func copyValue(v any, nested bool) (any, error) {
 		}
 		s := make([]any, len(x), cap(x))
 		for i, e := range x {
-			c, err := copyValue(e, true)
+			c, err := copyValue(e, depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -83,7 +96,7 @@ func copyValue(v any, nested bool) (any, error) {
 		return maps.Clone(x), nil // nil stays nil
 	}
 	rv := reflect.ValueOf(v)
-	if nested && rv.Kind() == reflect.Pointer && rv.IsNil() {
+	if depth > 0 && rv.Kind() == reflect.Pointer && rv.IsNil() {
 		// Inside a map or a list, copystructure copies a nil pointer as
 		// a nil interface: the element is nil, of no type.
 		return nil, nil
@@ -102,13 +115,13 @@ func copyValue(v any, nested bool) (any, error) {
 	return copystructure.Copy(v)
 }
 
-func copyMap(x map[string]any) (map[string]any, error) {
+func copyMap(x map[string]any, depth int) (map[string]any, error) {
 	if x == nil {
 		return x, nil
 	}
 	m := make(map[string]any, len(x))
 	for k, e := range x {
-		c, err := copyValue(e, true)
+		c, err := copyValue(e, depth+1)
 		if err != nil {
 			return nil, err
 		}

@@ -17,7 +17,7 @@ import (
 
 // genValue makes a value of the kinds chart values and template dicts
 // hold: scalars, maps and lists (nil, empty, with spare capacity), the
-// named common.Values, and now and then a type copyValues leaves to
+// named common.Values, and now and then a type copyValue leaves to
 // copystructure (a map of strings, a time, a struct pointer).
 func genValue(r *rand.Rand, depth int) any {
 	n := 13
@@ -370,5 +370,28 @@ func BenchmarkDeepCopyContext(b *testing.B) {
 				c.f(ctx)
 			}
 		})
+	}
+}
+
+// TestDeepCopyOfItself: a template that copies a dict holding itself
+// fails its render with a problem that names deepCopy (at the depth
+// bound), instead of exhausting the stack: a fatal error that killed the
+// process (copystructure walked it until the render's time limit).
+func TestDeepCopyOfItself(t *testing.T) {
+	dir := rendertest.WriteTree(t, "", map[string]string{
+		"Chart.yaml":        "apiVersion: v2\nname: cyc\nversion: 0.1.0\n",
+		"values.yaml":       "a: 1\n",
+		"templates/cm.yaml": "{{- $d := dict }}{{- $_ := set $d \"self\" $d }}{{- $c := deepCopy $d }}\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n",
+	})
+	c, problems := Load(dir, LoadOptions{})
+	if c == nil {
+		t.Fatal(problems)
+	}
+	out, problems := c.Render(context.Background(), ValueSet{Name: DefaultsName}, Options{})
+	if out != nil && len(problems) == 0 {
+		t.Fatalf("a dict holding itself was copied: %s", out.Files[0].Text)
+	}
+	if msg := fmt.Sprint(problems); !strings.Contains(msg, "deepCopy") || !strings.Contains(msg, "levels") {
+		t.Errorf("the problem does not name deepCopy and the depth: %v", problems)
 	}
 }
