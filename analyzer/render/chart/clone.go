@@ -38,6 +38,15 @@ type loadedChart struct {
 // chart's files, with the dependencies charts/ lacks dropped, for one
 // render to change.
 func (c *Chart) loaded() (*chartv2.Chart, error) {
+	ch, err := c.loadedShared()
+	if err != nil {
+		return nil, err
+	}
+	return cloneChart(ch), nil
+}
+
+// loadedShared returns the chart loaded once, which callers only read.
+func (c *Chart) loadedShared() (*chartv2.Chart, error) {
 	l := &c.base
 	l.once.Do(func() {
 		l.ch, l.err = loadFiles(c.files)
@@ -51,7 +60,7 @@ func (c *Chart) loaded() (*chartv2.Chart, error) {
 	case l.ch == nil:
 		return nil, errors.New("the chart was released (Release)")
 	}
-	return cloneChart(l.ch), nil
+	return l.ch, nil
 }
 
 // cloneChart copies a loaded chart tree: each chart's metadata (with

@@ -93,7 +93,7 @@ func siblingValues(data []byte) bool {
 // defaults; the caller may make them on another value set (lint's
 // variantOn, when the defaults do not render).
 func (c *Chart) AutoscalingVariants() []ValueSet {
-	ch, err := loadFiles(c.files)
+	ch, err := c.loadedShared() // read only: its defaults and subcharts
 	if err != nil {
 		return nil
 	}
