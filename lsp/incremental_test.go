@@ -479,12 +479,11 @@ func TestIncrementalProposals(t *testing.T) {
 // HPA's finding, in a file the edit does not touch; each step, derived
 // incrementally, publishes what a full lint of the same texts does.
 func TestIncrementalConflictSeverity(t *testing.T) {
-	hpa, deploy := hpaText, deploymentText
 	files := map[string]string{
-		"/ws/a/web-hpa.yaml":    hpa("web", "web"),
-		"/ws/a/worker-hpa.yaml": hpa("worker", "web"),
-		"/ws/a/web.yaml":        deploy("web"),
-		"/ws/a/other.yaml":      deploy("other"),
+		"/ws/a/web-hpa.yaml":    hpaText("web", "web"),
+		"/ws/a/worker-hpa.yaml": hpaText("worker", "web"),
+		"/ws/a/web.yaml":        deploymentText("web"),
+		"/ws/a/other.yaml":      deploymentText("other"),
 	}
 	s := diskServer(files)
 	web := "/ws/a/web-hpa.yaml"
@@ -496,7 +495,7 @@ func TestIncrementalConflictSeverity(t *testing.T) {
 		{"other", protocol.DiagnosticSeverityWarning},
 		{"worker", protocol.DiagnosticSeverityError},
 	} {
-		files["/ws/a/other.yaml"] = deploy(step.other)
+		files["/ws/a/other.yaml"] = deploymentText(step.other)
 		got, want := relintStep(t, s, files, "/ws/a/other.yaml")
 		var sev []protocol.DiagnosticSeverity
 		for _, d := range want[web] {

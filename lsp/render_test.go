@@ -579,21 +579,12 @@ func TestHelmfileReleaseValues(t *testing.T) {
 // editor's text and is an input of the chart's render: an unsaved edit to
 // 70% (g = 1.43) clears it.
 func TestCIReleaseValues(t *testing.T) {
-	files := map[string]string{
-		".github/workflows/deploy.yml": "jobs:\n  deploy:\n    steps:\n    - run: helm upgrade --install web ./web --set autoscaling.targetCPUUtilizationPercentage=95\n",
-	}
-	dir := writeTree(t, t.TempDir(), withWebChart(files))
-	c := newClient(t, Options{})
-	c.initialize(dir, "")
-	hpa := uri.File(filepath.Join(dir, "web/templates/hpa.yaml"))
-	p := c.waitFor(hpa, "the command's tolerance trap", func(p publication) bool { return p.has("tolerance-trap") })
-	want := `[values: ` + filepath.ToSlash(filepath.Join(dir, ".github/workflows/deploy.yml")) + `:4 helm upgrade]`
-	if msg, _ := p.Diagnostics[0].Message.(protocol.String); !strings.HasSuffix(string(msg), want) {
-		t.Errorf("message %q, want the command's value set named %s", msg, want)
-	}
-	wf := c.open(".github/workflows/deploy.yml", "")
-	c.edit(wf, "targetCPUUtilizationPercentage=95", "targetCPUUtilizationPercentage=70")
-	c.waitFor(hpa, "the trap cleared by the unsaved workflow edit", func(p publication) bool { return !p.has("tolerance-trap") })
+	releaseTrapFollowsEdits(t, ".github/workflows/deploy.yml",
+		"jobs:\n  deploy:\n    steps:\n    - run: helm upgrade --install web ./web --set autoscaling.targetCPUUtilizationPercentage=95\n",
+		"targetCPUUtilizationPercentage=95", "targetCPUUtilizationPercentage=70",
+		func(dir string) string {
+			return `[values: ` + filepath.ToSlash(filepath.Join(dir, ".github/workflows/deploy.yml")) + `:4 helm upgrade]`
+		})
 }
 
 // TestKustomizeHelmChartRelease: a kustomization's helmCharts entry of a
@@ -605,18 +596,28 @@ func TestCIReleaseValues(t *testing.T) {
 // (g = 1.43) clears it: the kustomization is read from the editor's
 // text, and it is an input of the chart's render.
 func TestKustomizeHelmChartRelease(t *testing.T) {
-	files := map[string]string{
-		"deploy/kustomization.yaml": "helmGlobals: {chartHome: ..}\nhelmCharts:\n- name: web\n  releaseName: shop\n  valuesInline:\n    autoscaling: {targetCPUUtilizationPercentage: 95}\n",
-	}
-	dir := writeTree(t, t.TempDir(), withWebChart(files))
+	releaseTrapFollowsEdits(t, "deploy/kustomization.yaml",
+		"helmGlobals: {chartHome: ..}\nhelmCharts:\n- name: web\n  releaseName: shop\n  valuesInline:\n    autoscaling: {targetCPUUtilizationPercentage: 95}\n",
+		"targetCPUUtilizationPercentage: 95", "targetCPUUtilizationPercentage: 70",
+		func(string) string { return `helmCharts[0] "web"]` })
+}
+
+// releaseTrapFollowsEdits writes the webChart with a file (rel, text)
+// that releases it with a 95% target, waits for the tolerance trap at the
+// chart's HPA template, checks that its message ends with the release's
+// name (named, given the workspace directory), then edits the unsaved
+// file from one text to another (to 70%) and waits for the trap to clear.
+func releaseTrapFollowsEdits(t *testing.T, rel, text, from, to string, named func(dir string) string) {
+	t.Helper()
+	dir := writeTree(t, t.TempDir(), withWebChart(map[string]string{rel: text}))
 	c := newClient(t, Options{})
 	c.initialize(dir, "")
 	hpa := uri.File(filepath.Join(dir, "web/templates/hpa.yaml"))
-	p := c.waitFor(hpa, "the entry's tolerance trap", func(p publication) bool { return p.has("tolerance-trap") })
-	if msg, _ := p.Diagnostics[0].Message.(protocol.String); !strings.Contains(string(msg), `helmCharts[0] "web"]`) {
-		t.Errorf("message %q, want the entry's value set named", msg)
+	p := c.waitFor(hpa, "the release's tolerance trap", func(p publication) bool { return p.has("tolerance-trap") })
+	if msg, _ := p.Diagnostics[0].Message.(protocol.String); !strings.HasSuffix(string(msg), named(dir)) {
+		t.Errorf("message %q, want the release's value set named %s", msg, named(dir))
 	}
-	k := c.open("deploy/kustomization.yaml", "")
-	c.edit(k, "targetCPUUtilizationPercentage: 95", "targetCPUUtilizationPercentage: 70")
+	f := c.open(rel, "")
+	c.edit(f, from, to)
 	c.waitFor(hpa, "the trap cleared by the unsaved edit", func(p publication) bool { return !p.has("tolerance-trap") })
 }

@@ -29,7 +29,7 @@ var v2beta1Fields = map[string]map[string]string{
 	"containerResource": {"targetAverageUtilization": "target: {type: Utilization, averageUtilization: %s}", "targetAverageValue": "target: {type: AverageValue, averageValue: %s}"},
 	"pods":              {"metricName": "metric: {name: %s}", "targetAverageValue": "target: {type: AverageValue, averageValue: %s}"},
 	"object":            {"metricName": "metric: {name: %s}", "targetValue": "target: {type: Value, value: %s}", "averageValue": "target: {type: AverageValue, averageValue: %s}"},
-	"external":          {"metricName": "metric: {name: %s}", "metricSelector": "metric: {selector: …}", "targetValue": "target: {type: Value, value: %s}", "targetAverageValue": "target: {type: AverageValue, averageValue: %s}"},
+	"external":          {"metricName": "metric: {name: %s}", "metricSelector": "metric: {selector: %s}", "targetValue": "target: {type: Value, value: %s}", "targetAverageValue": "target: {type: AverageValue, averageValue: %s}"},
 }
 
 var hpaType = reflect.TypeFor[*HPA]()
@@ -54,12 +54,9 @@ func v2beta1Hint(t reflect.Type, p Path, val *yaml.Node) string {
 	if !ok {
 		return ""
 	}
-	v := "…"
+	v := "…" // a mapping (a selector) or nothing written
 	if val = deref(val); val != nil && val.Kind == yaml.ScalarNode && val.Value != "" {
 		v = val.Value
-	}
-	if p[4].Key == "metricSelector" {
-		return " (autoscaling/v2beta1's field: autoscaling/v2 writes " + form + ")"
 	}
 	return fmt.Sprintf(" (autoscaling/v2beta1's field: autoscaling/v2 writes "+form+")", v)
 }

@@ -24,6 +24,17 @@ func load(t *testing.T, name string) *Chart {
 	return c
 }
 
+// chartOf writes a chart's files to a directory and loads it, without a
+// problem.
+func chartOf(t *testing.T, files map[string]string) *Chart {
+	t.Helper()
+	c, problems := Load(rendertest.WriteTree(t, filepath.Join(t.TempDir(), "c"), files), LoadOptions{})
+	if c == nil || len(problems) > 0 {
+		t.Fatalf("Load: %v", problems)
+	}
+	return c
+}
+
 func renderSet(t *testing.T, c *Chart, vs ValueSet) *render.Output {
 	t.Helper()
 	out, problems := c.Render(context.Background(), vs, Options{})

@@ -2,22 +2,9 @@ package chart
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/scalelint/scalelint/analyzer/render/internal/rendertest"
 )
-
-// cloneChartOf writes and loads a chart.
-func cloneChartOf(t *testing.T, files map[string]string) *Chart {
-	t.Helper()
-	c, problems := Load(rendertest.WriteTree(t, filepath.Join(t.TempDir(), "c"), files), LoadOptions{})
-	if c == nil || len(problems) > 0 {
-		t.Fatalf("Load: %v", problems)
-	}
-	return c
-}
 
 // TestRendersDoNotShareChanges: each render starts from the chart as
 // loaded, though renders change what they are given (clone.go). A
@@ -30,7 +17,7 @@ func cloneChartOf(t *testing.T, files map[string]string) *Chart {
 // disables is dropped from that render alone (Helm's
 // ProcessDependencies).
 func TestRendersDoNotShareChanges(t *testing.T) {
-	c := cloneChartOf(t, map[string]string{
+	c := chartOf(t, map[string]string{
 		"Chart.yaml":                  "apiVersion: v2\nname: c\nversion: 0.1.0\ndependencies:\n- {name: sub, version: 0.1.0, condition: sub.enabled}\n",
 		"values.yaml":                 "image: {tag: \"1.0\"}\nsub: {enabled: false}\n",
 		"ci/sub-values.yaml":          "sub: {enabled: true}\n",
@@ -77,7 +64,7 @@ func TestRendersDoNotShareChanges(t *testing.T) {
 	// Changed, then stopped: the render without z-stop.yaml reads the
 	// values as loaded; and the template left out of the defaults' render
 	// is in the render of a value set it does not stop.
-	c = cloneChartOf(t, map[string]string{
+	c = chartOf(t, map[string]string{
 		"Chart.yaml":             "apiVersion: v2\nname: c\nversion: 0.1.0\n",
 		"values.yaml":            "image: {tag: \"1.0\"}\nstop: true\n",
 		"ci/go-values.yaml":      "stop: false\n",

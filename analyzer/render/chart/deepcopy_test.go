@@ -11,8 +11,6 @@ import (
 
 	"github.com/Masterminds/sprig/v3"
 	"helm.sh/helm/v4/pkg/chart/common"
-
-	"github.com/scalelint/scalelint/analyzer/render/internal/rendertest"
 )
 
 // genValue makes a value of the kinds chart values and template dicts
@@ -290,7 +288,7 @@ func TestFastMustDeepCopy(t *testing.T) {
 // change without changing what it copied, whose files' bytes are those
 // of the chart; deepCopy of nothing fails the render, as sprig's does.
 func TestDeepCopyInATemplate(t *testing.T) {
-	dir := rendertest.WriteTree(t, "", map[string]string{
+	c := chartOf(t, map[string]string{
 		"Chart.yaml":     "apiVersion: v2\nname: copies\nversion: 0.1.0\n",
 		"values.yaml":    "image: {tag: \"1.0\"}\nlist: [a, b]\n",
 		"files/note.txt": "kept",
@@ -308,10 +306,6 @@ data:
   release: {{ $all.Release.Name | quote }}
 `,
 	})
-	c, problems := Load(dir, LoadOptions{})
-	if c == nil {
-		t.Fatal(problems)
-	}
 	text := string(renderSet(t, c, ValueSet{Name: DefaultsName}).Files[0].Text)
 	for _, want := range []string{`copy: "2.0"`, `original: "1.0"`, `list: "a,b"`, `file: "kept"`, `release: "release-name"`} {
 		if !strings.Contains(text, want) {
@@ -319,14 +313,11 @@ data:
 		}
 	}
 
-	dir = rendertest.WriteTree(t, "", map[string]string{
+	c = chartOf(t, map[string]string{
 		"Chart.yaml":        "apiVersion: v2\nname: nothing\nversion: 0.1.0\n",
 		"values.yaml":       "a: 1\n",
 		"templates/cm.yaml": "{{- $x := deepCopy .Values.missing }}\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n",
 	})
-	if c, problems = Load(dir, LoadOptions{}); c == nil {
-		t.Fatal(problems)
-	}
 	out, problems := c.Render(context.Background(), ValueSet{Name: DefaultsName}, Options{})
 	if out != nil && len(problems) == 0 {
 		t.Fatalf("deepCopy of a missing value rendered: %s", out.Files[0].Text)
@@ -378,15 +369,11 @@ func BenchmarkDeepCopyContext(b *testing.B) {
 // bound), instead of exhausting the stack: a fatal error that killed the
 // process (copystructure walked it until the render's time limit).
 func TestDeepCopyOfItself(t *testing.T) {
-	dir := rendertest.WriteTree(t, "", map[string]string{
+	c := chartOf(t, map[string]string{
 		"Chart.yaml":        "apiVersion: v2\nname: cyc\nversion: 0.1.0\n",
 		"values.yaml":       "a: 1\n",
 		"templates/cm.yaml": "{{- $d := dict }}{{- $_ := set $d \"self\" $d }}{{- $c := deepCopy $d }}\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n",
 	})
-	c, problems := Load(dir, LoadOptions{})
-	if c == nil {
-		t.Fatal(problems)
-	}
 	out, problems := c.Render(context.Background(), ValueSet{Name: DefaultsName}, Options{})
 	if out != nil && len(problems) == 0 {
 		t.Fatalf("a dict holding itself was copied: %s", out.Files[0].Text)
